@@ -1,0 +1,448 @@
+import { fail } from '../diagnostics.js';
+import type { ArrayDecl, DType, Expr, HLoop, PStmt, Program, Stmt, VLoop } from '../ir/types.js';
+import { allocate, contiguousStrides, type NDArray } from '../runtime/ndarray.js';
+import { erf, erfc, gamma } from './mathFunctions.js';
+
+/**
+ * The reference executor: runs an expanded `Program` (loop-nest IR) in TypeScript,
+ * following the semantics documented in core/ir/types.ts. Every compiled result is
+ * compared against it. Expressions are compiled to closures once per run.
+ */
+
+type Num = number;
+type Ev = () => Num;
+
+interface ArrayState {
+  decl: ArrayDecl;
+  /** Working data as doubles (int64 and bool converted in and out). */
+  data: Float64Array | Int32Array | Uint8Array | Float32Array;
+  shape: number[];
+  strides: number[];
+  /** index into the compute point per array axis; set by each launch */
+  origin: number[];
+  /** point axis (0=i,1=j,2=k) of each array axis */
+  axes: number[];
+  source?: NDArray;
+}
+
+export type ArgValue = NDArray | number | boolean;
+
+function coerce(v: number, dtype: DType): number {
+  switch (dtype) {
+    case 'bool':
+      return v !== 0 ? 1 : 0;
+    case 'int32':
+    case 'int64':
+      return Math.trunc(v);
+    case 'float32':
+      return Math.fround(v);
+    default:
+      return v;
+  }
+}
+
+function pyMod(a: number, b: number): number {
+  const r = a % b;
+  return r !== 0 && r < 0 !== b < 0 ? r + b : r;
+}
+
+export class Interpreter {
+  private arrays = new Map<string, ArrayState>();
+  private scalars = new Map<string, { v: number; dtype: DType }>();
+  private pt = [0, 0, 0];
+  private domain = [0, 0, 0];
+  private launchName = '';
+
+  constructor(readonly program: Program) {}
+
+  /** Runs the program once. Field arguments are updated in place. */
+  run(args: Record<string, ArgValue>): void {
+    const p = this.program;
+    this.arrays.clear();
+    this.scalars.clear();
+    for (const s of p.scalars) this.scalars.set(s.name, { v: 0, dtype: s.dtype });
+    for (const prm of p.params) {
+      const a = args[prm.name];
+      if (a === undefined) fail('E_ARG_MISSING', `missing argument '${prm.name}' for ${p.name}`, { hint: `pass ${prm.name}` });
+      if (prm.kind === 'field') {
+        if (typeof a !== 'object') fail('E_ARG_TYPE', `argument '${prm.name}' must be an array`, { hint: 'pass a field (npy array)' });
+        const decl = p.arrays.find((x) => x.name === prm.name)!;
+        this.bindArray(decl, a);
+      } else {
+        if (typeof a === 'object') fail('E_ARG_TYPE', `argument '${prm.name}' must be a scalar`, { hint: 'pass a number or boolean' });
+        const s = this.scalars.get(prm.name)!;
+        s.v = coerce(Number(a), s.dtype);
+      }
+    }
+    for (const decl of p.arrays) if (decl.role === 'temporary') this.allocArray(decl);
+    this.execBlock(p.body);
+    for (const st of this.arrays.values()) this.writeBack(st);
+  }
+
+  private bindArray(decl: ArrayDecl, a: NDArray): void {
+    if (a.dtype !== decl.dtype) fail('E_ARG_DTYPE', `field '${decl.name}' has dtype ${a.dtype}, ${decl.dtype} expected`, { hint: `convert it with .astype(np.${decl.dtype})` });
+    if (a.shape.length !== decl.axes.length) fail('E_ARG_SHAPE', `field '${decl.name}' has ${a.shape.length} dimensions, ${decl.axes.length} expected (${decl.axes})`, { hint: 'pass an array with one dimension per field axis' });
+    let data: ArrayState['data'];
+    if (a.data instanceof BigInt64Array) data = Float64Array.from(a.data, (x) => Number(x));
+    else data = a.data as ArrayState['data'];
+    this.arrays.set(decl.name, { decl, data, shape: a.shape, strides: contiguousStrides(a.shape), origin: [], axes: axisMap(decl), source: a });
+  }
+
+  private allocArray(decl: ArrayDecl): void {
+    const shape = decl.shape!.map((e) => this.evalHost(e));
+    const arr = allocate(decl.dtype === 'int64' ? 'float64' : decl.dtype, shape.map((x) => Math.max(0, x)));
+    this.arrays.set(decl.name, { decl, data: arr.data as ArrayState['data'], shape, strides: contiguousStrides(shape), origin: [], axes: axisMap(decl) });
+  }
+
+  private writeBack(st: ArrayState): void {
+    if (st.source && st.source.data instanceof BigInt64Array) {
+      const src = st.source.data;
+      for (let n = 0; n < src.length; n++) src[n] = BigInt(st.data[n]);
+    }
+  }
+
+  // ---- program level ----
+
+  private evalHost(e: Expr): number {
+    return this.compile(e)();
+  }
+
+  private execBlock(stmts: PStmt[]): void {
+    for (const s of stmts) this.exec(s);
+  }
+
+  private exec(s: PStmt): void {
+    switch (s.kind) {
+      case 'set': {
+        const v = this.scalars.get(s.name)!;
+        v.v = coerce(this.evalHost(s.value), v.dtype);
+        return;
+      }
+      case 'for': {
+        const v = this.scalars.get(s.var)!;
+        const start = this.evalHost(s.start);
+        const stop = this.evalHost(s.stop);
+        const step = this.evalHost(s.step);
+        for (let i = start; step > 0 ? i < stop : i > stop; i += step) {
+          v.v = i;
+          this.execBlock(s.body);
+        }
+        return;
+      }
+      case 'while': {
+        const c = this.compile(s.cond);
+        while (c()) this.execBlock(s.body);
+        return;
+      }
+      case 'if':
+        this.execBlock(this.evalHost(s.cond) ? s.then : s.else);
+        return;
+      case 'launch':
+        this.launch(s);
+        return;
+      case 'call':
+        throw new Error('interpreter needs library-expanded IR (found a stencil call node)');
+    }
+  }
+
+  private launch(s: Extract<PStmt, { kind: 'launch' }>): void {
+    this.launchName = s.stencil;
+    this.domain = s.domain.map((d) => this.evalHost(d));
+    for (const t of s.transients) this.allocArray(this.program.arrays.find((a) => a.name === t)!);
+    for (const [name, o] of Object.entries(s.origins)) {
+      const st = this.arrays.get(name);
+      if (st) st.origin = o.map((e) => this.evalHost(e));
+    }
+    for (const loop of s.loops) this.vloop(loop);
+    for (const t of s.transients) this.arrays.delete(t);
+  }
+
+  private vloop(l: VLoop): void {
+    const klo = this.evalHost(l.k.lo);
+    const khi = this.evalHost(l.k.hi);
+    const nests = l.body.map((h) => ({ h, body: this.compileStmts(h.body) }));
+    const pt = this.pt;
+    const sweepIJ = (h: HLoop, body: () => void) => {
+      const ilo = this.evalHost(h.i.lo);
+      const ihi = this.evalHost(h.i.hi);
+      const jlo = this.evalHost(h.j.lo);
+      const jhi = this.evalHost(h.j.hi);
+      for (let i = ilo; i < ihi; i++) {
+        pt[0] = i;
+        for (let j = jlo; j < jhi; j++) {
+          pt[1] = j;
+          body();
+        }
+      }
+    };
+    if (l.order === 'PARALLEL') {
+      for (const { h, body } of nests) {
+        for (let k = klo; k < khi; k++) {
+          pt[2] = k;
+          sweepIJ(h, body);
+        }
+      }
+    } else if (l.order === 'FORWARD') {
+      for (let k = klo; k < khi; k++) {
+        pt[2] = k;
+        for (const { h, body } of nests) sweepIJ(h, body);
+      }
+    } else {
+      for (let k = khi - 1; k >= klo; k--) {
+        pt[2] = k;
+        for (const { h, body } of nests) sweepIJ(h, body);
+      }
+    }
+  }
+
+  // ---- closures ----
+
+  private index(name: string, offset: [number, number, number]): () => number {
+    const st = this.arrays.get(name);
+    if (!st) throw new Error(`interpreter: unknown array ${name}`);
+    const pt = this.pt;
+    const n = st.axes.length;
+    const check = (idx: number, a: number) => {
+      if (idx < 0 || idx >= st.shape[a]) {
+        fail('E_OUT_OF_BOUNDS', `stencil ${this.launchName}: field '${name}' is accessed at ${'IJK'[st.axes[a]]} index ${idx}, outside its shape (${st.shape.join(', ')})`, {
+          loc: st.decl.loc,
+          hint: 'the domain and origin do not fit this field: enlarge the array or shrink the domain',
+        });
+      }
+      return idx;
+    };
+    if (n === 3) {
+      return () => check(st.origin[0] + pt[0] + offset[0], 0) * st.strides[0] + check(st.origin[1] + pt[1] + offset[1], 1) * st.strides[1] + check(st.origin[2] + pt[2] + offset[2], 2);
+    }
+    return () => {
+      let idx = 0;
+      for (let a = 0; a < n; a++) {
+        const ax = st.axes[a];
+        idx += check(st.origin[a] + pt[ax] + offset[ax], a) * st.strides[a];
+      }
+      return idx;
+    };
+  }
+
+  private compileStmts(stmts: Stmt[]): () => void {
+    const fns = stmts.map((s) => this.compileStmt(s));
+    if (fns.length === 1) return fns[0];
+    return () => {
+      for (const f of fns) f();
+    };
+  }
+
+  private compileStmt(s: Stmt): () => void {
+    switch (s.kind) {
+      case 'assign': {
+        const st = this.arrays.get(s.target)!;
+        const idx = this.index(s.target, [0, 0, 0]);
+        const v = this.compile(s.value);
+        const dtype = st.decl.dtype;
+        return () => {
+          st.data[idx()] = coerce(v(), dtype);
+        };
+      }
+      case 'if': {
+        const c = this.compile(s.cond);
+        const a = this.compileStmts(s.then);
+        const b = this.compileStmts(s.else);
+        return () => (c() ? a() : b());
+      }
+      case 'while': {
+        const c = this.compile(s.cond);
+        const body = this.compileStmts(s.body);
+        return () => {
+          let guard = 0;
+          while (c()) {
+            body();
+            if (++guard > 1e7) fail('E_RUNTIME', `stencil ${this.launchName}: while loop did not terminate after 1e7 iterations`, { loc: s.loc, hint: 'check the loop condition' });
+          }
+        };
+      }
+      case 'region': {
+        const body = this.compileStmts(s.body);
+        const pt = this.pt;
+        const dom = this.domain;
+        const bound = (b: { level: string; offset: number } | null, n: number, dflt: number) => (b === null ? dflt : b.level === 'start' ? b.offset : n + b.offset);
+        return () => {
+          for (const r of s.regions) {
+            const ilo = bound(r.i.start, dom[0], -Infinity);
+            const ihi = bound(r.i.end, dom[0], Infinity);
+            const jlo = bound(r.j.start, dom[1], -Infinity);
+            const jhi = bound(r.j.end, dom[1], Infinity);
+            if (pt[0] >= ilo && pt[0] < ihi && pt[1] >= jlo && pt[1] < jhi) {
+              body();
+              return;
+            }
+          }
+        };
+      }
+    }
+  }
+
+  compile(e: Expr): Ev {
+    switch (e.kind) {
+      case 'lit': {
+        const v = typeof e.value === 'boolean' ? Number(e.value) : e.value;
+        return () => v;
+      }
+      case 'scalar': {
+        const s = this.scalars.get(e.name);
+        if (!s) throw new Error(`interpreter: unknown scalar ${e.name}`);
+        return () => s.v;
+      }
+      case 'shape': {
+        const st = this.arrays.get(e.name);
+        if (!st) throw new Error(`interpreter: unknown array ${e.name}`);
+        return () => st.shape[e.axis];
+      }
+      case 'field': {
+        const st = this.arrays.get(e.name);
+        if (!st) throw new Error(`interpreter: unknown array ${e.name}`);
+        const idx = this.index(e.name, e.offset);
+        return () => st.data[idx()];
+      }
+      case 'cast': {
+        const a = this.compile(e.arg);
+        const d = e.dtype;
+        return () => coerce(a(), d);
+      }
+      case 'unary': {
+        const a = this.compile(e.arg);
+        if (e.op === 'not') return () => (a() ? 0 : 1);
+        if (e.op === '-') return e.dtype === 'float32' ? () => Math.fround(-a()) : () => -a();
+        return a;
+      }
+      case 'ternary': {
+        const c = this.compile(e.cond);
+        const a = this.compile(e.then);
+        const b = this.compile(e.else);
+        return () => (c() ? a() : b());
+      }
+      case 'binary':
+        return this.binary(e);
+      case 'call':
+        return this.call(e);
+    }
+  }
+
+  private binary(e: Extract<Expr, { kind: 'binary' }>): Ev {
+    const a = this.compile(e.left);
+    const b = this.compile(e.right);
+    const isInt = e.left.dtype === 'int32' || e.left.dtype === 'int64';
+    const f32 = e.dtype === 'float32';
+    const r = (f: Ev): Ev => (f32 ? () => Math.fround(f()) : f);
+    switch (e.op) {
+      case '+':
+        return r(() => a() + b());
+      case '-':
+        return r(() => a() - b());
+      case '*':
+        return r(() => a() * b());
+      case '/':
+        return r(() => a() / b());
+      case '//':
+        return r(() => Math.floor(a() / b()));
+      case '%':
+        return r(() => pyMod(a(), b()));
+      case '**':
+        return isInt ? () => intPow(a(), b()) : r(() => Math.pow(a(), b()));
+      case '<':
+        return () => (a() < b() ? 1 : 0);
+      case '<=':
+        return () => (a() <= b() ? 1 : 0);
+      case '>':
+        return () => (a() > b() ? 1 : 0);
+      case '>=':
+        return () => (a() >= b() ? 1 : 0);
+      case '==':
+        return () => (a() === b() ? 1 : 0);
+      case '!=':
+        return () => (a() !== b() ? 1 : 0);
+      case 'and':
+        return () => (a() && b() ? 1 : 0);
+      case 'or':
+        return () => (a() || b() ? 1 : 0);
+    }
+  }
+
+  private call(e: Extract<Expr, { kind: 'call' }>): Ev {
+    const args = e.args.map((x) => this.compile(x));
+    const [a, b] = args;
+    const f32 = e.dtype === 'float32';
+    const r = (f: Ev): Ev => (f32 ? () => Math.fround(f()) : f);
+    switch (e.fn) {
+      case 'abs':
+        return () => Math.abs(a());
+      case 'min':
+        return () => {
+          const x = a();
+          const y = b();
+          return y < x ? y : x;
+        };
+      case 'max':
+        return () => {
+          const x = a();
+          const y = b();
+          return x < y ? y : x;
+        };
+      case 'mod':
+        return () => pyMod(a(), b());
+      case 'pow':
+        return r(() => Math.pow(a(), b()));
+      case 'arctan2':
+        return r(() => Math.atan2(a(), b()));
+      case 'isnan':
+        return () => (Number.isNaN(a()) ? 1 : 0);
+      case 'isinf':
+        return () => {
+          const x = a();
+          return x === Infinity || x === -Infinity ? 1 : 0;
+        };
+      case 'isfinite':
+        return () => (Number.isFinite(a()) ? 1 : 0);
+      default: {
+        const f = UNARY_MATH[e.fn];
+        if (!f) throw new Error(`interpreter: no implementation of ${e.fn}`);
+        return r(() => f(a()));
+      }
+    }
+  }
+}
+
+const UNARY_MATH: Record<string, (x: number) => number> = {
+  sqrt: Math.sqrt,
+  exp: Math.exp,
+  log: Math.log,
+  log10: Math.log10,
+  sin: Math.sin,
+  cos: Math.cos,
+  tan: Math.tan,
+  arcsin: Math.asin,
+  arccos: Math.acos,
+  arctan: Math.atan,
+  sinh: Math.sinh,
+  cosh: Math.cosh,
+  tanh: Math.tanh,
+  arcsinh: Math.asinh,
+  arccosh: Math.acosh,
+  arctanh: Math.atanh,
+  floor: Math.floor,
+  ceil: Math.ceil,
+  trunc: Math.trunc,
+  cbrt: Math.cbrt,
+  erf,
+  erfc,
+  gamma,
+};
+
+function intPow(a: number, b: number): number {
+  let r = 1;
+  for (let i = 0; i < b; i++) r *= a;
+  return r;
+}
+
+function axisMap(decl: ArrayDecl): number[] {
+  return [...decl.axes].map((a) => 'IJK'.indexOf(a));
+}

@@ -1,0 +1,106 @@
+import type { Expr, Offset, Stmt } from './types.js';
+
+/** Visits every expression of a statement tree (conditions included). */
+export function forEachExpr(stmts: Stmt[], fn: (e: Expr) => void): void {
+  for (const s of stmts) {
+    switch (s.kind) {
+      case 'assign':
+        visitExpr(s.value, fn);
+        break;
+      case 'if':
+        visitExpr(s.cond, fn);
+        forEachExpr(s.then, fn);
+        forEachExpr(s.else, fn);
+        break;
+      case 'while':
+        visitExpr(s.cond, fn);
+        forEachExpr(s.body, fn);
+        break;
+      case 'region':
+        forEachExpr(s.body, fn);
+        break;
+    }
+  }
+}
+
+export function visitExpr(e: Expr, fn: (e: Expr) => void): void {
+  fn(e);
+  switch (e.kind) {
+    case 'unary':
+    case 'cast':
+      visitExpr(e.arg, fn);
+      break;
+    case 'binary':
+      visitExpr(e.left, fn);
+      visitExpr(e.right, fn);
+      break;
+    case 'ternary':
+      visitExpr(e.cond, fn);
+      visitExpr(e.then, fn);
+      visitExpr(e.else, fn);
+      break;
+    case 'call':
+      e.args.forEach((a) => visitExpr(a, fn));
+      break;
+    default:
+      break;
+  }
+}
+
+/** Rebuilds an expression bottom-up through `fn`. */
+export function mapExpr(e: Expr, fn: (e: Expr) => Expr): Expr {
+  switch (e.kind) {
+    case 'unary':
+    case 'cast':
+      return fn({ ...e, arg: mapExpr(e.arg, fn) });
+    case 'binary':
+      return fn({ ...e, left: mapExpr(e.left, fn), right: mapExpr(e.right, fn) });
+    case 'ternary':
+      return fn({ ...e, cond: mapExpr(e.cond, fn), then: mapExpr(e.then, fn), else: mapExpr(e.else, fn) });
+    case 'call':
+      return fn({ ...e, args: e.args.map((a) => mapExpr(a, fn)) });
+    default:
+      return fn({ ...e });
+  }
+}
+
+export function mapStmts(stmts: Stmt[], fn: (e: Expr) => Expr, target: (name: string) => string = (n) => n): Stmt[] {
+  return stmts.map((s): Stmt => {
+    switch (s.kind) {
+      case 'assign':
+        return { ...s, target: target(s.target), value: mapExpr(s.value, fn) };
+      case 'if':
+        return { ...s, cond: mapExpr(s.cond, fn), then: mapStmts(s.then, fn, target), else: mapStmts(s.else, fn, target) };
+      case 'while':
+        return { ...s, cond: mapExpr(s.cond, fn), body: mapStmts(s.body, fn, target) };
+      case 'region':
+        return { ...s, body: mapStmts(s.body, fn, target) };
+    }
+  });
+}
+
+export interface Access {
+  name: string;
+  offset: Offset;
+}
+
+/** Field reads of a statement tree. */
+export function reads(stmts: Stmt[]): Access[] {
+  const out: Access[] = [];
+  forEachExpr(stmts, (e) => {
+    if (e.kind === 'field') out.push({ name: e.name, offset: e.offset });
+  });
+  return out;
+}
+
+/** Fields assigned anywhere in a statement tree. */
+export function writes(stmts: Stmt[], out = new Set<string>()): Set<string> {
+  for (const s of stmts) {
+    if (s.kind === 'assign') out.add(s.target);
+    else if (s.kind === 'if') {
+      writes(s.then, out);
+      writes(s.else, out);
+    } else writes(s.body, out);
+  }
+  return out;
+}

@@ -1,0 +1,118 @@
+import { didYouMean, fail } from '../diagnostics.js';
+import type { Program } from '../ir/types.js';
+import type { NDArray } from './ndarray.js';
+
+/**
+ * Builds an entry's argument record from what a user gives at the call: fields by name,
+ * scalars by name, and for stencil entries GT4Py's `origin=` / `domain=`.
+ */
+export interface CallSpec {
+  fields: Record<string, NDArray>;
+  scalars: Record<string, number | boolean>;
+  /** One origin for all fields, or per field (`_all_` for the rest), as GT4Py takes it. */
+  origin?: number[] | Record<string, number[]>;
+  domain?: number[];
+}
+
+export type EntryArgs = Record<string, NDArray | number | boolean>;
+
+export function buildEntryArgs(program: Program, spec: CallSpec): EntryArgs {
+  const args: EntryArgs = {};
+  const fieldNames = program.params.filter((p) => p.kind === 'field').map((p) => p.name);
+  for (const name of Object.keys(spec.fields)) {
+    if (!fieldNames.includes(name)) {
+      const guess = didYouMean(name, fieldNames);
+      fail('E_ARG_UNKNOWN', `${program.name} has no field argument '${name}'`, { hint: guess ? `did you mean '${guess}'?` : `fields: ${fieldNames.join(', ')}` });
+    }
+  }
+  for (const name of fieldNames) {
+    const a = spec.fields[name];
+    if (!a) fail('E_ARG_MISSING', `missing field argument '${name}' of ${program.name}`, { hint: `pass --in ${name}=path.npy` });
+    const decl = program.arrays.find((x) => x.name === name)!;
+    if (a.dtype !== decl.dtype) fail('E_ARG_DTYPE', `field '${name}' has dtype ${a.dtype}, but ${program.name} declares ${decl.dtype}`, { hint: `save it as ${decl.dtype}` });
+    if (a.shape.length !== decl.axes.length) {
+      fail('E_ARG_SHAPE', `field '${name}' has ${a.shape.length} dimensions (shape ${fmt(a.shape)}), but it is a ${decl.axes} field`, { hint: `pass an array with ${decl.axes.length} dimension(s)` });
+    }
+    args[name] = a;
+  }
+  if (program.entryKind === 'stencil') return stencilArgs(program, spec, args);
+  const scalarNames = program.params.filter((p) => p.kind === 'scalar').map((p) => p.name);
+  for (const name of Object.keys(spec.scalars)) {
+    if (!scalarNames.includes(name)) {
+      const guess = didYouMean(name, scalarNames);
+      fail('E_ARG_UNKNOWN', `${program.name} has no scalar argument '${name}'`, { hint: guess ? `did you mean '${guess}'?` : `scalars: ${scalarNames.join(', ') || 'none'}` });
+    }
+  }
+  for (const name of scalarNames) {
+    if (spec.scalars[name] === undefined) fail('E_ARG_MISSING', `missing scalar argument '${name}' of ${program.name}`, { hint: `pass --scalars '{"${name}": ...}'` });
+    args[name] = spec.scalars[name];
+  }
+  return args;
+}
+
+function fmt(shape: number[]): string {
+  return `(${shape.join(', ')})`;
+}
+
+function stencilArgs(program: Program, spec: CallSpec, args: EntryArgs): EntryArgs {
+  const def = Object.values(program.stencils)[0];
+  const scalarNames = def.scalars.map((s) => s.name);
+  for (const name of Object.keys(spec.scalars)) {
+    if (!scalarNames.includes(name)) {
+      const guess = didYouMean(name, scalarNames);
+      fail('E_ARG_UNKNOWN', `stencil ${def.name} has no scalar argument '${name}'`, { hint: guess ? `did you mean '${guess}'?` : `scalars: ${scalarNames.join(', ') || 'none'}` });
+    }
+  }
+  for (const name of scalarNames) {
+    if (spec.scalars[name] === undefined) fail('E_ARG_MISSING', `missing scalar argument '${name}' of stencil ${def.name}`, { hint: `pass --scalars '{"${name}": ...}'` });
+    args[name] = spec.scalars[name];
+  }
+  const api = def.fields.filter((f) => f.role === 'api');
+  const originOf = (name: string, axes: string): number[] => {
+    const o = spec.origin;
+    let full: number[] | undefined;
+    if (Array.isArray(o)) full = o;
+    else if (o) {
+      const own = o[name];
+      if (own) {
+        if (own.length !== axes.length) fail('E_USAGE_ORIGIN', `origin of '${name}' has ${own.length} entries, but it is a ${axes} field`, { hint: `give one index per axis of ${name}` });
+        return own;
+      }
+      full = o._all_;
+    }
+    full = full ?? [0, 0, 0];
+    if (full.length === axes.length && axes.length !== 3) return full;
+    return [...axes].map((ax) => full![('IJK' as string).indexOf(ax)] ?? 0);
+  };
+  const origins: Record<string, number[]> = {};
+  for (const f of api) origins[f.name] = originOf(f.name, f.axes);
+  let domain = spec.domain;
+  if (!domain) {
+    // GT4Py's default: as large as every field allows from its origin
+    domain = [0, 1, 2].map((ax) => {
+      let n = Infinity;
+      for (const f of api) {
+        const pos = f.axes.indexOf('IJK'[ax]);
+        if (pos >= 0) n = Math.min(n, (args[f.name] as NDArray).shape[pos] - origins[f.name][pos]);
+      }
+      return Number.isFinite(n) ? n : 1;
+    });
+  }
+  if (domain.length !== 3 || domain.some((d) => !Number.isInteger(d) || d < 0)) fail('E_USAGE_DOMAIN', `domain must be three non-negative integers, got ${JSON.stringify(domain)}`, { hint: 'write --domain NX,NY,NZ' });
+  // the fields must hold the domain from their origin (extents are checked by the backend)
+  for (const f of api) {
+    const a = args[f.name] as NDArray;
+    const need = [...f.axes].map((ax, pos) => origins[f.name][pos] + domain![('IJK' as string).indexOf(ax)]);
+    if (need.some((n, pos) => n > a.shape[pos] || origins[f.name][pos] < 0)) {
+      fail('E_DOMAIN_FIT', `domain ${fmt(domain)} at origin ${fmt(origins[f.name])} needs field '${f.name}' to have shape at least ${fmt(need)}, but it has shape ${fmt(a.shape)}`, {
+        hint: 'shrink --domain or move --origin so the domain fits inside every field',
+      });
+    }
+  }
+  const params = program.params.filter((p) => p.kind === 'scalar' && !scalarNames.includes(p.name)).map((p) => p.name);
+  // generated parameter order: domain_I, domain_J, domain_K, then origin_<field>_<axis> per field
+  let n = 0;
+  for (let ax = 0; ax < 3; ax++) args[params[n++]] = domain[ax];
+  for (const f of api) for (let pos = 0; pos < f.axes.length; pos++) args[params[n++]] = origins[f.name][pos];
+  return args;
+}

@@ -1,0 +1,229 @@
+import { fail } from '../../core/diagnostics.js';
+import type { ArrayDecl, AxisBound, Expr, HLoop, IterationOrder, PStmt, Program, Stmt, StencilDef, VLoop } from '../../core/ir/types.js';
+import { mapStmts, reads, writes } from '../../core/ir/walk.js';
+
+/**
+ * Library expansion of one stencil call: GT4Py's execution model made explicit.
+ *
+ * A stencil runs computation by computation. Within a PARALLEL interval each top-level
+ * statement sweeps its whole 3-D range before the next; within FORWARD/BACKWARD each K
+ * level runs every statement over its IJ plane. Statements are grouped into one loop
+ * nest (`HLoop`) when that cannot change results. Temporaries read at horizontal offsets
+ * are computed on an extended range (extent analysis, last statement first); API fields
+ * are only ever written inside the call's domain.
+ */
+
+export interface Extent {
+  ilo: number;
+  ihi: number;
+  jlo: number;
+  jhi: number;
+}
+
+const ZERO: Extent = { ilo: 0, ihi: 0, jlo: 0, jhi: 0 };
+
+function union(a: Extent, b: Extent): Extent {
+  return { ilo: Math.min(a.ilo, b.ilo), ihi: Math.max(a.ihi, b.ihi), jlo: Math.min(a.jlo, b.jlo), jhi: Math.max(a.jhi, b.jhi) };
+}
+
+function sameExtent(a: Extent, b: Extent): boolean {
+  return a.ilo === b.ilo && a.ihi === b.ihi && a.jlo === b.jlo && a.jhi === b.jhi;
+}
+
+interface Unit {
+  comp: number;
+  interval: number;
+  stmt: Stmt;
+  extent: Extent;
+}
+
+/** Per-statement compute extents of a stencil, in program order. */
+export function computeExtents(def: StencilDef): Unit[] {
+  const units: Unit[] = [];
+  def.computations.forEach((c, ci) => c.intervals.forEach((iv, ii) => iv.body.forEach((stmt) => units.push({ comp: ci, interval: ii, stmt, extent: ZERO }))));
+  const temps = new Set(def.fields.filter((f) => f.role === 'temp').map((f) => f.name));
+  const pending = new Map<string, Extent>();
+  for (let u = units.length - 1; u >= 0; u--) {
+    const unit = units[u];
+    let ext = ZERO;
+    for (const w of writes([unit.stmt])) if (temps.has(w) && pending.has(w)) ext = union(ext, pending.get(w)!);
+    unit.extent = ext;
+    for (const r of reads([unit.stmt])) {
+      const need = { ilo: ext.ilo + r.offset[0], ihi: ext.ihi + r.offset[0], jlo: ext.jlo + r.offset[1], jhi: ext.jhi + r.offset[1] };
+      pending.set(r.name, union(pending.get(r.name) ?? ZERO, need));
+    }
+  }
+  return units;
+}
+
+function boundExpr(b: AxisBound, n: Expr): Expr {
+  if (b.level === 'start') return { kind: 'lit', value: b.offset, dtype: 'int64' };
+  if (b.offset === 0) return n;
+  return { kind: 'binary', op: '+', left: n, right: { kind: 'lit', value: b.offset, dtype: 'int64' }, dtype: 'int64' };
+}
+
+function boundKey(b: AxisBound): number {
+  // start-relative bounds come before end-relative ones (domains are larger than offsets)
+  return b.level === 'start' ? b.offset : 1e9 + b.offset;
+}
+
+/** Whether `stmt` may join a loop nest holding `group` without changing results. */
+function canJoin(group: Stmt[], stmt: Stmt, order: IterationOrder): boolean {
+  const offsetMatters = (o: [number, number, number]) => o[0] !== 0 || o[1] !== 0 || (order === 'PARALLEL' && o[2] !== 0);
+  const groupWrites = writes(group);
+  const stmtWrites = writes([stmt]);
+  for (const r of reads([stmt])) if (groupWrites.has(r.name) && offsetMatters(r.offset)) return false;
+  for (const r of reads(group)) if (stmtWrites.has(r.name) && offsetMatters(r.offset)) return false;
+  return true;
+}
+
+/** Restricts writes of API fields to the call domain inside an extended statement. */
+function guardApiWrites(stmts: Stmt[], api: Set<string>): Stmt[] {
+  return stmts.map((s): Stmt => {
+    switch (s.kind) {
+      case 'assign':
+        if (!api.has(s.target)) return s;
+        return {
+          kind: 'region',
+          regions: [{ i: { start: { level: 'start', offset: 0 }, end: { level: 'end', offset: 0 } }, j: { start: { level: 'start', offset: 0 }, end: { level: 'end', offset: 0 } } }],
+          body: [s],
+          loc: s.loc,
+        };
+      case 'if':
+        return { ...s, then: guardApiWrites(s.then, api), else: guardApiWrites(s.else, api) };
+      case 'while':
+        return { ...s, body: guardApiWrites(s.body, api) };
+      case 'region':
+        return { ...s, body: guardApiWrites(s.body, api) };
+    }
+  });
+}
+
+export interface ExpansionResult {
+  stmts: PStmt[];
+  transients: ArrayDecl[];
+  locals: { name: string; dtype: 'int64' | Expr['dtype'] }[];
+}
+
+/**
+ * Expands `call` into a `launch` in program namespace. `prefix` makes transient and local
+ * names unique per call site.
+ */
+export function expandCall(program: Program, call: Extract<PStmt, { kind: 'call' }>, prefix: string): ExpansionResult {
+  const def = program.stencils[call.stencil];
+  const units = computeExtents(def);
+  const api = new Set(def.fields.filter((f) => f.role === 'api').map((f) => f.name));
+  const pre: PStmt[] = [];
+  const locals: ExpansionResult['locals'] = [];
+  const simple = (e: Expr) => e.kind === 'scalar' || e.kind === 'lit';
+  const bindLocal = (name: string, value: Expr): Expr => {
+    if (simple(value)) return value;
+    locals.push({ name, dtype: value.dtype });
+    pre.push({ kind: 'set', name, value, loc: call.loc });
+    return { kind: 'scalar', name, dtype: value.dtype };
+  };
+  const domain = call.domain.map((d, i) => bindLocal(`${prefix}n${'ijk'[i]}`, d)) as [Expr, Expr, Expr];
+  const scalarSubst = new Map<string, Expr>();
+  for (const s of def.scalars) scalarSubst.set(s.name, bindLocal(`${prefix}${s.name}`, call.scalars[s.name]));
+
+  // transients: one program array per stencil temporary, sized by its extents
+  const rename = new Map<string, string>(Object.entries(call.fields));
+  const transients: ArrayDecl[] = [];
+  const tempExtent = new Map<string, Extent>();
+  const tempKPad = new Map<string, number>();
+  for (const u of units) {
+    for (const w of writes([u.stmt])) if (!api.has(w)) tempExtent.set(w, union(tempExtent.get(w) ?? ZERO, u.extent));
+    for (const r of reads([u.stmt])) {
+      if (api.has(r.name)) continue;
+      const e = u.extent;
+      tempExtent.set(r.name, union(tempExtent.get(r.name) ?? ZERO, { ilo: e.ilo + r.offset[0], ihi: e.ihi + r.offset[0], jlo: e.jlo + r.offset[1], jhi: e.jhi + r.offset[1] }));
+      tempKPad.set(r.name, Math.max(tempKPad.get(r.name) ?? 0, Math.abs(r.offset[2])));
+    }
+  }
+  const origins: Record<string, Expr[]> = {};
+  for (const [param, arr] of Object.entries(call.fields)) {
+    const o = call.origins[param];
+    if (origins[arr] && JSON.stringify(origins[arr]) !== JSON.stringify(o)) {
+      fail('E_ALIAS_ORIGIN', `field '${arr}' is passed twice to ${def.name}() with different origins`, {
+        loc: call.loc,
+        hint: 'pass the same field once, or use the same origin for both parameters',
+      });
+    }
+    origins[arr] = o;
+  }
+  const lit = (v: number): Expr => ({ kind: 'lit', value: v, dtype: 'int64' });
+  const add = (a: Expr, v: number): Expr => (v === 0 ? a : { kind: 'binary', op: '+', left: a, right: lit(v), dtype: 'int64' });
+  for (const f of def.fields) {
+    if (f.role !== 'temp') continue;
+    const ext = tempExtent.get(f.name) ?? ZERO;
+    const kpad = tempKPad.get(f.name) ?? 0;
+    const name = `${prefix}${f.name}`;
+    rename.set(f.name, name);
+    transients.push({
+      name,
+      dtype: f.dtype,
+      axes: 'IJK',
+      role: 'transient',
+      shape: [add(domain[0], ext.ihi - ext.ilo), add(domain[1], ext.jhi - ext.jlo), add(domain[2], 2 * kpad)],
+      loc: def.loc,
+    });
+    origins[name] = [lit(-ext.ilo), lit(-ext.jlo), lit(kpad)];
+  }
+
+  const toProgram = (stmts: Stmt[]): Stmt[] =>
+    mapStmts(
+      stmts,
+      (e) => {
+        if (e.kind === 'field') return { ...e, name: rename.get(e.name) ?? e.name };
+        if (e.kind === 'scalar' && scalarSubst.has(e.name)) return scalarSubst.get(e.name)!;
+        return e;
+      },
+      (t) => rename.get(t) ?? t,
+    );
+
+  const loops: VLoop[] = [];
+  def.computations.forEach((c, ci) => {
+    const order = c.order;
+    const intervalIdx = c.intervals.map((_, i) => i);
+    if (order !== 'PARALLEL') {
+      intervalIdx.sort((a, b) => boundKey(c.intervals[a].start) - boundKey(c.intervals[b].start));
+      if (order === 'BACKWARD') intervalIdx.reverse();
+    }
+    for (const ii of intervalIdx) {
+      const iv = c.intervals[ii];
+      const ivUnits = units.filter((u) => u.comp === ci && u.interval === ii);
+      const hloops: HLoop[] = [];
+      let group: Stmt[] = [];
+      let groupExt: Extent | null = null;
+      const flush = () => {
+        if (!group.length || !groupExt) return;
+        hloops.push({
+          i: { lo: lit(groupExt.ilo), hi: add(domain[0], groupExt.ihi) },
+          j: { lo: lit(groupExt.jlo), hi: add(domain[1], groupExt.jhi) },
+          body: toProgram(group),
+        });
+        group = [];
+        groupExt = null;
+      };
+      for (const u of ivUnits) {
+        const stmt = sameExtent(u.extent, ZERO) ? u.stmt : guardApiWrites([u.stmt], api)[0];
+        if (groupExt && (!sameExtent(groupExt, u.extent) || !canJoin(group, stmt, order))) flush();
+        group.push(stmt);
+        groupExt = u.extent;
+      }
+      flush();
+      if (hloops.length) loops.push({ order, k: { lo: boundExpr(iv.start, domain[2]), hi: boundExpr(iv.end, domain[2]) }, body: hloops, loc: iv.loc });
+    }
+  });
+
+  const launch: PStmt = {
+    kind: 'launch',
+    stencil: call.stencil,
+    domain,
+    origins,
+    transients: transients.map((t) => t.name),
+    loops,
+    loc: call.loc,
+  };
+  return { stmts: [...pre, launch], transients, locals };
+}

@@ -1,0 +1,197 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fail } from '../../core/diagnostics.js';
+import type { PyExpr, PyStmt } from '../../core/python/ast.js';
+import { parsePython } from '../../core/python/parse.js';
+import { constEval, truthy } from './constEval.js';
+import { knownModule, PY_BUILTINS } from './knownModules.js';
+import type { FunctionKind, FunctionInfo, ModuleScope, Value } from './values.js';
+
+/**
+ * Loads Python modules the way Python's import system would find them (the module's own
+ * folder, then the configured import path), evaluates their top level at compile time
+ * (constants, imports, type aliases, function definitions) and records every file read,
+ * so caches and watch mode know exactly what a build depended on.
+ */
+export class ModuleLoader {
+  private readonly byFile = new Map<string, ModuleScope>();
+  private readonly loading = new Set<string>();
+  /** Every source file read, with its content (for cache keys and watch). */
+  readonly filesRead = new Map<string, string>();
+
+  constructor(readonly importPath: string[] = []) {}
+
+  load(file: string, name?: string): ModuleScope {
+    const abs = path.resolve(file);
+    const cached = this.byFile.get(abs);
+    if (cached) return cached;
+    if (this.loading.has(abs)) fail('E_IMPORT_CYCLE', `import cycle through ${abs}`, { hint: 'orch evaluates module top levels once; break the cycle' });
+    let source: string;
+    try {
+      source = readFileSync(abs, 'utf8');
+    } catch {
+      fail('E_MODULE_NOT_FOUND', `cannot read module ${file}`, { hint: 'check the path; modules are .py files' });
+    }
+    this.filesRead.set(abs, source);
+    this.loading.add(abs);
+    const mod = parsePython(abs, source);
+    const scope: ModuleScope = { name: name ?? path.basename(abs, '.py'), file: abs, names: new Map() };
+    this.byFile.set(abs, scope);
+    this.exec(mod.body, scope);
+    this.loading.delete(abs);
+    return scope;
+  }
+
+  lookup(scope: ModuleScope, name: string): Value | undefined {
+    return scope.names.get(name) ?? PY_BUILTINS[name];
+  }
+
+  eval(e: PyExpr, scope: ModuleScope): Value {
+    return constEval(e, (n) => this.lookup(scope, n));
+  }
+
+  private exec(body: PyStmt[], scope: ModuleScope): void {
+    for (const s of body) {
+      switch (s.t) {
+        case 'import':
+          for (const a of s.names) {
+            if (a.asname) scope.names.set(a.asname, this.importModule(a.name, scope, 0, s.loc));
+            else {
+              // `import a.b.c` binds `a`
+              const top = a.name.split('.')[0];
+              this.importModule(a.name, scope, 0, s.loc);
+              scope.names.set(top, this.importModule(top, scope, 0, s.loc));
+            }
+          }
+          break;
+        case 'importfrom': {
+          if (s.module === '__future__') break;
+          if (s.module === '__externals__' || s.module === '__gtscript__') break;
+          const mod = this.importModule(s.module, scope, s.level, s.loc);
+          for (const a of s.names) {
+            if (a.name === '*') {
+              if (mod.k === 'module') {
+                const names = mod.scope ? [...mod.scope.names.entries()] : Object.entries(mod.members ?? {});
+                for (const [k, v] of names) if (!k.startsWith('_')) scope.names.set(k, v);
+              }
+              continue;
+            }
+            let v: Value | undefined;
+            if (mod.k === 'module') {
+              v = mod.members?.[a.name] ?? mod.scope?.names.get(a.name);
+              // `from pkg import submodule`
+              if (v === undefined && mod.k === 'module') v = this.tryImport(`${mod.name}.${a.name}`, scope, 0);
+            }
+            scope.names.set(
+              a.asname ?? a.name,
+              v ?? (mod.k === 'opaque' ? mod : { k: 'opaque', why: `module '${s.module}' has no name '${a.name}' that orch can see`, loc: a.loc }),
+            );
+          }
+          break;
+        }
+        case 'assign': {
+          const v = this.eval(s.value, scope);
+          for (const t of s.targets) this.bind(t, v, scope);
+          break;
+        }
+        case 'augassign': {
+          if (s.target.t !== 'name') break;
+          const v = this.eval({ t: 'binop', op: s.op, left: s.target, right: s.value, loc: s.loc }, scope);
+          scope.names.set(s.target.id, v);
+          break;
+        }
+        case 'def':
+          scope.names.set(s.name, { k: 'function', fn: this.functionInfo(s, scope) });
+          break;
+        case 'class':
+          scope.names.set(s.name, { k: 'opaque', why: `class '${s.name}' is not evaluated at module level`, loc: s.loc });
+          break;
+        case 'if': {
+          const t = truthy(this.eval(s.test, scope));
+          if (t === true) this.exec(s.body, scope);
+          else if (t === false) this.exec(s.orelse, scope);
+          break;
+        }
+        default:
+          break;
+      }
+    }
+  }
+
+  private bind(target: PyExpr, v: Value, scope: ModuleScope): void {
+    if (target.t === 'name') scope.names.set(target.id, v);
+    else if (target.t === 'tuple') {
+      target.elts.forEach((t, i) => this.bind(t, v.k === 'tuple' && v.items[i] ? v.items[i] : { k: 'opaque', why: 'cannot unpack', loc: t.loc }, scope));
+    }
+  }
+
+  functionInfo(def: Extract<PyStmt, { t: 'def' }>, scope: ModuleScope): FunctionInfo {
+    let kind: FunctionKind = 'plain';
+    let externals: Record<string, Value> = {};
+    for (const d of def.decorators) {
+      const callee = d.t === 'call' ? d.func : d;
+      const v = this.eval(callee, scope);
+      const name = v.k === 'builtin' ? v.name : callee.t === 'attr' ? callee.attr : callee.t === 'name' ? callee.id : '';
+      if (name === 'function') kind = 'gtfunction';
+      else if (name === 'stencil' || name === 'lazy_stencil') kind = 'stencil';
+      else if (name === 'program') kind = 'program';
+      else if (name === 'callback') kind = 'callback';
+      if (d.t === 'call') {
+        const ext = d.kwargs.find((k) => k.name === 'externals');
+        if (ext) externals = this.evalExternals(ext.value, scope);
+      }
+    }
+    return { name: def.name, def, module: scope, kind, externals };
+  }
+
+  private evalExternals(e: PyExpr, scope: ModuleScope): Record<string, Value> {
+    const v = this.eval(e, scope);
+    if (v.k !== 'dict') {
+      fail('E_EXTERNALS_FORM', `externals must be a dict of names to values${v.k === 'opaque' ? ` (${v.why})` : ''}`, { loc: e.loc, hint: 'write externals={"NAME": value, ...} or a module-level dict' });
+    }
+    return v.entries;
+  }
+
+  /** Resolves a module for `import name` / `from name import ...` seen in `scope`. */
+  importModule(name: string, scope: ModuleScope, level: number, loc: PyStmt['loc']): Value {
+    return (
+      this.tryImport(name, scope, level) ?? {
+        k: 'opaque',
+        why: `module '${'.'.repeat(level)}${name}' was not found next to ${path.basename(scope.file)} or on the import path`,
+        loc,
+      }
+    );
+  }
+
+  private tryImport(name: string, scope: ModuleScope, level: number): Value | undefined {
+    if (level === 0) {
+      const known = knownModule(name);
+      if (known) return known;
+    }
+    const rel = name ? name.split('.') : [];
+    let roots: string[];
+    if (level > 0) {
+      let base = path.dirname(scope.file);
+      for (let i = 1; i < level; i++) base = path.dirname(base);
+      roots = [base];
+    } else {
+      roots = [path.dirname(scope.file), ...this.importPath];
+    }
+    for (const root of roots) {
+      const asFile = path.join(root, ...rel) + '.py';
+      const asPkg = path.join(root, ...rel, '__init__.py');
+      const dotted = level > 0 ? `${scope.name.split('.').slice(0, -level).concat(rel).join('.')}` : name;
+      if (rel.length && existsSync(asFile)) return this.moduleValue(asFile, dotted || name);
+      if (existsSync(asPkg)) return this.moduleValue(asPkg, dotted || name);
+      if (rel.length && existsSync(path.join(root, ...rel)) && statSync(path.join(root, ...rel)).isDirectory()) {
+        // namespace package: members are submodules, imported on demand
+        return { k: 'module', name, scope: { name, file: path.join(root, ...rel, '__init__.py'), names: new Map() } };
+      }
+    }
+    return undefined;
+  }
+
+  private moduleValue(file: string, name: string): Value {
+    return { k: 'module', name, scope: this.load(file, name) };
+  }
+}

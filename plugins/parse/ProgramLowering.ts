@@ -1,0 +1,531 @@
+import { didYouMean, fail } from '../../core/diagnostics.js';
+import type { ArrayDecl, DType, Expr, PStmt, Program, ScalarVar, SourceLoc, StencilDef } from '../../core/ir/types.js';
+import type { PyExpr, PyStmt } from '../../core/python/ast.js';
+import { truthy } from './constEval.js';
+import { ExprLowering, valueToExpr, type Term } from './ExprLowering.js';
+import type { ModuleLoader } from './ModuleLoader.js';
+import { cast } from './typeRules.js';
+import { describeValue, type FunctionInfo, type Value } from './values.js';
+
+type PBinding = { k: 'array'; name: string } | { k: 'scalar'; name: string } | { k: 'value'; value: Value };
+
+interface PScope {
+  vars: Map<string, PBinding>;
+  fn: FunctionInfo;
+  prefix: string;
+}
+
+/** Resolves and caches lowered stencils for the programs that call them. */
+export interface StencilResolver {
+  (fn: FunctionInfo, loc: SourceLoc): StencilDef;
+}
+
+/**
+ * `@program` function -> `Program` IR. Nested program calls are inlined so the whole call
+ * tree is one body; stencil calls become coarse `call` nodes. Compile-time arguments are
+ * folded; runtime scalars stay variables.
+ */
+export class ProgramLowering extends ExprLowering {
+  private readonly arrays = new Map<string, ArrayDecl>();
+  private readonly scalarVars = new Map<string, ScalarVar>();
+  private readonly stencils: Record<string, StencilDef> = {};
+  private readonly stencilNames = new Map<FunctionInfo, string>();
+  private scope!: PScope;
+  private uid = 0;
+  private depth = 0;
+
+  constructor(
+    readonly fn: FunctionInfo,
+    readonly defines: Record<string, number | boolean>,
+    readonly loader: ModuleLoader,
+    readonly resolveStencil: StencilResolver,
+  ) {
+    super();
+  }
+
+  lower(): Program {
+    const def = this.fn.def;
+    this.scope = { vars: new Map(), fn: this.fn, prefix: '' };
+    const params: Program['params'] = [];
+    const compiletime: Record<string, number | boolean> = {};
+    for (const p of def.params) {
+      if (p.name === 'self') continue;
+      if (p.kind === 'varargs' || p.kind === 'kwargs') fail('E_PARAM', 'programs cannot take *args/**kwargs', { loc: p.loc, hint: 'declare every argument by name' });
+      if (!p.annotation) fail('E_PARAM_TYPE', `program argument '${p.name}' has no type annotation`, { loc: p.loc, hint: 'annotate fields (FloatField), scalars (Float, int, bool) and compile-time values (compiletime(int))' });
+      const t = this.loader.eval(p.annotation, this.fn.module);
+      if (t.k === 'compiletime') {
+        let v: number | boolean | undefined = this.defines[p.name];
+        if (v === undefined && p.default) {
+          const d = this.loader.eval(p.default, this.fn.module);
+          if (d.k === 'num' || d.k === 'bool') v = d.value;
+        }
+        if (v === undefined) {
+          fail('E_COMPILETIME_MISSING', `compile-time argument '${p.name}' has no value`, { loc: p.loc, hint: `pass --define ${p.name}=<value> or give it a default` });
+        }
+        const inner = t.inner;
+        const isIntType = inner.k === 'dtype' && (inner.dtype === 'int64' || inner.dtype === 'int32');
+        const value: Value = typeof v === 'boolean' ? { k: 'bool', value: v } : { k: 'num', value: v, isInt: isIntType || Number.isInteger(v) && !(inner.k === 'dtype' && inner.dtype.startsWith('float')) };
+        compiletime[p.name] = v;
+        this.scope.vars.set(p.name, { k: 'value', value });
+      } else if (t.k === 'fieldType') {
+        this.arrays.set(p.name, { name: p.name, dtype: t.dtype, axes: t.axes, role: 'arg', loc: p.loc });
+        this.scope.vars.set(p.name, { k: 'array', name: p.name });
+        params.push({ name: p.name, kind: 'field' });
+      } else if (t.k === 'dtype') {
+        this.scalarVars.set(p.name, { name: p.name, dtype: t.dtype, role: 'arg' });
+        this.scope.vars.set(p.name, { k: 'scalar', name: p.name });
+        params.push({ name: p.name, kind: 'scalar' });
+      } else {
+        fail('E_PARAM_TYPE', `the annotation of '${p.name}' is not a field, scalar or compiletime(...) type${t.k === 'opaque' ? `: ${t.why}` : ''}`, { loc: p.annotation.loc, hint: 'use FloatField, Float, int, bool or compiletime(int)' });
+      }
+    }
+    for (const k of Object.keys(this.defines)) {
+      if (!(k in compiletime)) {
+        const names = def.params.map((p) => p.name);
+        const guess = didYouMean(k, names);
+        fail('E_DEFINE_UNKNOWN', `--define ${k}: program '${def.name}' has no compile-time argument '${k}'`, { loc: def.nameLoc, hint: guess ? `did you mean '${guess}'?` : `compile-time arguments: ${Object.keys(compiletime).join(', ') || 'none'}` });
+      }
+    }
+    const body = this.block(def.body);
+    return {
+      name: def.name,
+      entryKind: 'program',
+      loc: def.nameLoc,
+      params,
+      arrays: [...this.arrays.values()],
+      scalars: [...this.scalarVars.values()],
+      compiletime,
+      stencils: this.stencils,
+      body,
+    };
+  }
+
+  private block(stmts: PyStmt[]): PStmt[] {
+    return stmts.flatMap((s) => this.stmt(s));
+  }
+
+  private stmt(s: PyStmt): PStmt[] {
+    switch (s.t) {
+      case 'pass':
+        return [];
+      case 'expr':
+        if (s.value.t === 'str') return [];
+        if (s.value.t === 'call') return this.callStmt(s.value);
+        fail('E_PROGRAM_STMT', 'an expression statement has no effect', { loc: s.loc, hint: 'call a stencil, a program or a callback, or assign the value' });
+      // eslint-disable-next-line no-fallthrough
+      case 'assign':
+        return this.assign(s);
+      case 'augassign':
+        return this.assignName(s.target, { t: 'binop', op: s.op, left: s.target, right: s.value, loc: s.loc }, s.loc);
+      case 'for':
+        return this.forStmt(s);
+      case 'while': {
+        const pre = this.materialize([s.body], s.loc);
+        return [...pre, { kind: 'while', cond: cast(this.expr(s.test), 'bool'), body: this.block(s.body), loc: s.loc }];
+      }
+      case 'if': {
+        const t = this.term(s.test);
+        if ('c' in t) {
+          const tv = truthy(t.c);
+          if (tv === undefined) fail('E_NOT_CONSTANT', `condition is ${describeValue(t.c)}`, { loc: s.test.loc, hint: 'conditions must be booleans or numbers' });
+          return this.block(tv ? s.body : s.orelse);
+        }
+        const pre = this.materialize([s.body, s.orelse], s.loc);
+        return [...pre, { kind: 'if', cond: cast(t.r, 'bool'), then: this.block(s.body), else: this.block(s.orelse), loc: s.loc }];
+      }
+      case 'return':
+        if (s.value) fail('E_PROGRAM_STMT', 'programs return nothing', { loc: s.loc, hint: 'write results into field arguments' });
+        fail('E_UNSUPPORTED', 'an early return is not supported in a program', { loc: s.loc, hint: 'use if/else around the remaining statements' });
+      // eslint-disable-next-line no-fallthrough
+      case 'unsupported':
+        fail('E_UNSUPPORTED', `${s.what} is not supported in a program`, { loc: s.loc, length: s.length, hint: 'programs may call stencils, programs and callbacks, and use scalar arithmetic, for/while/if; see docs/programs.md' });
+      // eslint-disable-next-line no-fallthrough
+      default:
+        fail('E_UNSUPPORTED', `a ${s.t} statement is not supported in a program`, { loc: s.loc, hint: 'programs may call stencils, programs and callbacks, and use scalar arithmetic, for/while/if; see docs/programs.md' });
+    }
+  }
+
+  /**
+   * Names assigned inside runtime control flow are runtime variables from then on: a
+   * compile-time value they hold now is materialized before the loop or branch.
+   */
+  private materialize(bodies: PyStmt[][], loc: SourceLoc): PStmt[] {
+    const out: PStmt[] = [];
+    const names = new Set<string>();
+    const scan = (stmts: PyStmt[]) => {
+      for (const s of stmts) {
+        if (s.t === 'assign') for (const t of s.targets) collectNames(t, names);
+        else if (s.t === 'augassign') collectNames(s.target, names);
+        else if (s.t === 'if') {
+          scan(s.body);
+          scan(s.orelse);
+        } else if (s.t === 'while' || s.t === 'for') scan(s.body);
+      }
+    };
+    bodies.forEach(scan);
+    for (const n of names) {
+      const b = this.scope.vars.get(n);
+      if (b && b.k === 'value' && (b.value.k === 'num' || b.value.k === 'bool')) {
+        this.scope.vars.delete(n);
+        const value = valueToExpr(b.value, loc);
+        const name = this.declareScalar(n, value.dtype);
+        out.push({ kind: 'set', name, value, loc });
+      }
+    }
+    return out;
+  }
+
+  private forStmt(s: Extract<PyStmt, { t: 'for' }>): PStmt[] {
+    if (s.target.t !== 'name') fail('E_UNSUPPORTED', 'the loop variable must be a single name', { loc: s.target.loc, hint: 'write for i in range(n):' });
+    const it = s.iter;
+    const rangeFn = it.t === 'call' ? this.term(it.func) : null;
+    if (it.t !== 'call' || !rangeFn || !('c' in rangeFn) || rangeFn.c.k !== 'builtin' || rangeFn.c.name !== 'range') {
+      fail('E_UNSUPPORTED', 'programs can only loop over range(...)', { loc: it.loc, hint: 'write for i in range(start, stop, step):' });
+    }
+    const args = it.args.map((a) => cast(this.expr(a), 'int64'));
+    if (args.length < 1 || args.length > 3) fail('E_CALL_ARGS', 'range() takes 1 to 3 arguments', { loc: it.loc, hint: 'write range(stop), range(start, stop) or range(start, stop, step)' });
+    const one: Expr = { kind: 'lit', value: 1, dtype: 'int64' };
+    const zero: Expr = { kind: 'lit', value: 0, dtype: 'int64' };
+    const [start, stop, step] = args.length === 1 ? [zero, args[0], one] : args.length === 2 ? [args[0], args[1], one] : [args[0], args[1], args[2]];
+    if (step.kind === 'lit' && step.value === 0) fail('E_RANGE', 'range() step must not be zero', { loc: it.loc, hint: 'use a positive or negative step' });
+    const pre = this.materialize([s.body], s.loc);
+    this.scope.vars.delete(s.target.id);
+    const v = this.declareScalar(s.target.id, 'int64');
+    return [...pre, { kind: 'for', var: v, start, stop, step, body: this.block(s.body), loc: s.loc }];
+  }
+
+  private declareScalar(pyName: string, dtype: DType): string {
+    const existing = this.scope.vars.get(pyName);
+    if (existing && existing.k === 'scalar') {
+      const sv = this.scalarVars.get(existing.name)!;
+      if (sv.role === 'local' && dtype.startsWith('float') && !sv.dtype.startsWith('float')) sv.dtype = 'float64';
+      return existing.name;
+    }
+    let real = this.scope.prefix + pyName;
+    while (this.scalarVars.has(real) || this.arrays.has(real)) real = `${real}_${++this.uid}`;
+    this.scalarVars.set(real, { name: real, dtype, role: 'local' });
+    this.scope.vars.set(pyName, { k: 'scalar', name: real });
+    return real;
+  }
+
+  private assign(s: Extract<PyStmt, { t: 'assign' }>): PStmt[] {
+    if (s.targets.length !== 1) fail('E_UNSUPPORTED', 'chained assignment is not supported', { loc: s.loc, hint: 'assign each target separately' });
+    const target = s.targets[0];
+    const value = s.value;
+    // tmp = temporary(q)
+    if (value.t === 'call') {
+      const f = this.term(value.func);
+      if ('c' in f && f.c.k === 'builtin' && f.c.name === 'temporary') return this.temporary(target, value);
+    }
+    if (target.t === 'tuple') {
+      // nx, ny, nz = q.shape
+      if (value.t === 'attr' && value.attr === 'shape') {
+        const arr = this.arrayOf(value.value);
+        if (target.elts.length !== arr.axes.length) fail('E_UNPACK', `'${arr.name}' has ${arr.axes.length} axes, ${target.elts.length} names given`, { loc: s.loc, hint: 'unpack one name per axis' });
+        return target.elts.flatMap((t, i) => this.setScalar(t, { kind: 'shape', name: arr.name, axis: i, dtype: 'int64' }, s.loc));
+      }
+      if (value.t === 'tuple' && value.elts.length === target.elts.length) {
+        const vals = value.elts.map((v) => this.term(v));
+        return target.elts.flatMap((t, i) => this.bindTerm(t, vals[i], s.loc));
+      }
+      fail('E_UNPACK', 'only tuples and field.shape can be unpacked in a program', { loc: s.loc, hint: 'assign values one by one' });
+    }
+    return this.assignName(target, value, s.loc);
+  }
+
+  private assignName(target: PyExpr, value: PyExpr, loc: SourceLoc): PStmt[] {
+    return this.bindTerm(target, this.term(value), loc);
+  }
+
+  private bindTerm(target: PyExpr, t: Term, loc: SourceLoc): PStmt[] {
+    if (target.t !== 'name') fail('E_ASSIGN_TARGET', 'programs can only assign to names', { loc: target.loc, hint: 'fields are written by stencils; assign scalars to names' });
+    const existing = this.scope.vars.get(target.id);
+    if ('c' in t) {
+      // compile-time values stay compile-time unless the name is already a runtime variable
+      if (!existing || existing.k === 'value') {
+        if (t.c.k === 'opaque') fail('E_UNKNOWN_NAME', t.c.why, { loc, hint: 'only numbers, booleans and fields can be assigned' });
+        this.scope.vars.set(target.id, { k: 'value', value: t.c });
+        return [];
+      }
+    }
+    if (existing && existing.k === 'array') fail('E_ASSIGN_TARGET', `'${target.id}' is a field and cannot be reassigned`, { loc: target.loc, hint: 'use a new name for the scalar' });
+    return this.setScalar(target, 'r' in t ? t.r : valueToExpr(t.c, loc), loc);
+  }
+
+  private setScalar(target: PyExpr, value: Expr, loc: SourceLoc): PStmt[] {
+    if (target.t !== 'name') fail('E_ASSIGN_TARGET', 'programs can only assign to names', { loc: target.loc, hint: 'assign scalars to names' });
+    const existing = this.scope.vars.get(target.id);
+    if (existing && existing.k === 'scalar' && this.scalarVars.get(existing.name)?.role === 'arg') {
+      // arguments are passed by value: shadow with a local
+      this.scope.vars.delete(target.id);
+    }
+    const name = this.declareScalar(target.id, value.dtype);
+    return [{ kind: 'set', name, value, loc }];
+  }
+
+  private temporary(target: PyExpr, call: Extract<PyExpr, { t: 'call' }>): PStmt[] {
+    if (target.t !== 'name') fail('E_ASSIGN_TARGET', 'temporary(...) must be assigned to a name', { loc: target.loc, hint: 'write tmp = temporary(q)' });
+    if (call.args.length !== 1) fail('E_CALL_ARGS', 'temporary() takes the field it copies the shape and dtype of', { loc: call.loc, hint: 'write tmp = temporary(q)' });
+    const like = this.arrayOf(call.args[0]);
+    let dtype = like.dtype;
+    const dt = call.kwargs.find((k) => k.name === 'dtype');
+    if (dt) {
+      const v = this.constant(dt.value, 'the dtype');
+      if (v.k !== 'dtype') fail('E_PARAM_TYPE', 'dtype must be a type such as Float or np.float64', { loc: dt.value.loc, hint: 'write dtype=Float' });
+      dtype = v.dtype;
+    }
+    let real = this.scope.prefix + target.id;
+    while (this.arrays.has(real) || this.scalarVars.has(real)) real = `${real}_${++this.uid}`;
+    const shape: Expr[] = [...like.axes].map((_, i) => (like.shape ? like.shape[i] : { kind: 'shape', name: like.name, axis: i, dtype: 'int64' }));
+    this.arrays.set(real, { name: real, dtype, axes: like.axes, role: 'temporary', shape, loc: call.loc });
+    this.scope.vars.set(target.id, { k: 'array', name: real });
+    return [];
+  }
+
+  private arrayOf(e: PyExpr): ArrayDecl {
+    if (e.t === 'name') {
+      const b = this.scope.vars.get(e.id);
+      if (b && b.k === 'array') return this.arrays.get(b.name)!;
+    }
+    fail('E_NOT_A_FIELD', 'expected a field', { loc: e.loc, hint: 'pass a field argument or a temporary' });
+  }
+
+  // ---- calls ----
+
+  private callStmt(e: Extract<PyExpr, { t: 'call' }>): PStmt[] {
+    const f = this.term(e.func);
+    if (!('c' in f) || f.c.k !== 'function') {
+      const what = e.func.t === 'name' ? e.func.id : e.func.t === 'attr' ? e.func.attr : 'this';
+      fail('E_UNKNOWN_CALL', `cannot call '${what}' in a program`, {
+        loc: e.func.loc,
+        length: what.length,
+        hint: 'programs call stencils, other programs and @callback functions; mark host code with @callback',
+      });
+    }
+    const fn = f.c.fn;
+    if (fn.kind === 'program') return this.inlineProgram(fn, e);
+    if (fn.kind === 'stencil' || fn.kind === 'plain') return [this.stencilCall(fn, e)];
+    if (fn.kind === 'callback') fail('E_UNSUPPORTED', 'callbacks are not supported by this build of orch yet', { loc: e.loc, hint: 'run this program in python mode' });
+    fail('E_UNKNOWN_CALL', `'${fn.name}' is a @gtscript.function; call it from a stencil`, { loc: e.loc, hint: 'programs call stencils, not helpers' });
+  }
+
+  private stencilName(fn: FunctionInfo, def: StencilDef): string {
+    const known = this.stencilNames.get(fn);
+    if (known) return known;
+    let name = def.name;
+    while (this.stencils[name]) name = `${def.name}_${++this.uid}`;
+    this.stencilNames.set(fn, name);
+    this.stencils[name] = def;
+    return name;
+  }
+
+  private stencilCall(fn: FunctionInfo, e: Extract<PyExpr, { t: 'call' }>): PStmt {
+    const def = this.resolveStencil(fn, e.loc);
+    const name = this.stencilName(fn, def);
+    const fieldArgs: Record<string, string> = {};
+    const scalarArgs: Record<string, Expr> = {};
+    let originArg: PyExpr | null = null;
+    let domainArg: PyExpr | null = null;
+    const given = new Map<string, PyExpr>();
+    if (e.args.length > def.params.length) fail('E_CALL_ARGS', `${def.name}() takes ${def.params.length} arguments, got ${e.args.length}`, { loc: e.loc, hint: `parameters: ${def.params.join(', ')}` });
+    e.args.forEach((a, i) => given.set(def.params[i], a));
+    for (const kw of e.kwargs) {
+      if (kw.name === 'origin') originArg = kw.value;
+      else if (kw.name === 'domain') domainArg = kw.value;
+      else if (kw.name === 'validate_args' || kw.name === 'exec_info') continue;
+      else if (kw.name && def.params.includes(kw.name)) given.set(kw.name, kw.value);
+      else {
+        const guess = didYouMean(kw.name ?? '', [...def.params, 'origin', 'domain']);
+        fail('E_CALL_ARGS', `${def.name}() has no parameter '${kw.name}'`, { loc: kw.loc, hint: guess ? `did you mean '${guess}'?` : `parameters: ${def.params.join(', ')}` });
+      }
+    }
+    for (const p of def.params) {
+      const a = given.get(p);
+      if (!a) fail('E_ARG_MISSING', `${def.name}() is missing argument '${p}'`, { loc: e.loc, hint: `pass ${p}=...` });
+      const field = def.fields.find((f) => f.name === p);
+      if (field) {
+        const arr = this.arrayOf(a);
+        if (arr.axes !== field.axes) fail('E_ARG_AXES', `'${arr.name}' is a ${arr.axes} field but ${def.name}() expects ${field.axes} for '${p}'`, { loc: a.loc, hint: 'pass a field with matching dimensions' });
+        fieldArgs[p] = arr.name;
+      } else {
+        const sd = def.scalars.find((s) => s.name === p)!;
+        scalarArgs[p] = cast(this.expr(a), sd.dtype);
+      }
+    }
+    const zero: Expr = { kind: 'lit', value: 0, dtype: 'int64' };
+    const origins: Record<string, Expr[]> = {};
+    const originFor = (field: string): Expr[] => {
+      const axes = def.fields.find((f) => f.name === field)!.axes;
+      const pick = (full: Expr[]): Expr[] => (full.length === axes.length && axes.length !== 3 ? full : [...axes].map((ax) => full['IJK'.indexOf(ax)] ?? zero));
+      if (!originArg) return [...axes].map(() => zero);
+      if (originArg.t === 'dict') {
+        const key = (k: PyExpr) => (k.t === 'str' ? k.value : '');
+        let idx = originArg.keys.findIndex((k) => key(k) === field || key(k) === fieldArgs[field]);
+        if (idx < 0) idx = originArg.keys.findIndex((k) => key(k) === '_all_');
+        if (idx < 0) return [...axes].map(() => zero);
+        return pick(this.intTuple(originArg.values[idx], 'origin'));
+      }
+      return pick(this.intTuple(originArg, 'origin'));
+    };
+    for (const f of def.fields) if (f.role === 'api') origins[f.name] = originFor(f.name);
+    let domain: [Expr, Expr, Expr];
+    if (domainArg) {
+      const d = this.intTuple(domainArg, 'domain');
+      if (d.length !== 3) fail('E_DOMAIN', 'domain must have 3 entries (nx, ny, nz)', { loc: domainArg.loc, hint: 'write domain=(nx, ny, nz)' });
+      domain = [d[0], d[1], d[2]];
+    } else {
+      // GT4Py's default: the largest domain every IJK field fits, from its origin
+      const dims: Expr[] = [0, 1, 2].map((ax) => {
+        let acc: Expr | null = null;
+        for (const f of def.fields) {
+          if (f.role !== 'api' || !f.axes.includes('IJK'[ax])) continue;
+          const pos = f.axes.indexOf('IJK'[ax]);
+          const ext: Expr = { kind: 'binary', op: '-', left: { kind: 'shape', name: fieldArgs[f.name], axis: pos, dtype: 'int64' }, right: origins[f.name][pos], dtype: 'int64' };
+          acc = acc ? { kind: 'call', fn: 'min', args: [acc, ext], dtype: 'int64' } : ext;
+        }
+        return acc ?? { kind: 'lit', value: 1, dtype: 'int64' };
+      });
+      domain = [dims[0], dims[1], dims[2]];
+    }
+    return { kind: 'call', stencil: name, fields: fieldArgs, scalars: scalarArgs, origins, domain, loc: e.loc };
+  }
+
+  private intTuple(e: PyExpr, what: string): Expr[] {
+    if (e.t !== 'tuple') fail('E_DOMAIN', `${what} must be a tuple`, { loc: e.loc, hint: `write ${what}=(i, j, k)` });
+    return e.elts.map((x) => {
+      const v = this.expr(x);
+      if (v.dtype !== 'int64' && v.dtype !== 'int32') fail('E_DOMAIN', `${what} entries must be integers`, { loc: x.loc, hint: 'use integer expressions' });
+      return cast(v, 'int64');
+    });
+  }
+
+  private inlineProgram(fn: FunctionInfo, e: Extract<PyExpr, { t: 'call' }>): PStmt[] {
+    if (this.depth > 32) fail('E_RECURSION', `recursive program call of '${fn.name}'`, { loc: e.loc, hint: 'programs cannot call themselves' });
+    const params = fn.def.params.filter((p) => p.name !== 'self');
+    const vars = new Map<string, PBinding>();
+    const out: PStmt[] = [];
+    const prefix = `${fn.name}_${++this.uid}_`;
+    params.forEach((p, i) => {
+      const kw = e.kwargs.find((k) => k.name === p.name);
+      const a = kw ? kw.value : i < e.args.length ? e.args[i] : p.default;
+      if (!a) fail('E_ARG_MISSING', `${fn.name}() is missing argument '${p.name}'`, { loc: e.loc, hint: `pass ${p.name}=...` });
+      if ((kw || i < e.args.length) && a.t === 'name' && this.scope.vars.get(a.id)?.k === 'array') {
+        vars.set(p.name, this.scope.vars.get(a.id)!);
+        return;
+      }
+      const t: Term = kw || i < e.args.length ? this.term(a) : { c: this.loader.eval(a, fn.module) };
+      if ('r' in t) {
+        let real = prefix + p.name;
+        while (this.scalarVars.has(real)) real = `${real}_${++this.uid}`;
+        this.scalarVars.set(real, { name: real, dtype: t.r.dtype, role: 'local' });
+        out.push({ kind: 'set', name: real, value: t.r, loc: a.loc });
+        vars.set(p.name, { k: 'scalar', name: real });
+      } else {
+        vars.set(p.name, { k: 'value', value: t.c.k === 'compiletime' ? t.c.inner : t.c });
+      }
+    });
+    const saved = this.scope;
+    this.scope = { vars, fn, prefix };
+    this.depth++;
+    try {
+      out.push(...this.block(fn.def.body));
+    } finally {
+      this.depth--;
+      this.scope = saved;
+    }
+    return out;
+  }
+
+  // ---- expressions ----
+
+  protected name(id: string, e: PyExpr): Term {
+    const b = this.scope.vars.get(id);
+    if (b) {
+      if (b.k === 'scalar') return { r: { kind: 'scalar', name: b.name, dtype: this.scalarVars.get(b.name)!.dtype } };
+      if (b.k === 'value') return { c: b.value };
+      fail('E_NOT_A_VALUE', `field '${id}' cannot be used as a value in a program`, { loc: e.loc, hint: 'fields are passed to stencils; read them inside a stencil' });
+    }
+    const v = this.loader.lookup(this.scope.fn.module, id);
+    if (v === undefined) {
+      const guess = didYouMean(id, [...this.scope.vars.keys(), ...this.scope.fn.module.names.keys()]);
+      fail('E_UNKNOWN_NAME', `name '${id}' is not defined`, { loc: e.loc, length: id.length, hint: guess ? `did you mean '${guess}'?` : 'define or import it' });
+    }
+    if (v.k === 'opaque') fail('E_UNKNOWN_NAME', `'${id}': ${v.why}`, { loc: e.loc, length: id.length, hint: 'only literals and simple arithmetic are evaluated at module level' });
+    return { c: v };
+  }
+
+  protected override attr(e: Extract<PyExpr, { t: 'attr' }>): Term {
+    fail('E_UNSUPPORTED', `attribute '${e.attr}' is not supported here`, { loc: e.loc, hint: e.attr === 'shape' ? 'unpack it (nx, ny, nz = q.shape) or index it (q.shape[0])' : 'use module constants or field.shape' });
+  }
+
+  protected subscript(e: Extract<PyExpr, { t: 'subscript' }>): Term {
+    if (e.value.t === 'attr' && e.value.attr === 'shape' && e.index.length === 1) {
+      const arr = this.arrayOf(e.value.value);
+      const i = this.constant(e.index[0], 'a shape index');
+      if (i.k !== 'num' || !i.isInt || i.value < -arr.axes.length || i.value >= arr.axes.length) fail('E_SHAPE_INDEX', `shape index out of range for a ${arr.axes} field`, { loc: e.index[0].loc, hint: `use 0..${arr.axes.length - 1}` });
+      const axis = i.value < 0 ? arr.axes.length + i.value : i.value;
+      return { r: { kind: 'shape', name: arr.name, axis, dtype: 'int64' } };
+    }
+    fail('E_UNSUPPORTED', 'programs cannot index fields', { loc: e.loc, hint: 'read and write fields inside stencils' });
+  }
+
+  protected userCall(callee: Value, e: Extract<PyExpr, { t: 'call' }>): Term {
+    const what = e.func.t === 'name' ? e.func.id : e.func.t === 'attr' ? e.func.attr : 'this';
+    fail('E_UNKNOWN_CALL', `cannot call ${describeValue(callee)} ('${what}') in an expression`, { loc: e.func.loc, length: what.length, hint: 'programs may use math functions in expressions; stencils and programs are called as statements' });
+  }
+}
+
+/** Wraps a stencil as an entry: its fields and scalars, plus its domain and per-field origins as runtime arguments. */
+export function stencilEntryProgram(def: StencilDef): Program {
+  const arrays: ArrayDecl[] = def.fields.filter((f) => f.role === 'api').map((f) => ({ name: f.name, dtype: f.dtype, axes: f.axes, role: 'arg', loc: def.loc }));
+  const scalars: ScalarVar[] = def.scalars.map((s) => ({ name: s.name, dtype: s.dtype, role: 'arg' }));
+  const params: Program['params'] = def.params.map((p) => ({ name: p, kind: def.fields.some((f) => f.name === p) ? 'field' : 'scalar' }));
+  const taken = new Set(def.params);
+  const fresh = (n: string) => {
+    let x = n;
+    while (taken.has(x)) x = `_${x}`;
+    taken.add(x);
+    return x;
+  };
+  const domain = (['I', 'J', 'K'] as const).map((ax) => {
+    const name = fresh(`domain_${ax}`);
+    scalars.push({ name, dtype: 'int64', role: 'arg' });
+    params.push({ name, kind: 'scalar' });
+    return { kind: 'scalar', name, dtype: 'int64' } as Expr;
+  });
+  const origins: Record<string, Expr[]> = {};
+  for (const a of arrays) {
+    origins[a.name] = [...a.axes].map((ax) => {
+      const name = fresh(`origin_${a.name}_${ax}`);
+      scalars.push({ name, dtype: 'int64', role: 'arg' });
+      params.push({ name, kind: 'scalar' });
+      return { kind: 'scalar', name, dtype: 'int64' } as Expr;
+    });
+  }
+  return {
+    name: def.name,
+    entryKind: 'stencil',
+    loc: def.loc,
+    params,
+    arrays,
+    scalars,
+    compiletime: {},
+    stencils: { [def.name]: def },
+    body: [
+      {
+        kind: 'call',
+        stencil: def.name,
+        fields: Object.fromEntries(arrays.map((a) => [a.name, a.name])),
+        scalars: Object.fromEntries(def.scalars.map((s) => [s.name, { kind: 'scalar', name: s.name, dtype: s.dtype } as Expr])),
+        origins,
+        domain: [domain[0], domain[1], domain[2]],
+        loc: def.loc,
+      },
+    ],
+  };
+}
+
+function collectNames(t: PyExpr, out: Set<string>): void {
+  if (t.t === 'name') out.add(t.id);
+  else if (t.t === 'tuple') t.elts.forEach((x) => collectNames(x, out));
+}

@@ -1,0 +1,590 @@
+import { didYouMean, fail } from '../../core/diagnostics.js';
+import type {
+  AxisBound, Computation, DType, Expr, FieldDecl, HorizontalRegion, IntervalBlock, Offset, RegionAxis,
+  ScalarDecl, SourceLoc, StencilDef, Stmt,
+} from '../../core/ir/types.js';
+import type { PyExpr, PyStmt } from '../../core/python/ast.js';
+import { truthy } from './constEval.js';
+import { ExprLowering, type Term } from './ExprLowering.js';
+import type { ModuleLoader } from './ModuleLoader.js';
+import { binary, cast } from './typeRules.js';
+import { describeValue, type FunctionInfo, type ModuleScope, type Value } from './values.js';
+
+/** What a name means inside a stencil or an inlined helper. */
+type Binding =
+  | { k: 'field'; name: string; offset: Offset }
+  | { k: 'expr'; expr: Expr }
+  | { k: 'value'; value: Value };
+
+interface Scope {
+  vars: Map<string, Binding>;
+  module: ModuleScope;
+  /** Set inside an inlined helper: local names get unique temporaries. */
+  helper: string | null;
+  /** Fields created by assignments in this scope (a helper may write only these). */
+  owned: Set<string>;
+}
+
+type DefStmt = Extract<PyStmt, { t: 'def' }>;
+
+/**
+ * gtscript stencil definition -> `StencilDef`. Externals and module constants are folded,
+ * compile-time `if`s are eliminated, `@gtscript.function` helpers are inlined (their
+ * arguments bound by value, their locals turned into temporaries), and every expression
+ * gets an explicit dtype.
+ */
+export class StencilLowering extends ExprLowering {
+  private readonly fields = new Map<string, FieldDecl>();
+  private readonly scalars = new Map<string, ScalarDecl>();
+  private readonly params: string[] = [];
+  private scope!: Scope;
+  /** Statements produced while lowering the current statement (inlined helper bodies). */
+  private pre: Stmt[] = [];
+  private uid = 0;
+  private inlineDepth = 0;
+
+  constructor(
+    readonly fn: FunctionInfo,
+    readonly externals: Record<string, Value>,
+    readonly loader: ModuleLoader,
+  ) {
+    super();
+  }
+
+  lower(): StencilDef {
+    const def = this.fn.def;
+    this.scope = { vars: new Map(), module: this.fn.module, helper: null, owned: new Set() };
+    for (const p of def.params) {
+      if (p.kind === 'varargs' || p.kind === 'kwargs') {
+        fail('E_PARAM', `*${p.kind === 'kwargs' ? '*' : ''}${p.name} is not allowed in a stencil signature`, { loc: p.loc, hint: 'declare every field and scalar as a named parameter' });
+      }
+      if (!p.annotation) {
+        fail('E_PARAM_TYPE', `parameter '${p.name}' has no type annotation`, { loc: p.loc, hint: 'annotate fields with gtscript.Field[...] (or FloatField) and scalars with float, int or bool' });
+      }
+      const t = this.loader.eval(p.annotation, this.fn.module);
+      this.params.push(p.name);
+      if (t.k === 'fieldType') {
+        this.fields.set(p.name, { name: p.name, dtype: t.dtype, axes: t.axes, role: 'api' });
+        this.scope.vars.set(p.name, { k: 'field', name: p.name, offset: [0, 0, 0] });
+      } else if (t.k === 'dtype') {
+        this.scalars.set(p.name, { name: p.name, dtype: t.dtype });
+        this.scope.vars.set(p.name, { k: 'expr', expr: { kind: 'scalar', name: p.name, dtype: t.dtype } });
+      } else {
+        fail('E_PARAM_TYPE', `the annotation of '${p.name}' is not a field or scalar type${t.k === 'opaque' ? `: ${t.why}` : ''}`, {
+          loc: p.annotation.loc,
+          hint: 'use gtscript.Field[np.float64], Field[IJ, float], NDSL aliases (FloatField, FloatFieldIJ, ...) or float/int/bool',
+        });
+      }
+    }
+    const computations: Computation[] = [];
+    for (const s of def.body) {
+      if (s.t === 'expr' && s.value.t === 'str') continue;
+      if (s.t === 'pass') continue;
+      if (s.t === 'importfrom' && (s.module === '__externals__' || s.module === '__gtscript__')) {
+        this.importExternals(s);
+        continue;
+      }
+      if (s.t === 'with') {
+        computations.push(this.computation(s));
+        continue;
+      }
+      if (s.t === 'if') {
+        // compile-time branches around whole computations
+        const v = this.constant(s.test, 'a condition outside computation blocks');
+        const branch = truthy(v) ? s.body : s.orelse;
+        for (const b of branch) if (b.t === 'with') computations.push(this.computation(b));
+        continue;
+      }
+      fail('E_STENCIL_STMT', 'statements of a stencil must be inside a `with computation(...)` block', {
+        loc: s.loc,
+        hint: 'wrap the statement in `with computation(PARALLEL), interval(...):`',
+      });
+    }
+    if (computations.length === 0) {
+      fail('E_STENCIL_EMPTY', `stencil '${def.name}' has no computation`, { loc: def.nameLoc, hint: 'add a `with computation(PARALLEL), interval(...):` block' });
+    }
+    return {
+      name: def.name,
+      loc: def.nameLoc,
+      params: this.params,
+      fields: [...this.fields.values()],
+      scalars: [...this.scalars.values()],
+      computations,
+    };
+  }
+
+  private importExternals(s: Extract<PyStmt, { t: 'importfrom' }>): void {
+    for (const a of s.names) {
+      if (s.module === '__gtscript__') continue;
+      const v = this.externals[a.name];
+      if (v === undefined) {
+        const guess = didYouMean(a.name, Object.keys(this.externals));
+        fail('E_EXTERNAL_MISSING', `external '${a.name}' has no value`, {
+          loc: a.loc,
+          length: a.name.length,
+          hint: guess ? `did you mean '${guess}'? ` : `pass it with --externals '{"${a.name}": ...}' or in the stencil's externals={...}`,
+        });
+      }
+      this.scope.vars.set(a.asname ?? a.name, { k: 'value', value: v });
+    }
+  }
+
+  // ---- computations and intervals ----
+
+  private withCall(e: PyExpr): { name: string; call: Extract<PyExpr, { t: 'call' }> } | null {
+    if (e.t !== 'call') return null;
+    const f = this.term(e.func);
+    if ('c' in f && f.c.k === 'builtin') return { name: f.c.name, call: e };
+    return null;
+  }
+
+  private computation(s: Extract<PyStmt, { t: 'with' }>): Computation {
+    const first = this.withCall(s.items[0]);
+    if (!first || first.name !== 'computation') {
+      fail('E_STENCIL_STMT', 'expected `with computation(PARALLEL|FORWARD|BACKWARD)`', { loc: s.items[0].loc, hint: 'stencil bodies are made of `with computation(...), interval(...):` blocks' });
+    }
+    if (first.call.args.length !== 1) fail('E_CALL_ARGS', 'computation() takes one iteration order', { loc: first.call.loc, hint: 'write computation(PARALLEL), computation(FORWARD) or computation(BACKWARD)' });
+    const order = this.constant(first.call.args[0], 'the iteration order');
+    if (order.k !== 'order') fail('E_ORDER', 'the iteration order must be PARALLEL, FORWARD or BACKWARD', { loc: first.call.args[0].loc, hint: 'import PARALLEL, FORWARD, BACKWARD from gt4py.cartesian.gtscript' });
+    const intervals: IntervalBlock[] = [];
+    if (s.items.length === 2) {
+      intervals.push(this.intervalBlock(s.items[1], s.body, s.loc));
+    } else if (s.items.length === 1) {
+      for (const b of s.body) {
+        if (b.t === 'expr' && b.value.t === 'str') continue;
+        if (b.t !== 'with' || b.items.length !== 1) {
+          fail('E_STENCIL_STMT', 'inside `with computation(...)` without an interval, every statement must be a `with interval(...)` block', { loc: b.loc, hint: 'write `with computation(...), interval(...):` or nest `with interval(...):` blocks' });
+        }
+        intervals.push(this.intervalBlock(b.items[0], b.body, b.loc));
+      }
+    } else {
+      fail('E_STENCIL_STMT', 'a computation block takes computation(...) and at most one interval(...)', { loc: s.loc, hint: 'nest further intervals as `with interval(...):` blocks' });
+    }
+    return { order: order.order, intervals, loc: s.loc };
+  }
+
+  private intervalBlock(item: PyExpr, body: PyStmt[], loc: SourceLoc): IntervalBlock {
+    const iv = this.withCall(item);
+    if (!iv || iv.name !== 'interval') fail('E_STENCIL_STMT', 'expected interval(...)', { loc: item.loc, hint: 'write interval(...), interval(0, 1), interval(1, None), interval(0, -1) ...' });
+    const args = iv.call.args;
+    let start: AxisBound = { level: 'start', offset: 0 };
+    let end: AxisBound = { level: 'end', offset: 0 };
+    if (args.length === 1) {
+      const v = this.constant(args[0], 'the interval');
+      if (!(v.k === 'builtin' && v.name === '...')) fail('E_INTERVAL', 'interval takes (...) or (start, end)', { loc: iv.call.loc, hint: 'write interval(...) or interval(start, end)' });
+    } else if (args.length === 2) {
+      start = this.levelBound(args[0], true);
+      end = this.levelBound(args[1], false);
+    } else {
+      fail('E_INTERVAL', 'interval takes (...) or (start, end)', { loc: iv.call.loc, hint: 'write interval(...) or interval(start, end)' });
+    }
+    const saved = this.pre;
+    this.pre = [];
+    const stmts = this.block(body);
+    this.pre = saved;
+    return { start, end, body: stmts, loc };
+  }
+
+  private levelBound(e: PyExpr, isStart: boolean): AxisBound {
+    const v = this.constant(e, 'an interval bound');
+    if (v.k === 'none') return isStart ? { level: 'start', offset: 0 } : { level: 'end', offset: 0 };
+    if (v.k === 'num' && v.isInt) {
+      if (v.value < 0) return { level: 'end', offset: v.value };
+      if (v.value === 0 && !isStart) return { level: 'start', offset: 0 };
+      return { level: 'start', offset: v.value };
+    }
+    if (v.k === 'axisIndex' && v.axis === 'K') return v.index >= 0 ? { level: 'start', offset: v.index + v.offset } : { level: 'end', offset: v.index + v.offset };
+    fail('E_INTERVAL', `interval bound must be an integer or None, got ${describeValue(v)}`, { loc: e.loc, hint: 'use integers: interval(0, 1), interval(1, None), interval(0, -1)' });
+  }
+
+  // ---- statements ----
+
+  private block(stmts: PyStmt[]): Stmt[] {
+    const out: Stmt[] = [];
+    const saved = this.pre;
+    for (const s of stmts) {
+      this.pre = [];
+      const lowered = this.stmt(s);
+      out.push(...this.pre, ...lowered);
+    }
+    this.pre = saved;
+    return out;
+  }
+
+  private stmt(s: PyStmt): Stmt[] {
+    switch (s.t) {
+      case 'pass':
+        return [];
+      case 'expr':
+        if (s.value.t === 'str') return [];
+        if (s.value.t === 'call') {
+          const f = this.term(s.value.func);
+          if ('c' in f && f.c.k === 'builtin' && f.c.name === 'compile_assert') {
+            const v = this.constant(s.value.args[0], 'the compile_assert condition');
+            if (!truthy(v)) fail('E_COMPILE_ASSERT', 'compile_assert failed', { loc: s.value.args[0].loc, hint: 'the externals given to this stencil violate its assertion' });
+            return [];
+          }
+        }
+        fail('E_STENCIL_STMT', 'an expression statement has no effect in a stencil', { loc: s.loc, hint: 'assign the value to a field or temporary' });
+      // eslint-disable-next-line no-fallthrough
+      case 'importfrom':
+        if (s.module === '__externals__' || s.module === '__gtscript__') {
+          this.importExternals(s);
+          return [];
+        }
+        break;
+      case 'assign':
+        return this.assign(s);
+      case 'augassign': {
+        const op = s.op;
+        return this.assignTo(s.target, { t: 'binop', op, left: s.target, right: s.value, loc: s.loc }, s.loc);
+      }
+      case 'if':
+        return this.ifStmt(s);
+      case 'while': {
+        const cond = cast(this.expr(s.test), 'bool');
+        const pre = this.pre;
+        if (pre.length) fail('E_CALL_IN_CONDITION', 'a function call in a while condition is not supported', { loc: s.test.loc, hint: 'compute the condition into a temporary before the loop and update it at the end of the body' });
+        return [{ kind: 'while', cond, body: this.block(s.body), loc: s.loc }];
+      }
+      case 'with':
+        return this.horizontal(s);
+      case 'return':
+        fail('E_RETURN', 'return is only allowed at the end of a @gtscript.function', { loc: s.loc, hint: 'stencils write their results into fields' });
+      // eslint-disable-next-line no-fallthrough
+      case 'for':
+        fail('E_UNSUPPORTED', 'for loops are not supported inside stencils', { loc: s.loc, hint: 'use a computation(FORWARD/BACKWARD) over K, or a while loop' });
+      // eslint-disable-next-line no-fallthrough
+      case 'unsupported':
+        fail('E_UNSUPPORTED', `${s.what} is not supported in gtscript`, { loc: s.loc, length: s.length, hint: 'see docs/language.md for the statements stencils may contain' });
+      // eslint-disable-next-line no-fallthrough
+      default:
+        break;
+    }
+    fail('E_UNSUPPORTED', `this ${s.t} statement is not supported inside a stencil`, { loc: s.loc, hint: 'see docs/language.md for the statements stencils may contain' });
+  }
+
+  private ifStmt(s: Extract<PyStmt, { t: 'if' }>): Stmt[] {
+    let test = s.test;
+    let inlined = false;
+    if (test.t === 'call') {
+      const f = this.term(test.func);
+      if ('c' in f && f.c.k === 'builtin' && f.c.name === '__INLINED') {
+        test = test.args[0];
+        inlined = true;
+      }
+    }
+    const preBefore = this.pre.length;
+    const t = this.term(test);
+    if ('c' in t) {
+      const tv = truthy(t.c);
+      if (tv === undefined) fail('E_NOT_CONSTANT', `condition is ${describeValue(t.c)}`, { loc: test.loc, hint: 'conditions must be booleans or numbers' });
+      return this.block(tv ? s.body : s.orelse);
+    }
+    if (inlined) fail('E_NOT_CONSTANT', '__INLINED(...) needs a compile-time condition', { loc: test.loc, hint: 'use only externals and constants inside __INLINED' });
+    if (this.pre.length > preBefore) {
+      fail('E_CALL_IN_CONDITION', 'a function call in an if condition is not supported (as in GT4Py)', { loc: test.loc, hint: 'assign the call result to a temporary first and test the temporary' });
+    }
+    return [{ kind: 'if', cond: cast(t.r, 'bool'), then: this.block(s.body), else: this.block(s.orelse), loc: s.loc }];
+  }
+
+  private horizontal(s: Extract<PyStmt, { t: 'with' }>): Stmt[] {
+    const h = s.items.length === 1 ? this.withCall(s.items[0]) : null;
+    if (!h || h.name !== 'horizontal') {
+      fail('E_STENCIL_STMT', 'only `with horizontal(region[...])` may be nested inside an interval', { loc: s.loc, hint: 'computation and interval blocks cannot be nested in statements' });
+    }
+    const regions = h.call.args.map((a) => this.region(a));
+    return [{ kind: 'region', regions, body: this.block(s.body), loc: s.loc }];
+  }
+
+  private region(e: PyExpr): HorizontalRegion {
+    if (e.t !== 'subscript' || e.index.length !== 2) {
+      fail('E_REGION', 'expected region[i, j]', { loc: e.loc, hint: 'write region[i_start, :] or region[i_start - 1 : i_start + 1, j_end]' });
+    }
+    const base = this.term(e.value);
+    if (!('c' in base) || base.c.k !== 'builtin' || base.c.name !== 'region') fail('E_REGION', 'expected region[i, j]', { loc: e.loc, hint: 'import region from gt4py.cartesian.gtscript' });
+    return { i: this.regionAxis(e.index[0], 'I'), j: this.regionAxis(e.index[1], 'J') };
+  }
+
+  private regionAxis(e: PyExpr, axis: 'I' | 'J'): RegionAxis {
+    if (e.t === 'slice') {
+      return {
+        start: e.lower ? this.regionBound(e.lower, axis) : null,
+        end: e.upper ? this.regionBound(e.upper, axis) : null,
+      };
+    }
+    const b = this.regionBound(e, axis);
+    return { start: b, end: { level: b.level, offset: b.offset + 1 } };
+  }
+
+  private regionBound(e: PyExpr, axis: 'I' | 'J'): AxisBound {
+    const v = this.constant(e, 'a region bound');
+    if (v.k === 'axisIndex') {
+      if (v.axis !== axis) fail('E_REGION', `region bound on the ${axis} axis uses an ${v.axis} index`, { loc: e.loc, hint: `use ${axis.toLowerCase()}_start/${axis.toLowerCase()}_end style externals for the ${axis} axis` });
+      return v.index >= 0 ? { level: 'start', offset: v.index + v.offset } : { level: 'end', offset: v.index + v.offset };
+    }
+    if (v.k === 'num' && v.isInt) return v.value >= 0 ? { level: 'start', offset: v.value } : { level: 'end', offset: v.value };
+    fail('E_REGION', `region bound must be an axis index or an integer, got ${describeValue(v)}`, { loc: e.loc, hint: 'pass AxisIndex externals such as gtscript.I[0] + 1' });
+  }
+
+  // ---- assignment ----
+
+  private assign(s: Extract<PyStmt, { t: 'assign' }>): Stmt[] {
+    if (s.targets.length !== 1) fail('E_UNSUPPORTED', 'chained assignment is not supported', { loc: s.loc, hint: 'assign each target separately' });
+    const target = s.targets[0];
+    if (target.t === 'tuple') {
+      // a, b = helper(...)  or  a, b = x, y
+      if (s.value.t === 'tuple') {
+        if (s.value.elts.length !== target.elts.length) fail('E_UNPACK', `cannot unpack ${s.value.elts.length} values into ${target.elts.length} targets`, { loc: s.loc, hint: 'match the number of targets and values' });
+        const values = s.value.elts.map((v) => this.expr(v));
+        return target.elts.flatMap((t, i) => this.store(t, values[i], s.loc));
+      }
+      const results = this.tupleCall(s.value, target.elts.length);
+      return target.elts.flatMap((t, i) => this.store(t, results[i], s.loc));
+    }
+    return this.assignTo(target, s.value, s.loc);
+  }
+
+  private assignTo(target: PyExpr, value: PyExpr, loc: SourceLoc): Stmt[] {
+    const v = this.term(value);
+    if ('c' in v && v.c.k === 'tuple') fail('E_UNPACK', 'a tuple cannot be assigned to a single target', { loc, hint: 'unpack it: a, b = ...' });
+    return this.store(target, this.toExpr(v, value), loc);
+  }
+
+  private tupleCall(e: PyExpr, n: number): Expr[] {
+    if (e.t !== 'call') fail('E_UNPACK', 'only a helper call returning a tuple can be unpacked', { loc: e.loc, hint: 'return a tuple from a @gtscript.function' });
+    const f = this.term(e.func);
+    if (!('c' in f) || f.c.k !== 'function') fail('E_UNPACK', 'only a helper call returning a tuple can be unpacked', { loc: e.loc, hint: 'return a tuple from a @gtscript.function' });
+    const r = this.inline(f.c.fn, e);
+    if (!Array.isArray(r) || r.length !== n) {
+      fail('E_UNPACK', `${f.c.fn.name}() returns ${Array.isArray(r) ? r.length : 1} value(s), ${n} expected`, { loc: e.loc, hint: 'match the number of targets to the helper\'s return' });
+    }
+    return r;
+  }
+
+  private store(target: PyExpr, value: Expr, loc: SourceLoc): Stmt[] {
+    let name: string;
+    if (target.t === 'name') name = target.id;
+    else if (target.t === 'subscript' && target.value.t === 'name') {
+      name = target.value.id;
+      const b = this.lookupVar(name);
+      if (!b || b.k !== 'field') fail('E_ASSIGN_TARGET', `'${name}' is not a field`, { loc: target.loc, hint: 'assign to fields or to new temporaries by name' });
+      const off = this.offsets(target, this.fields.get(b.name)!);
+      if (off.some((o) => o !== 0) || b.offset.some((o) => o !== 0)) {
+        fail('E_WRITE_OFFSET', `field '${name}' is written at an offset`, { loc: target.loc, length: target.value.loc.col, hint: 'fields can only be written at the current point: write q[0, 0, 0] = ... or q = ...' });
+      }
+    } else {
+      fail('E_ASSIGN_TARGET', 'assignment target must be a name', { loc: target.loc, hint: 'assign to a field, a temporary or a new local name' });
+    }
+    const scope = this.scope;
+    const existing = scope.vars.get(name);
+    if (existing && existing.k === 'field' && existing.offset.every((o) => o === 0) && (scope.helper === null || scope.owned.has(existing.name))) {
+      const decl = this.fields.get(existing.name)!;
+      return [{ kind: 'assign', target: existing.name, value: cast(value, decl.dtype), loc }];
+    }
+    if (existing && existing.k === 'expr' && existing.expr.kind === 'scalar' && scope.helper === null) {
+      fail('E_ASSIGN_SCALAR', `'${name}' is a scalar argument and cannot be assigned`, { loc: target.loc, hint: 'assign the value to a new temporary name instead' });
+    }
+    // a new local, or a helper assigning to its own parameter (arguments are passed by value)
+    return this.newTemp(name, value, loc);
+  }
+
+  private newTemp(name: string, value: Expr, loc: SourceLoc): Stmt[] {
+    let real = this.scope.helper === null ? name : `${this.scope.helper}_${name}`;
+    while (this.fields.has(real) || this.scalars.has(real)) real = `${real}_${++this.uid}`;
+    let dtype: DType = value.dtype;
+    this.fields.set(real, { name: real, dtype, axes: 'IJK', role: 'temp' });
+    this.scope.owned.add(real);
+    this.scope.vars.set(name, { k: 'field', name: real, offset: [0, 0, 0] });
+    dtype = this.fields.get(real)!.dtype;
+    return [{ kind: 'assign', target: real, value: cast(value, dtype), loc }];
+  }
+
+  // ---- names and fields ----
+
+  private lookupVar(id: string): Binding | undefined {
+    return this.scope.vars.get(id);
+  }
+
+  protected name(id: string, e: PyExpr): Term {
+    const b = this.lookupVar(id);
+    if (b) {
+      if (b.k === 'field') {
+        const f = this.fields.get(b.name)!;
+        return { r: { kind: 'field', name: b.name, offset: [...b.offset] as Offset, dtype: f.dtype } };
+      }
+      if (b.k === 'expr') return { r: b.expr };
+      return { c: b.value };
+    }
+    const v = this.loader.lookup(this.scope.module, id);
+    if (v === undefined) {
+      const candidates = [...this.scope.vars.keys(), ...this.scope.module.names.keys()];
+      const guess = didYouMean(id, candidates);
+      fail('E_UNKNOWN_NAME', `name '${id}' is not defined`, {
+        loc: e.loc,
+        length: id.length,
+        hint: guess ? `did you mean '${guess}'?` : 'define it as a module constant, import it, or pass it as an external',
+      });
+    }
+    if (v.k === 'opaque') fail('E_UNKNOWN_NAME', `'${id}': ${v.why}`, { loc: e.loc, length: id.length, hint: 'only literals and simple arithmetic are evaluated at module level' });
+    return { c: v };
+  }
+
+  private offsets(e: Extract<PyExpr, { t: 'subscript' }>, f: FieldDecl): Offset {
+    const idx = e.index.map((x) => {
+      const v = this.term(x);
+      if ('r' in v) {
+        fail('E_UNSUPPORTED', 'variable offsets are not supported yet', { loc: x.loc, hint: 'use constant offsets such as q[0, 0, 1]' });
+      }
+      if (v.c.k !== 'num' || !v.c.isInt) fail('E_OFFSET', `field offsets must be integers, got ${describeValue(v.c)}`, { loc: x.loc, hint: 'write offsets like q[1, 0, -1]' });
+      return v.c.value;
+    });
+    const out: Offset = [0, 0, 0];
+    const axes = [...f.axes].map((a) => 'IJK'.indexOf(a));
+    if (idx.length === 3) {
+      for (let d = 0; d < 3; d++) {
+        if (!axes.includes(d) && idx[d] !== 0) {
+          fail('E_OFFSET', `field '${f.name}' has no ${'IJK'[d]} axis, so its ${'IJK'[d]} offset must be 0`, { loc: e.index[d].loc, hint: `'${f.name}' is a ${f.axes} field` });
+        }
+        out[d] = idx[d];
+      }
+    } else if (idx.length === axes.length) {
+      axes.forEach((d, n) => (out[d] = idx[n]));
+    } else {
+      fail('E_OFFSET', `field '${f.name}' (${f.axes}) takes ${axes.length} or 3 offsets, got ${idx.length}`, { loc: e.loc, hint: f.axes === 'K' ? 'write ak[1] or ak[0, 0, 1]' : 'write q[i, j, k] offsets' });
+    }
+    return out;
+  }
+
+  protected subscript(e: Extract<PyExpr, { t: 'subscript' }>): Term {
+    if (e.value.t !== 'name') fail('E_UNSUPPORTED', 'only fields can be indexed', { loc: e.loc, hint: 'index a field by name: q[1, 0, 0]' });
+    const b = this.lookupVar(e.value.id);
+    if (!b || b.k !== 'field') {
+      fail('E_UNSUPPORTED', `'${e.value.id}' is not a field and cannot be indexed`, { loc: e.loc, hint: 'only fields and temporaries take offsets' });
+    }
+    const f = this.fields.get(b.name)!;
+    const off = this.offsets(e, f);
+    return { r: { kind: 'field', name: b.name, offset: [off[0] + b.offset[0], off[1] + b.offset[1], off[2] + b.offset[2]], dtype: f.dtype } };
+  }
+
+  protected userCall(callee: Value, e: Extract<PyExpr, { t: 'call' }>): Term {
+    if (callee.k === 'function') {
+      if (callee.fn.kind === 'stencil' || callee.fn.kind === 'program') {
+        fail('E_UNKNOWN_CALL', `'${callee.fn.name}' is a ${callee.fn.kind} and cannot be called from a stencil`, { loc: e.loc, hint: 'call it from a @program, or make it a @gtscript.function' });
+      }
+      const r = this.inline(callee.fn, e);
+      if (Array.isArray(r)) fail('E_UNPACK', `${callee.fn.name}() returns ${r.length} values`, { loc: e.loc, hint: 'unpack them: a, b = f(...)' });
+      return { r };
+    }
+    const what = e.func.t === 'name' ? e.func.id : e.func.t === 'attr' ? e.func.attr : 'this';
+    fail('E_UNKNOWN_CALL', `cannot call ${describeValue(callee)} ('${what}') in a stencil`, {
+      loc: e.func.loc,
+      length: what.length,
+      hint: 'stencils may call math builtins (sqrt, exp, log, min, max, abs, ...) and @gtscript.function helpers',
+    });
+  }
+
+  /** Inlines a helper call: statements go to `this.pre`, the result expression(s) are returned. */
+  private inline(fn: FunctionInfo, e: Extract<PyExpr, { t: 'call' }>): Expr | Expr[] {
+    if (fn.kind !== 'gtfunction' && fn.kind !== 'plain') {
+      fail('E_UNKNOWN_CALL', `'${fn.name}' is not a @gtscript.function`, { loc: e.loc, hint: 'decorate helpers with @gtscript.function' });
+    }
+    if (this.inlineDepth > 32) fail('E_RECURSION', `recursive call of '${fn.name}'`, { loc: e.loc, hint: 'helpers cannot call themselves' });
+    const def: DefStmt = fn.def;
+    const params = def.params;
+    const bound = new Map<string, Binding>();
+    const helperName = `${fn.name}_${++this.uid}`;
+    const argFor = (i: number, name: string): PyExpr | undefined => {
+      const kw = e.kwargs.find((k) => k.name === name);
+      if (kw) return kw.value;
+      return i < e.args.length && params[i].kind === 'normal' ? e.args[i] : undefined;
+    };
+    if (e.args.length > params.filter((p) => p.kind === 'normal').length) {
+      fail('E_CALL_ARGS', `${fn.name}() takes ${params.length} arguments, got ${e.args.length}`, { loc: e.loc, hint: `see the definition of ${fn.name}` });
+    }
+    for (const kw of e.kwargs) {
+      if (!params.some((p) => p.name === kw.name)) {
+        const guess = didYouMean(kw.name ?? '', params.map((p) => p.name));
+        fail('E_CALL_ARGS', `${fn.name}() has no parameter '${kw.name}'`, { loc: kw.loc, hint: guess ? `did you mean '${guess}'?` : `parameters: ${params.map((p) => p.name).join(', ')}` });
+      }
+    }
+    params.forEach((p, i) => {
+      const a = argFor(i, p.name);
+      if (a === undefined) {
+        if (!p.default) fail('E_CALL_ARGS', `${fn.name}() is missing argument '${p.name}'`, { loc: e.loc, hint: `pass ${p.name}=...` });
+        const dv = this.loader.eval(p.default, fn.module);
+        bound.set(p.name, { k: 'value', value: dv });
+        return;
+      }
+      const t = this.term(a);
+      if ('c' in t) bound.set(p.name, { k: 'value', value: t.c });
+      else if (t.r.kind === 'field') bound.set(p.name, { k: 'field', name: t.r.name, offset: t.r.offset });
+      else if (!containsField(t.r)) bound.set(p.name, { k: 'expr', expr: t.r });
+      else {
+        // an expression over fields: evaluate it once into a temporary, as GT4Py does
+        let real = `${helperName}_${p.name}`;
+        while (this.fields.has(real)) real = `${real}_${++this.uid}`;
+        this.fields.set(real, { name: real, dtype: t.r.dtype, axes: 'IJK', role: 'temp' });
+        this.pre.push({ kind: 'assign', target: real, value: t.r, loc: a.loc });
+        bound.set(p.name, { k: 'field', name: real, offset: [0, 0, 0] });
+      }
+    });
+    const saved = this.scope;
+    this.scope = { vars: bound, module: fn.module, helper: helperName, owned: new Set() };
+    this.inlineDepth++;
+    let result: Expr | Expr[] | null = null;
+    try {
+      def.body.forEach((s, i) => {
+        if (s.t === 'expr' && s.value.t === 'str') return;
+        if (s.t === 'return') {
+          if (i !== def.body.length - 1) fail('E_RETURN', 'return must be the last statement of a helper', { loc: s.loc, hint: 'compute the result into a local and return it at the end' });
+          if (!s.value) fail('E_RETURN', 'a helper must return a value', { loc: s.loc, hint: 'return an expression or a tuple' });
+          if (s.value.t === 'tuple') result = s.value.elts.map((x) => this.expr(x));
+          else result = this.expr(s.value);
+          return;
+        }
+        if (s.t === 'importfrom' && s.module === '__externals__') {
+          for (const a of s.names) {
+            const v = this.externals[a.name];
+            if (v === undefined) fail('E_EXTERNAL_MISSING', `external '${a.name}' has no value`, { loc: a.loc, hint: `pass it with --externals '{"${a.name}": ...}'` });
+            this.scope.vars.set(a.asname ?? a.name, { k: 'value', value: v });
+          }
+          return;
+        }
+        const before = this.pre;
+        this.pre = [];
+        const stmts = this.stmt(s);
+        before.push(...this.pre, ...stmts);
+        this.pre = before;
+      });
+    } finally {
+      this.inlineDepth--;
+      this.scope = saved;
+    }
+    if (result === null) fail('E_RETURN', `helper '${fn.name}' does not return a value`, { loc: def.nameLoc, hint: 'end the helper with `return <expression>`' });
+    return result;
+  }
+
+}
+
+function containsField(e: Expr): boolean {
+  switch (e.kind) {
+    case 'field':
+      return true;
+    case 'lit':
+    case 'scalar':
+    case 'shape':
+      return false;
+    case 'unary':
+    case 'cast':
+      return containsField(e.arg);
+    case 'binary':
+      return containsField(e.left) || containsField(e.right);
+    case 'ternary':
+      return containsField(e.cond) || containsField(e.then) || containsField(e.else);
+    case 'call':
+      return e.args.some(containsField);
+  }
+}
+
+export { binary };

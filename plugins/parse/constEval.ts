@@ -1,0 +1,251 @@
+import { fail } from '../../core/diagnostics.js';
+import type { Axes } from '../../core/ir/types.js';
+import type { PyExpr } from '../../core/python/ast.js';
+import type { Value } from './values.js';
+
+/**
+ * Compile-time evaluation of Python expressions with Python's numeric semantics:
+ * module constants, type annotations, externals, decorator arguments, compile-time
+ * program arithmetic. `lookup` resolves bare names.
+ */
+export type NameLookup = (name: string, e: PyExpr) => Value | undefined;
+
+export function pyFloorDiv(a: number, b: number, isInt: boolean): number {
+  if (isInt) {
+    if (b === 0) throw new RangeError('integer division by zero');
+    return Math.floor(a / b);
+  }
+  return Math.floor(a / b);
+}
+
+export function pyMod(a: number, b: number): number {
+  const r = a % b;
+  return r !== 0 && r < 0 !== b < 0 ? r + b : r;
+}
+
+function num(value: number, isInt: boolean): Value {
+  return { k: 'num', value, isInt };
+}
+
+export function truthy(v: Value): boolean | undefined {
+  if (v.k === 'bool') return v.value;
+  if (v.k === 'num') return v.value !== 0;
+  if (v.k === 'none') return false;
+  if (v.k === 'str') return v.value.length > 0;
+  if (v.k === 'tuple') return v.items.length > 0;
+  return undefined;
+}
+
+export function numericBinary(op: string, a: Value, b: Value, e: PyExpr): Value | undefined {
+  const toNum = (v: Value) => (v.k === 'bool' ? { value: v.value ? 1 : 0, isInt: true } : v.k === 'num' ? { value: v.value, isInt: v.isInt } : undefined);
+  // axis-index arithmetic: gtscript.I[0] + 3
+  if (a.k === 'axisIndex' && b.k === 'num' && b.isInt && (op === '+' || op === '-')) {
+    return { ...a, offset: a.offset + (op === '+' ? b.value : -b.value) };
+  }
+  if (a.k === 'str' && b.k === 'str' && op === '+') return { k: 'str', value: a.value + b.value };
+  const x = toNum(a);
+  const y = toNum(b);
+  if (!x || !y) return undefined;
+  const bothInt = x.isInt && y.isInt;
+  switch (op) {
+    case '+':
+      return num(x.value + y.value, bothInt);
+    case '-':
+      return num(x.value - y.value, bothInt);
+    case '*':
+      return num(x.value * y.value, bothInt);
+    case '/':
+      if (y.value === 0) fail('E_CONST_DIV_ZERO', 'division by zero in a compile-time expression', { loc: e.loc, hint: 'check the constants involved' });
+      return num(x.value / y.value, false);
+    case '//':
+      if (y.value === 0) fail('E_CONST_DIV_ZERO', 'division by zero in a compile-time expression', { loc: e.loc, hint: 'check the constants involved' });
+      return num(pyFloorDiv(x.value, y.value, bothInt), bothInt);
+    case '%':
+      return num(pyMod(x.value, y.value), bothInt);
+    case '**':
+      return num(Math.pow(x.value, y.value), bothInt && y.value >= 0);
+    case '<':
+      return { k: 'bool', value: x.value < y.value };
+    case '<=':
+      return { k: 'bool', value: x.value <= y.value };
+    case '>':
+      return { k: 'bool', value: x.value > y.value };
+    case '>=':
+      return { k: 'bool', value: x.value >= y.value };
+    case '==':
+      return { k: 'bool', value: x.value === y.value };
+    case '!=':
+      return { k: 'bool', value: x.value !== y.value };
+    default:
+      return undefined;
+  }
+}
+
+/** Evaluates `e`, or returns an opaque value saying why it could not. */
+export function constEval(e: PyExpr, lookup: NameLookup): Value {
+  const opaque = (why: string): Value => ({ k: 'opaque', why, loc: e.loc });
+  switch (e.t) {
+    case 'num':
+      return num(e.value, e.isInt);
+    case 'str':
+      return { k: 'str', value: e.value };
+    case 'const':
+      return e.value === null ? { k: 'none' } : { k: 'bool', value: e.value };
+    case 'name': {
+      if (e.id === '...') return { k: 'builtin', name: '...' };
+      return lookup(e.id, e) ?? opaque(`name '${e.id}' is not defined`);
+    }
+    case 'attr': {
+      const base = constEval(e.value, lookup);
+      return attribute(base, e.attr, e) ?? opaque(`'${e.attr}' is not an attribute orch knows of ${base.k === 'module' ? `module '${base.name}'` : 'this value'}`);
+    }
+    case 'tuple':
+      return { k: 'tuple', items: e.elts.map((x) => constEval(x, lookup)) };
+    case 'unary': {
+      const v = constEval(e.operand, lookup);
+      if (e.op === 'not') {
+        const t = truthy(v);
+        return t === undefined ? opaque('operand of not is not a constant') : { k: 'bool', value: !t };
+      }
+      if (v.k === 'num') return num(e.op === '-' ? -v.value : v.value, v.isInt);
+      if (v.k === 'bool') return num(e.op === '-' ? -Number(v.value) : Number(v.value), true);
+      return v.k === 'opaque' ? v : opaque('operand is not a number');
+    }
+    case 'binop':
+    case 'compare': {
+      const a = constEval(e.left, lookup);
+      if (a.k === 'opaque') return a;
+      const b = constEval(e.right, lookup);
+      if (b.k === 'opaque') return b;
+      if (e.t === 'compare' && (e.op === '==' || e.op === '!=' || e.op === 'is' || e.op === 'is not') && !(a.k === 'num' || a.k === 'bool')) {
+        const eq = JSON.stringify(a) === JSON.stringify(b);
+        return { k: 'bool', value: e.op === '==' || e.op === 'is' ? eq : !eq };
+      }
+      return numericBinary(e.op, a, b, e) ?? opaque(`'${e.op}' is not supported on these compile-time values`);
+    }
+    case 'boolop': {
+      const a = constEval(e.left, lookup);
+      const ta = truthy(a);
+      if (ta === undefined) return a.k === 'opaque' ? a : opaque('operand is not a constant');
+      if (e.op === 'and' ? !ta : ta) return a;
+      return constEval(e.right, lookup);
+    }
+    case 'ifexp': {
+      const t = truthy(constEval(e.test, lookup));
+      if (t === undefined) return opaque('condition is not a constant');
+      return constEval(t ? e.body : e.orelse, lookup);
+    }
+    case 'subscript':
+      return subscriptValue(constEval(e.value, lookup), e.index.map((x) => constEval(x, lookup)), e);
+    case 'call':
+      return callValue(e, lookup);
+    case 'dict': {
+      const entries: Record<string, Value> = {};
+      for (let i = 0; i < e.keys.length; i++) {
+        const k = constEval(e.keys[i], lookup);
+        if (k.k !== 'str') return opaque('dict keys must be strings');
+        entries[k.value] = constEval(e.values[i], lookup);
+      }
+      return { k: 'dict', entries };
+    }
+    default:
+      return opaque(`${e.t} expressions are not compile-time constants`);
+  }
+}
+
+export function attribute(base: Value, attr: string, e: PyExpr): Value | undefined {
+  void e;
+  if (base.k === 'module') {
+    if (base.members && attr in base.members) return base.members[attr];
+    if (base.scope) return base.scope.names.get(attr);
+    return undefined;
+  }
+  return undefined;
+}
+
+function axesOf(v: Value): Axes | undefined {
+  if (v.k === 'axes') return v.axes;
+  if (v.k === 'axis') return v.axis;
+  if (v.k === 'tuple' && v.items.every((x) => x.k === 'axis')) {
+    const s = v.items.map((x) => (x as { axis: string }).axis).join('');
+    if (['IJK', 'IJ', 'IK', 'JK', 'I', 'J', 'K'].includes(s)) return s as Axes;
+  }
+  return undefined;
+}
+
+function subscriptValue(base: Value, index: Value[], e: PyExpr): Value {
+  if (base.k === 'generic' && base.name === 'Field') {
+    // Field[dtype] | Field[axes, dtype] | Field[(I, J), dtype]
+    const items = index.length === 1 && index[0].k === 'tuple' ? index[0].items : index;
+    const dt = items[items.length - 1];
+    const dtype = dt.k === 'dtype' ? dt.dtype : dt.k === 'str' && ['float64', 'float32', 'int32', 'int64', 'bool'].includes(dt.value) ? (dt.value as 'float64') : undefined;
+    const axes = items.length > 1 ? axesOf(items.length === 2 ? items[0] : { k: 'tuple', items: items.slice(0, -1) }) : 'IJK';
+    if (dtype && axes) return { k: 'fieldType', dtype, axes };
+    return { k: 'opaque', why: 'unsupported Field[...] form; use Field[dtype] or Field[IJ, dtype]', loc: e.loc };
+  }
+  if (base.k === 'axis' && index.length === 1 && index[0].k === 'num' && index[0].isInt) {
+    return { k: 'axisIndex', axis: base.axis, index: index[0].value, offset: 0 };
+  }
+  if (base.k === 'tuple' && index.length === 1 && index[0].k === 'num' && index[0].isInt) {
+    const i = index[0].value < 0 ? base.items.length + index[0].value : index[0].value;
+    return base.items[i] ?? { k: 'opaque', why: 'tuple index out of range', loc: e.loc };
+  }
+  if (base.k === 'builtin' && base.name === 'compiletime') return { k: 'compiletime', inner: index[0] };
+  return { k: 'opaque', why: 'subscript is not a compile-time value', loc: e.loc };
+}
+
+function callValue(e: Extract<PyExpr, { t: 'call' }>, lookup: NameLookup): Value {
+  const f = constEval(e.func, lookup);
+  const args = e.args.map((a) => constEval(a, lookup));
+  const opaque = (why: string): Value => ({ k: 'opaque', why, loc: e.loc });
+  if (f.k === 'dtype' && args.length === 1) {
+    const a = args[0];
+    const n = a.k === 'num' ? a.value : a.k === 'bool' ? Number(a.value) : undefined;
+    if (n === undefined) return opaque('conversion of a non-constant');
+    if (f.dtype === 'bool') return { k: 'bool', value: n !== 0 };
+    if (f.dtype === 'int32' || f.dtype === 'int64') return num(Math.trunc(n), true);
+    return num(n, false);
+  }
+  if (f.k === 'builtin' && f.name === 'compiletime') return { k: 'compiletime', inner: args[0] ?? { k: 'none' } };
+  if (f.k === 'builtin') {
+    const nums = args.map((a) => (a.k === 'num' ? a.value : a.k === 'bool' ? Number(a.value) : NaN));
+    const allInt = args.every((a) => (a.k === 'num' && a.isInt) || a.k === 'bool');
+    if (nums.some((x) => Number.isNaN(x)) && !args.every((a) => a.k === 'num')) return opaque(`arguments of ${f.name}() are not constants`);
+    switch (f.name) {
+      case 'compiletime':
+        return { k: 'compiletime', inner: args[0] };
+      case 'abs':
+        return num(Math.abs(nums[0]), allInt);
+      case 'min':
+        return num(Math.min(...nums), allInt);
+      case 'max':
+        return num(Math.max(...nums), allInt);
+      case 'sqrt':
+        return num(Math.sqrt(nums[0]), false);
+      case 'exp':
+        return num(Math.exp(nums[0]), false);
+      case 'log':
+        return num(nums.length === 2 ? Math.log(nums[0]) / Math.log(nums[1]) : Math.log(nums[0]), false);
+      case 'log10':
+        return num(Math.log10(nums[0]), false);
+      case 'sin':
+        return num(Math.sin(nums[0]), false);
+      case 'cos':
+        return num(Math.cos(nums[0]), false);
+      case 'tan':
+        return num(Math.tan(nums[0]), false);
+      case 'pow':
+        return num(Math.pow(nums[0], nums[1]), false);
+      case 'floor':
+        return num(Math.floor(nums[0]), true);
+      case 'ceil':
+        return num(Math.ceil(nums[0]), true);
+      case 'round':
+        return num(Math.round(nums[0]), true);
+      default:
+        return opaque(`${f.name}() is not evaluated at compile time`);
+    }
+  }
+  if (f.k === 'opaque') return f;
+  return opaque('call of a function that is not a compile-time builtin');
+}
