@@ -1,6 +1,41 @@
 import { didYouMean, fail } from '../diagnostics.js';
-import type { Program } from '../ir/types.js';
+import type { Axes, DType, Program } from '../ir/types.js';
 import type { NDArray } from './ndarray.js';
+
+/**
+ * What a caller needs to know about an entry, stored in build-info.json so a cache hit
+ * can bind arguments without the IR.
+ */
+export interface EntryInterface {
+  name: string;
+  entryKind: 'program' | 'stencil';
+  params: { name: string; kind: 'field' | 'scalar'; dtype: DType; axes?: Axes }[];
+  /** Stencil entries: the user's scalars, and the generated domain/origin parameters. */
+  stencil?: { scalars: string[]; fields: { name: string; axes: Axes }[]; domainParams: string[]; originParams: Record<string, string[]> };
+}
+
+export function entryInterface(program: Program): EntryInterface {
+  const params = program.params.map((p) => {
+    if (p.kind === 'field') {
+      const a = program.arrays.find((x) => x.name === p.name)!;
+      return { name: p.name, kind: 'field' as const, dtype: a.dtype, axes: a.axes };
+    }
+    return { name: p.name, kind: 'scalar' as const, dtype: program.scalars.find((x) => x.name === p.name)!.dtype };
+  });
+  const out: EntryInterface = { name: program.name, entryKind: program.entryKind, params };
+  if (program.entryKind === 'stencil') {
+    const def = Object.values(program.stencils)[0];
+    const scalars = def.scalars.map((x) => x.name);
+    const fields = def.fields.filter((f) => f.role === 'api').map((f) => ({ name: f.name, axes: f.axes }));
+    // generated order (stencilEntryProgram): domain_I/J/K, then origin_<field>_<axis> per field
+    const extra = params.filter((p) => p.kind === 'scalar' && !scalars.includes(p.name)).map((p) => p.name);
+    const originParams: Record<string, string[]> = {};
+    let n = 3;
+    for (const f of fields) originParams[f.name] = extra.slice(n, (n += f.axes.length));
+    out.stencil = { scalars, fields, domainParams: extra.slice(0, 3), originParams };
+  }
+  return out;
+}
 
 /**
  * Builds an entry's argument record from what a user gives at the call: fields by name,
@@ -16,7 +51,7 @@ export interface CallSpec {
 
 export type EntryArgs = Record<string, NDArray | number | boolean>;
 
-export function buildEntryArgs(program: Program, spec: CallSpec): EntryArgs {
+export function buildEntryArgs(program: EntryInterface, spec: CallSpec): EntryArgs {
   const args: EntryArgs = {};
   const fieldNames = program.params.filter((p) => p.kind === 'field').map((p) => p.name);
   for (const name of Object.keys(spec.fields)) {
@@ -28,7 +63,7 @@ export function buildEntryArgs(program: Program, spec: CallSpec): EntryArgs {
   for (const name of fieldNames) {
     const a = spec.fields[name];
     if (!a) fail('E_ARG_MISSING', `missing field argument '${name}' of ${program.name}`, { hint: `pass --in ${name}=path.npy` });
-    const decl = program.arrays.find((x) => x.name === name)!;
+    const decl = program.params.find((x) => x.name === name) as { dtype: DType; axes: Axes };
     if (a.dtype !== decl.dtype) fail('E_ARG_DTYPE', `field '${name}' has dtype ${a.dtype}, but ${program.name} declares ${decl.dtype}`, { hint: `save it as ${decl.dtype}` });
     if (a.shape.length !== decl.axes.length) {
       fail('E_ARG_SHAPE', `field '${name}' has ${a.shape.length} dimensions (shape ${fmt(a.shape)}), but it is a ${decl.axes} field`, { hint: `pass an array with ${decl.axes.length} dimension(s)` });
@@ -54,9 +89,9 @@ function fmt(shape: number[]): string {
   return `(${shape.join(', ')})`;
 }
 
-function stencilArgs(program: Program, spec: CallSpec, args: EntryArgs): EntryArgs {
-  const def = Object.values(program.stencils)[0];
-  const scalarNames = def.scalars.map((s) => s.name);
+function stencilArgs(program: EntryInterface, spec: CallSpec, args: EntryArgs): EntryArgs {
+  const def = { name: program.name, ...program.stencil! };
+  const scalarNames = def.scalars;
   for (const name of Object.keys(spec.scalars)) {
     if (!scalarNames.includes(name)) {
       const guess = didYouMean(name, scalarNames);
@@ -67,7 +102,7 @@ function stencilArgs(program: Program, spec: CallSpec, args: EntryArgs): EntryAr
     if (spec.scalars[name] === undefined) fail('E_ARG_MISSING', `missing scalar argument '${name}' of stencil ${def.name}`, { hint: `pass --scalars '{"${name}": ...}'` });
     args[name] = spec.scalars[name];
   }
-  const api = def.fields.filter((f) => f.role === 'api');
+  const api = def.fields;
   const originOf = (name: string, axes: string): number[] => {
     const o = spec.origin;
     let full: number[] | undefined;
@@ -109,10 +144,7 @@ function stencilArgs(program: Program, spec: CallSpec, args: EntryArgs): EntryAr
       });
     }
   }
-  const params = program.params.filter((p) => p.kind === 'scalar' && !scalarNames.includes(p.name)).map((p) => p.name);
-  // generated parameter order: domain_I, domain_J, domain_K, then origin_<field>_<axis> per field
-  let n = 0;
-  for (let ax = 0; ax < 3; ax++) args[params[n++]] = domain[ax];
-  for (const f of api) for (let pos = 0; pos < f.axes.length; pos++) args[params[n++]] = origins[f.name][pos];
+  def.domainParams.forEach((p, ax) => (args[p] = domain![ax]));
+  for (const f of api) def.originParams[f.name].forEach((p, pos) => (args[p] = origins[f.name][pos]));
   return args;
 }

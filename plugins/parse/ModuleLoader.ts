@@ -18,6 +18,8 @@ export class ModuleLoader {
   private readonly loading = new Set<string>();
   /** Every source file read, with its content (for cache keys and watch). */
   readonly filesRead = new Map<string, string>();
+  /** module file -> files it imports directly */
+  private readonly imports = new Map<string, Set<string>>();
 
   constructor(readonly importPath: string[] = []) {}
 
@@ -181,8 +183,8 @@ export class ModuleLoader {
       const asFile = path.join(root, ...rel) + '.py';
       const asPkg = path.join(root, ...rel, '__init__.py');
       const dotted = level > 0 ? `${scope.name.split('.').slice(0, -level).concat(rel).join('.')}` : name;
-      if (rel.length && existsSync(asFile)) return this.moduleValue(asFile, dotted || name);
-      if (existsSync(asPkg)) return this.moduleValue(asPkg, dotted || name);
+      if (rel.length && existsSync(asFile)) return this.moduleValue(asFile, dotted || name, scope);
+      if (existsSync(asPkg)) return this.moduleValue(asPkg, dotted || name, scope);
       if (rel.length && existsSync(path.join(root, ...rel)) && statSync(path.join(root, ...rel)).isDirectory()) {
         // namespace package: members are submodules, imported on demand
         return { k: 'module', name, scope: { name, file: path.join(root, ...rel, '__init__.py'), names: new Map() } };
@@ -191,7 +193,25 @@ export class ModuleLoader {
     return undefined;
   }
 
-  private moduleValue(file: string, name: string): Value {
-    return { k: 'module', name, scope: this.load(file, name) };
+  private moduleValue(file: string, name: string, from: ModuleScope): Value {
+    const scope = this.load(file, name);
+    let set = this.imports.get(from.file);
+    if (!set) this.imports.set(from.file, (set = new Set()));
+    set.add(scope.file);
+    return { k: 'module', name, scope };
+  }
+
+  /** A module and every local module it imports, transitively, with their sources. */
+  dependencies(file: string): Map<string, string> {
+    const out = new Map<string, string>();
+    const visit = (f: string) => {
+      const abs = path.resolve(f);
+      if (out.has(abs)) return;
+      const src = this.filesRead.get(abs);
+      if (src !== undefined) out.set(abs, src);
+      for (const d of this.imports.get(abs) ?? []) visit(d);
+    };
+    visit(file);
+    return out;
   }
 }

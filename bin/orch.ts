@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+import yargs, { type Argv } from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { buildCommand } from '../core/cli/buildCommand.js';
+import { cleanCommand } from '../core/cli/cleanCommand.js';
+import { infoCommand } from '../core/cli/infoCommand.js';
+import { runCommand, type RunMode } from '../core/cli/runCommand.js';
+import { printDiagnostics } from '../core/cli/session.js';
+import { OrchError, OrchErrors } from '../core/diagnostics.js';
+
+// Argument parsing only: every command lives in core/cli.
+
+const MODES = ['python', 'build', 'build-and-run', 'run'] as const;
+
+function common<T>(y: Argv<T>) {
+  return y
+    .option('preset', { type: 'string', describe: 'preset name (cpu, cpu-native, debug)' })
+    .option('externals', { type: 'string', describe: 'externals as JSON, e.g. {"N": 2, "i_start": {"axis": "I", "index": 0, "offset": 3}}' })
+    .option('define', { type: 'string', array: true, describe: 'compile-time argument name=value (repeatable)' })
+    .option('json', { type: 'boolean', describe: 'print one JSON object' })
+    .option('quiet', { type: 'boolean', alias: 'q', describe: 'print nothing but errors' })
+    .option('verbose', { type: 'boolean', describe: 'keep raw compiler output in diagnostics' })
+    .option('print-ir-after', { type: 'string', array: true, describe: 'print the IR after a pass (or all)' })
+    .option('time-passes', { type: 'boolean', describe: 'print the time spent in each pass' })
+    .option('verify-ir', { type: 'boolean', describe: 'verify the IR after every pass' })
+    .option('config', { type: 'string', describe: 'path to orch.config.ts (default: found from the working directory)' });
+}
+
+function splitList(v: string[] | undefined): string[] | undefined {
+  return v?.flatMap((x) => x.split(',')).filter(Boolean);
+}
+
+async function main(argv: string[]): Promise<number> {
+  let code = 0;
+  const envMode = process.env.ORCH_MODE as RunMode | 'build' | undefined;
+  await yargs(argv)
+    .scriptName('orch')
+    .strict()
+    .command(
+      'build [paths..]',
+      'build every entry of the given modules (or of the config modules)',
+      (y) => common(y).positional('paths', { type: 'string', array: true, default: [] as string[] }),
+      async (a) => {
+        code = await buildCommand({ ...a, paths: a.paths as string[], printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr });
+      },
+    )
+    .command(
+      'run <target>',
+      'run one stencil or program (file.py[:entry]) on fields from .npy files',
+      (y) =>
+        common(y)
+          .positional('target', { type: 'string', demandOption: true, describe: 'module.py or module.py:entry' })
+          .option('mode', { choices: MODES, default: (envMode && (MODES as readonly string[]).includes(envMode) ? envMode : 'python') as (typeof MODES)[number], describe: 'python interprets; build-and-run builds on a miss; run needs a cache hit (also ORCH_MODE)' })
+          .option('domain', { type: 'string', describe: 'NX,NY,NZ' })
+          .option('origin', { type: 'string', describe: 'I,J,K for all fields, or JSON per field {"_all_": [..], "q": [..]}' })
+          .option('scalars', { type: 'string', describe: 'scalar arguments as JSON' })
+          .option('in', { type: 'string', array: true, describe: 'field input name=path.npy (repeatable)' })
+          .option('out', { type: 'string', describe: 'folder to write every field after the call' })
+          .option('repeat', { type: 'number', default: 0, describe: 'time N further calls' })
+          .option('check', { type: 'boolean', describe: 'also run the interpreter and compare every field' })
+          .option('shape', { type: 'string', describe: 'NX,NY,NZ: fill fields not given with --in with deterministic values' }),
+      async (a) => {
+        const mode = a.mode === 'build' ? 'build-and-run' : a.mode;
+        code = await runCommand({ ...a, target: a.target as string, mode, printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr, repeat: a.repeat });
+      },
+    )
+    .command('clean', 'remove the cache folders under the cache root', (y) => y.option('quiet', { type: 'boolean', alias: 'q' }), async (a) => {
+      code = await cleanCommand(a);
+    })
+    .command(
+      'info [module]',
+      'list cache entries: keys, hits and misses, last miss reason, memory and build info',
+      (y) => y.positional('module', { type: 'string' }).option('json', { type: 'boolean' }).option('codepath', { type: 'string', default: 'A' }),
+      async (a) => {
+        code = await infoCommand(a);
+      },
+    )
+    .demandCommand(1, 'name a command: build, run, clean or info')
+    .fail((msg, err) => {
+      if (err) throw err;
+      process.stderr.write(`orch: ${msg}\nRun 'orch --help' for usage.\n`);
+      process.exit(2);
+    })
+    .help()
+    .parseAsync();
+  return code;
+}
+
+main(hideBin(process.argv)).then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    if (e instanceof OrchError) {
+      printDiagnostics([e.diagnostic], process.argv.includes('--verbose'));
+      process.exit(e.diagnostic.code.startsWith('E_USAGE') ? 2 : 1);
+    }
+    if (e instanceof OrchErrors) {
+      printDiagnostics(e.diagnostics, process.argv.includes('--verbose'));
+      process.exit(1);
+    }
+    process.stderr.write(`orch: internal error (please report): ${(e as Error)?.stack ?? String(e)}\n`);
+    process.exit(3);
+  },
+);

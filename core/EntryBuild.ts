@@ -1,0 +1,41 @@
+import type { EntryInputs } from './cache/BuildCache.js';
+import type { Diagnostic } from './diagnostics.js';
+import type { Program } from './ir/types.js';
+import type { Value } from '../plugins/parse/values.js';
+
+/** Static memory report of one program (written by the analyze stage). */
+export interface MemoryReport {
+  arrays: { name: string; role: string; dtype: string; axes: string; bytesPerElement: number; shape: string[]; pooled: boolean }[];
+  totals: Record<string, { arrays: number; note: string }>;
+}
+
+/**
+ * One entry (a program, or a stencil run directly) of one module going through the
+ * pipeline. Stage plugins read and replace `program`, and fill in the outputs.
+ */
+export interface EntryBuild {
+  /** Absolute path of the module. */
+  module: string;
+  /** Module path relative to the project root, as shown to users and used in the cache. */
+  moduleRel: string;
+  entry: string;
+  externals: Record<string, Value>;
+  defines: Record<string, number | boolean>;
+  inputs: EntryInputs;
+  optionsKey: string;
+  /** The IR as the last stage left it. */
+  program?: Program;
+  /** Source files the parse stage read, with their content (the key is computed from them). */
+  files: Map<string, string>;
+  key?: string;
+  /** Staging folder the codegen/compile/emit stages write into. */
+  staging?: string;
+  /** Final cache folder, set by emit. */
+  dir?: string;
+  cpp?: { source: string; header: string; symbol: string; signature: unknown; file?: string };
+  library?: string;
+  command?: string[];
+  memory?: MemoryReport;
+  warnings: Diagnostic[];
+  timings: Record<string, number>;
+}

@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export function sha256(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** Hash of a JSON value with sorted keys, so equal inputs give equal keys. */
+export function hashJson(value: unknown): string {
+  return sha256(stableStringify(value));
+}
+
+export function stableStringify(value: unknown): string {
+  if (value === undefined) return 'null';
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
+  const keys = Object.keys(value as Record<string, unknown>).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${stableStringify((value as Record<string, unknown>)[k])}`).join(',')}}`;
+}
+
+/** The repository root (where package.json and native/ live), from this compiled file. */
+export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+function hashTree(dir: string, exts: string[], h = createHash('sha256')): ReturnType<typeof createHash> {
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return h;
+  }
+  for (const n of names) {
+    const f = path.join(dir, n);
+    const st = statSync(f);
+    if (st.isDirectory()) hashTree(f, exts, h);
+    else if (exts.some((e) => n.endsWith(e)) && !n.endsWith('.test.js')) {
+      h.update(path.relative(PACKAGE_ROOT, f));
+      h.update(readFileSync(f));
+    }
+  }
+  return h;
+}
+
+let orchVersionMemo: string | undefined;
+
+/**
+ * orch's own version for cache keys: the package version plus a hash of its compiled
+ * code, so a changed pass invalidates entries even without a version bump.
+ */
+export function orchVersion(): string {
+  if (!orchVersionMemo) {
+    const pkg = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
+    const h = createHash('sha256');
+    for (const d of ['core', 'plugins', 'presets']) hashTree(path.join(PACKAGE_ROOT, 'dist', d), ['.js'], h);
+    orchVersionMemo = `${pkg.version}+${h.digest('hex').slice(0, 16)}`;
+  }
+  return orchVersionMemo;
+}
+
+export const NATIVE_DIR = path.join(PACKAGE_ROOT, 'native');
+
+let nativeMemo: string | undefined;
+
+/** Hash of the runtime headers generated code includes. */
+export function nativeHeadersHash(): string {
+  if (!nativeMemo) nativeMemo = hashTree(NATIVE_DIR, ['.h', '.hpp', '.cuh']).digest('hex');
+  return nativeMemo;
+}

@@ -1,0 +1,197 @@
+import type { AxisBound, Expr, HLoop, PStmt, Program, RegionAxis, StencilDef, Stmt, VLoop } from './types.js';
+
+/**
+ * The IR's text form, for --print-ir-after, the cache's ir.txt and pass fixtures.
+ *
+ *   program name(q: field<float64, IJK>, dt: float64)
+ *     temporary tmp: float64[IJK] shape (q.shape[0], q.shape[1], q.shape[2])
+ *     local nx: int64
+ *     stencil s(...) { computation PARALLEL { interval [start, end) { ... } } }
+ *     body {
+ *       set nx = q.shape[0]
+ *       launch s domain (nx, ny, nz) origins {q: (1, 0, 0)} transients [] {
+ *         vloop PARALLEL k in [0, nz) { hloop i in [-1, nx + 1) j in [0, ny) { ... } }
+ *       }
+ *     }
+ */
+
+function num(v: number, dtype: string): string {
+  if (dtype === 'float64' || dtype === 'float32') {
+    if (Number.isNaN(v)) return 'nan';
+    if (!Number.isFinite(v)) return v > 0 ? 'inf' : '-inf';
+    const s = String(v);
+    return /[.eE]/.test(s) ? s : `${s}.0`;
+  }
+  return String(v);
+}
+
+export function printExpr(e: Expr): string {
+  switch (e.kind) {
+    case 'lit':
+      return typeof e.value === 'boolean' ? (e.value ? 'True' : 'False') : e.dtype === 'float32' ? `${num(e.value, e.dtype)}f` : num(e.value, e.dtype);
+    case 'field':
+      return `${e.name}[${e.offset.join(', ')}]`;
+    case 'scalar':
+      return e.name;
+    case 'shape':
+      return `${e.name}.shape[${e.axis}]`;
+    case 'unary':
+      return e.op === 'not' ? `(not ${printExpr(e.arg)})` : `(${e.op}${printExpr(e.arg)})`;
+    case 'binary':
+      return `(${printExpr(e.left)} ${e.op} ${printExpr(e.right)})`;
+    case 'ternary':
+      return `(${printExpr(e.then)} if ${printExpr(e.cond)} else ${printExpr(e.else)})`;
+    case 'call':
+      return `${e.fn}(${e.args.map(printExpr).join(', ')})`;
+    case 'cast':
+      return `${e.dtype}(${printExpr(e.arg)})`;
+  }
+}
+
+function bound(b: AxisBound): string {
+  const base = b.level === 'start' ? 'start' : 'end';
+  return b.offset === 0 ? base : `${base}${b.offset > 0 ? '+' : ''}${b.offset}`;
+}
+
+function regionAxis(a: RegionAxis): string {
+  return `${a.start ? bound(a.start) : ''}:${a.end ? bound(a.end) : ''}`;
+}
+
+function stmts(list: Stmt[], ind: string, out: string[]): void {
+  for (const s of list) {
+    switch (s.kind) {
+      case 'assign':
+        out.push(`${ind}${s.target} = ${printExpr(s.value)}`);
+        break;
+      case 'if':
+        out.push(`${ind}if ${printExpr(s.cond)} {`);
+        stmts(s.then, ind + '  ', out);
+        if (s.else.length) {
+          out.push(`${ind}} else {`);
+          stmts(s.else, ind + '  ', out);
+        }
+        out.push(`${ind}}`);
+        break;
+      case 'while':
+        out.push(`${ind}while ${printExpr(s.cond)} {`);
+        stmts(s.body, ind + '  ', out);
+        out.push(`${ind}}`);
+        break;
+      case 'region':
+        out.push(`${ind}region ${s.regions.map((r) => `[${regionAxis(r.i)}, ${regionAxis(r.j)}]`).join(' | ')} {`);
+        stmts(s.body, ind + '  ', out);
+        out.push(`${ind}}`);
+        break;
+    }
+  }
+}
+
+export function printStencil(def: StencilDef, ind = ''): string {
+  const out: string[] = [];
+  const params = def.params.map((p) => {
+    const f = def.fields.find((x) => x.name === p);
+    if (f) return `${p}: field<${f.dtype}, ${f.axes}>`;
+    return `${p}: ${def.scalars.find((x) => x.name === p)!.dtype}`;
+  });
+  out.push(`${ind}stencil ${def.name}(${params.join(', ')}) {`);
+  for (const t of def.fields.filter((f) => f.role === 'temp')) out.push(`${ind}  temp ${t.name}: ${t.dtype}`);
+  for (const c of def.computations) {
+    out.push(`${ind}  computation ${c.order} {`);
+    for (const iv of c.intervals) {
+      out.push(`${ind}    interval [${bound(iv.start)}, ${bound(iv.end)}) {`);
+      stmts(iv.body, ind + '      ', out);
+      out.push(`${ind}    }`);
+    }
+    out.push(`${ind}  }`);
+  }
+  out.push(`${ind}}`);
+  return out.join('\n');
+}
+
+function hloop(h: HLoop, ind: string, out: string[]): void {
+  out.push(`${ind}hloop i in [${printExpr(h.i.lo)}, ${printExpr(h.i.hi)}) j in [${printExpr(h.j.lo)}, ${printExpr(h.j.hi)}) {`);
+  stmts(h.body, ind + '  ', out);
+  out.push(`${ind}}`);
+}
+
+function vloop(v: VLoop, ind: string, out: string[]): void {
+  out.push(`${ind}vloop ${v.order} k in [${printExpr(v.k.lo)}, ${printExpr(v.k.hi)}) {`);
+  for (const h of v.body) hloop(h, ind + '  ', out);
+  out.push(`${ind}}`);
+}
+
+const tuple = (xs: Expr[]) => `(${xs.map(printExpr).join(', ')})`;
+
+function pstmts(list: PStmt[], ind: string, out: string[]): void {
+  for (const s of list) {
+    switch (s.kind) {
+      case 'call': {
+        const args = [...Object.entries(s.fields).map(([k, v]) => `${k}=${v}`), ...Object.entries(s.scalars).map(([k, v]) => `${k}=${printExpr(v)}`)];
+        const origins = Object.entries(s.origins).map(([k, v]) => `${k}: ${tuple(v)}`);
+        out.push(`${ind}call ${s.stencil}(${args.join(', ')}) origin {${origins.join(', ')}} domain ${tuple(s.domain)}`);
+        break;
+      }
+      case 'launch': {
+        const origins = Object.entries(s.origins).map(([k, v]) => `${k}: ${tuple(v)}`);
+        out.push(`${ind}launch ${s.stencil} domain ${tuple(s.domain)} origins {${origins.join(', ')}} transients [${s.transients.join(', ')}] {`);
+        for (const v of s.loops) vloop(v, ind + '  ', out);
+        out.push(`${ind}}`);
+        break;
+      }
+      case 'set':
+        out.push(`${ind}set ${s.name} = ${printExpr(s.value)}`);
+        break;
+      case 'for':
+        out.push(`${ind}for ${s.var} in range(${printExpr(s.start)}, ${printExpr(s.stop)}, ${printExpr(s.step)}) {`);
+        pstmts(s.body, ind + '  ', out);
+        out.push(`${ind}}`);
+        break;
+      case 'while':
+        out.push(`${ind}while ${printExpr(s.cond)} {`);
+        pstmts(s.body, ind + '  ', out);
+        out.push(`${ind}}`);
+        break;
+      case 'if':
+        out.push(`${ind}if ${printExpr(s.cond)} {`);
+        pstmts(s.then, ind + '  ', out);
+        if (s.else.length) {
+          out.push(`${ind}} else {`);
+          pstmts(s.else, ind + '  ', out);
+        }
+        out.push(`${ind}}`);
+        break;
+    }
+  }
+}
+
+export function printProgram(p: Program): string {
+  const out: string[] = [];
+  const params = p.params.map((prm) => {
+    if (prm.kind === 'field') {
+      const a = p.arrays.find((x) => x.name === prm.name)!;
+      return `${prm.name}: field<${a.dtype}, ${a.axes}>`;
+    }
+    return `${prm.name}: ${p.scalars.find((x) => x.name === prm.name)!.dtype}`;
+  });
+  const ct = Object.entries(p.compiletime);
+  out.push(`program ${p.name}(${params.join(', ')})${ct.length ? ` compiletime {${ct.map(([k, v]) => `${k} = ${v}`).join(', ')}}` : ''} {`);
+  for (const a of p.arrays) if (a.role !== 'arg') out.push(`  ${a.role} ${a.name}: ${a.dtype}[${a.axes}] shape ${tuple(a.shape ?? [])}`);
+  for (const s of p.scalars) if (s.role === 'local') out.push(`  local ${s.name}: ${s.dtype}`);
+  const used = new Set<string>();
+  const collect = (l: PStmt[]) =>
+    l.forEach((s) => {
+      if (s.kind === 'call') used.add(s.stencil);
+      else if (s.kind === 'for' || s.kind === 'while') collect(s.body);
+      else if (s.kind === 'if') {
+        collect(s.then);
+        collect(s.else);
+      }
+    });
+  collect(p.body);
+  for (const name of Object.keys(p.stencils)) if (used.has(name)) out.push(printStencil(p.stencils[name], '  '));
+  out.push('  body {');
+  pstmts(p.body, '    ', out);
+  out.push('  }');
+  out.push('}');
+  return out.join('\n');
+}

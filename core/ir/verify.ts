@@ -1,0 +1,181 @@
+import type { Expr, PStmt, Program, StencilDef, Stmt } from './types.js';
+
+/**
+ * IR verification, run between passes: every name resolves, dtypes agree, and the
+ * program is in a consistent stage (no stencil `call` left once a `launch` exists in
+ * expanded form). Returns the problems found; an empty list means the IR verifies.
+ */
+export function verifyProgram(p: Program): string[] {
+  const errors: string[] = [];
+  const arrays = new Map(p.arrays.map((a) => [a.name, a]));
+  const scalars = new Map(p.scalars.map((s) => [s.name, s]));
+  const seen = new Set<string>();
+  for (const n of [...p.arrays.map((a) => a.name), ...p.scalars.map((s) => s.name)]) {
+    if (seen.has(n)) errors.push(`name '${n}' is declared twice`);
+    seen.add(n);
+  }
+  for (const prm of p.params) {
+    if (prm.kind === 'field' && arrays.get(prm.name)?.role !== 'arg') errors.push(`parameter '${prm.name}' has no argument array`);
+    if (prm.kind === 'scalar' && scalars.get(prm.name)?.role !== 'arg') errors.push(`parameter '${prm.name}' has no argument scalar`);
+  }
+  for (const a of p.arrays) {
+    if (a.role !== 'arg' && (!a.shape || a.shape.length !== a.axes.length)) errors.push(`array '${a.name}' needs one shape entry per axis`);
+  }
+  const hostExpr = (e: Expr, where: string) =>
+    checkExpr(e, where, errors, (name) => {
+      if (name.kind === 'field') return `field access '${name.name}' outside a stencil`;
+      if (name.kind === 'scalar' && !scalars.has(name.name)) return `unknown scalar '${name.name}'`;
+      if (name.kind === 'shape' && !arrays.has(name.name)) return `unknown array '${name.name}'`;
+      return null;
+    });
+  const pointStmts = (list: Stmt[], where: string) => {
+    for (const s of list) {
+      if (s.kind === 'assign') {
+        const a = arrays.get(s.target);
+        if (!a) errors.push(`${where}: assignment to unknown array '${s.target}'`);
+        else if (a.dtype !== s.value.dtype) errors.push(`${where}: ${s.target} is ${a.dtype} but is assigned ${s.value.dtype}`);
+        pointExpr(s.value, where);
+      } else if (s.kind === 'if') {
+        pointExpr(s.cond, where);
+        pointStmts(s.then, where);
+        pointStmts(s.else, where);
+      } else if (s.kind === 'while') {
+        pointExpr(s.cond, where);
+        pointStmts(s.body, where);
+      } else pointStmts(s.body, where);
+    }
+  };
+  const pointExpr = (e: Expr, where: string) =>
+    checkExpr(e, where, errors, (x) => {
+      if (x.kind === 'field') {
+        const a = arrays.get(x.name);
+        if (!a) return `unknown array '${x.name}'`;
+        if (a.dtype !== x.dtype) return `'${x.name}' read as ${x.dtype} but is ${a.dtype}`;
+      }
+      if (x.kind === 'scalar' && !scalars.has(x.name)) return `unknown scalar '${x.name}'`;
+      return null;
+    });
+  const walk = (list: PStmt[]) => {
+    for (const s of list) {
+      switch (s.kind) {
+        case 'call': {
+          const def = p.stencils[s.stencil];
+          if (!def) {
+            errors.push(`call of unknown stencil '${s.stencil}'`);
+            break;
+          }
+          errors.push(...verifyStencil(def));
+          for (const [param, arr] of Object.entries(s.fields)) if (!arrays.has(arr)) errors.push(`call ${s.stencil}: '${param}' bound to unknown array '${arr}'`);
+          Object.values(s.scalars).forEach((e) => hostExpr(e, `call ${s.stencil}`));
+          s.domain.forEach((e) => hostExpr(e, `call ${s.stencil}`));
+          break;
+        }
+        case 'launch':
+          s.domain.forEach((e) => hostExpr(e, `launch ${s.stencil}`));
+          for (const t of s.transients) if (arrays.get(t)?.role !== 'transient') errors.push(`launch ${s.stencil}: '${t}' is not a transient`);
+          for (const name of Object.keys(s.origins)) if (!arrays.has(name)) errors.push(`launch ${s.stencil}: origin for unknown array '${name}'`);
+          for (const v of s.loops) {
+            hostExpr(v.k.lo, `launch ${s.stencil}`);
+            hostExpr(v.k.hi, `launch ${s.stencil}`);
+            for (const h of v.body) {
+              [h.i.lo, h.i.hi, h.j.lo, h.j.hi].forEach((e) => hostExpr(e, `launch ${s.stencil}`));
+              pointStmts(h.body, `launch ${s.stencil}`);
+            }
+          }
+          break;
+        case 'set':
+          if (!scalars.has(s.name)) errors.push(`set of unknown scalar '${s.name}'`);
+          hostExpr(s.value, `set ${s.name}`);
+          break;
+        case 'for':
+          if (!scalars.has(s.var)) errors.push(`loop variable '${s.var}' is not declared`);
+          [s.start, s.stop, s.step].forEach((e) => hostExpr(e, 'for'));
+          walk(s.body);
+          break;
+        case 'while':
+          hostExpr(s.cond, 'while');
+          walk(s.body);
+          break;
+        case 'if':
+          hostExpr(s.cond, 'if');
+          walk(s.then);
+          walk(s.else);
+          break;
+      }
+    }
+  };
+  walk(p.body);
+  return errors;
+}
+
+export function verifyStencil(def: StencilDef): string[] {
+  const errors: string[] = [];
+  const fields = new Map(def.fields.map((f) => [f.name, f]));
+  const scalars = new Set(def.scalars.map((s) => s.name));
+  for (const p of def.params) if (!fields.has(p) && !scalars.has(p)) errors.push(`stencil ${def.name}: parameter '${p}' is undeclared`);
+  const visit = (list: Stmt[]) => {
+    for (const s of list) {
+      const ex = (e: Expr) =>
+        checkExpr(e, `stencil ${def.name}`, errors, (x) => {
+          if (x.kind === 'field' && !fields.has(x.name)) return `unknown field '${x.name}'`;
+          if (x.kind === 'scalar' && !scalars.has(x.name)) return `unknown scalar '${x.name}'`;
+          return null;
+        });
+      if (s.kind === 'assign') {
+        const f = fields.get(s.target);
+        if (!f) errors.push(`stencil ${def.name}: assignment to unknown field '${s.target}'`);
+        else if (f.dtype !== s.value.dtype) errors.push(`stencil ${def.name}: ${s.target} is ${f.dtype} but is assigned ${s.value.dtype}`);
+        ex(s.value);
+      } else if (s.kind === 'if') {
+        ex(s.cond);
+        visit(s.then);
+        visit(s.else);
+      } else if (s.kind === 'while') {
+        ex(s.cond);
+        visit(s.body);
+      } else visit(s.body);
+    }
+  };
+  for (const c of def.computations) for (const iv of c.intervals) visit(iv.body);
+  return errors;
+}
+
+const BOOL_OPS = new Set(['<', '<=', '>', '>=', '==', '!=', 'and', 'or']);
+
+function checkExpr(e: Expr, where: string, errors: string[], resolve: (e: Expr) => string | null): void {
+  const r = resolve(e);
+  if (r) errors.push(`${where}: ${r}`);
+  const expect = (cond: boolean, msg: string) => {
+    if (!cond) errors.push(`${where}: ${msg}`);
+  };
+  switch (e.kind) {
+    case 'binary':
+      expect(e.left.dtype === e.right.dtype || e.op === '**', `operands of '${e.op}' have dtypes ${e.left.dtype} and ${e.right.dtype}`);
+      expect(BOOL_OPS.has(e.op) ? e.dtype === 'bool' : e.dtype === e.left.dtype || e.op === '**', `'${e.op}' yields ${e.dtype}`);
+      checkExpr(e.left, where, errors, resolve);
+      checkExpr(e.right, where, errors, resolve);
+      break;
+    case 'unary':
+      expect(e.op === 'not' ? e.dtype === 'bool' : e.dtype === e.arg.dtype, `unary '${e.op}' yields ${e.dtype}`);
+      checkExpr(e.arg, where, errors, resolve);
+      break;
+    case 'cast':
+      checkExpr(e.arg, where, errors, resolve);
+      break;
+    case 'ternary':
+      expect(e.cond.dtype === 'bool', 'ternary condition is not bool');
+      expect(e.then.dtype === e.dtype && e.else.dtype === e.dtype, 'ternary branches disagree on dtype');
+      checkExpr(e.cond, where, errors, resolve);
+      checkExpr(e.then, where, errors, resolve);
+      checkExpr(e.else, where, errors, resolve);
+      break;
+    case 'call':
+      e.args.forEach((a) => checkExpr(a, where, errors, resolve));
+      break;
+    case 'lit':
+      expect(typeof e.value === 'boolean' ? e.dtype === 'bool' : e.dtype !== 'bool', `literal ${e.value} typed ${e.dtype}`);
+      break;
+    default:
+      break;
+  }
+}

@@ -1,0 +1,234 @@
+/*
+ * orch runtime: the only header generated program libraries include.
+ *
+ * It holds what every generated library needs and nothing else:
+ *   - `orch_array`, the one array type that crosses the C ABI;
+ *   - Python/numpy semantics that C++ does not give for free (floor division, modulo,
+ *     integer power, wrapping integer arithmetic, saturating float->int casts), so a
+ *     compiled program matches the orch interpreter bit for bit;
+ *   - the per-handle error buffer and the messages `run` reports instead of crashing.
+ *
+ * The C part (orch_array) is usable from C and ctypes; the rest is C++17.
+ */
+#ifndef ORCH_RUNTIME_H
+#define ORCH_RUNTIME_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * An array argument. `shape` and `strides` are in ELEMENTS (not bytes), one entry per
+ * array axis in storage order (e.g. an IJ array uses entries 0 and 1); unused entries are 0.
+ */
+typedef struct orch_array {
+  void* data;
+  int64_t shape[3];
+  int64_t strides[3];
+} orch_array;
+
+#ifdef __cplusplus
+}  // extern "C"
+
+#include <cmath>
+#include <cstdarg>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+/* Loops with fewer points than this stay serial: a parallel region costs microseconds. */
+#ifndef ORCH_OMP_MIN_POINTS
+#define ORCH_OMP_MIN_POINTS 32768
+#endif
+
+namespace orch {
+
+/* What a handle from `<sym>_init` points to. One run at a time per handle. */
+struct State {
+  char error[1024];
+};
+
+/* Records a printf-style message in the handle and returns the nonzero status of `run`. */
+__attribute__((format(printf, 2, 3))) inline int fail(State* st, const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(st->error, sizeof st->error, fmt, ap);
+  va_end(ap);
+  return 1;
+}
+
+/* An access outside an array: names the array, the axis, the index range and the shape. */
+inline int bounds_error(State* st, const char* where, const char* array, const char* axis, int64_t lo,
+                        int64_t hi, const orch_array& a, int rank) {
+  char shape[96];
+  int n = std::snprintf(shape, sizeof shape, "[");
+  for (int d = 0; d < rank && n > 0 && n < (int)sizeof shape; ++d)
+    n += std::snprintf(shape + n, sizeof shape - n, d ? ", %lld" : "%lld", (long long)a.shape[d]);
+  if (n > 0 && n < (int)sizeof shape) std::snprintf(shape + n, sizeof shape - n, "]");
+  return fail(st, "%s: array '%s' is accessed at %s indices [%lld, %lld], outside its shape %s", where, array, axis,
+              (long long)lo, (long long)hi, shape);
+}
+
+/* Validates an array argument before any access: extents >= 0, data present when non-empty. */
+inline int check_arg(State* st, const char* name, const orch_array& a, int rank) {
+  int64_t count = 1;
+  for (int d = 0; d < rank; ++d) {
+    if (a.shape[d] < 0) return fail(st, "argument '%s' has a negative extent on axis %d", name, d);
+    count = a.shape[d] == 0 ? 0 : count;
+  }
+  if (count != 0 && a.data == nullptr) return fail(st, "argument '%s' has a null data pointer", name);
+  return 0;
+}
+
+/* Owns one zero-filled allocation; RAII so every early `return` on error frees it. */
+class Buffer {
+ public:
+  Buffer() = default;
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  ~Buffer() { std::free(ptr_); }
+  void* get() const { return ptr_; }
+  /* Allocates `shape` (rank entries) C-contiguous into `view`; returns 0 or fails `st`. */
+  int allocate(State* st, const char* where, const char* name, orch_array& view, int rank, const int64_t* shape,
+               size_t elem) {
+    std::free(ptr_);
+    ptr_ = nullptr;
+    size_t count = 1;
+    for (int d = 0; d < rank; ++d) {
+      if (shape[d] < 0) return fail(st, "%s: array '%s' has a negative extent %lld on axis %d", where, name,
+                                    (long long)shape[d], d);
+      if (__builtin_mul_overflow(count, (size_t)shape[d], &count))
+        return fail(st, "%s: array '%s' is too large to allocate", where, name);
+    }
+    view = orch_array{};
+    int64_t stride = 1;
+    for (int d = rank - 1; d >= 0; --d) {
+      view.shape[d] = shape[d];
+      view.strides[d] = stride;
+      stride *= shape[d] > 0 ? shape[d] : 1;
+    }
+    // calloc(0) may return null legitimately; allocate one element so data is never null.
+    ptr_ = std::calloc(count ? count : 1, elem);
+    if (!ptr_) return fail(st, "%s: out of memory allocating array '%s' (%zu elements)", where, name, count);
+    view.data = ptr_;
+    return 0;
+  }
+
+ private:
+  void* ptr_ = nullptr;
+};
+
+/* Signed overflow is undefined in C++ but wraps in numpy: do integer + - * unary- in unsigned. */
+template <class T>
+inline T iadd(T a, T b) {
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
+}
+template <class T>
+inline T isub(T a, T b) {
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(static_cast<U>(a) - static_cast<U>(b));
+}
+template <class T>
+inline T imul(T a, T b) {
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
+}
+template <class T>
+inline T ineg(T a) {
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(U(0) - static_cast<U>(a));
+}
+template <class T>
+inline T iabs(T a) {
+  return a < 0 ? ineg(a) : a;
+}
+
+/* Python floor division. Division by zero gives 0 (numpy) instead of SIGFPE; MIN // -1 wraps. */
+template <class T>
+inline T floordiv(T a, T b) {
+  if (b == 0) return 0;
+  if (b == -1) return ineg(a);
+  T q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
+/* Python modulo: the result has the sign of the divisor. x % 0 gives 0 (numpy). */
+template <class T>
+inline T imod(T a, T b) {
+  if (b == 0 || b == -1) return 0;
+  T r = a % b;
+  if (r != 0 && ((r < 0) != (b < 0))) r += b;
+  return r;
+}
+template <class T>
+inline T fmod_py(T a, T b) {
+  T r = std::fmod(a, b);
+  if (r != 0 && ((r < 0) != (b < 0))) r += b;
+  return r;
+}
+
+/* Integer power by squaring, wrapping. A negative exponent gives the truncated real result. */
+template <class T>
+inline T ipow(T base, T exp) {
+  if (exp < 0) {
+    if (base == 1) return 1;
+    if (base == -1) return (exp % 2 == 0) ? 1 : -1;
+    return 0;
+  }
+  T result = 1;
+  while (exp > 0) {
+    if (exp & 1) result = imul(result, base);
+    exp >>= 1;
+    if (exp) base = imul(base, base);
+  }
+  return result;
+}
+
+/* Python's min/max argument order (first wins on ties, NaN propagates from the first). */
+template <class T>
+inline T min(T a, T b) {
+  return b < a ? b : a;
+}
+template <class T>
+inline T max(T a, T b) {
+  return a < b ? b : a;
+}
+
+/* float -> int: truncation toward zero, saturating, NaN -> 0 (C++ leaves these undefined). */
+template <class T, class F>
+inline T ftoi(F x) {
+  if (x != x) return 0;
+  if (x <= static_cast<F>(std::numeric_limits<T>::min())) return std::numeric_limits<T>::min();
+  if (x >= static_cast<F>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
+  return static_cast<T>(x);
+}
+
+}  // namespace orch
+
+#ifdef _OPENMP
+#include <dlfcn.h>
+#include <omp.h>
+namespace {
+/*
+ * Program libraries are dlopen'ed (koffi, ctypes) and may be dlclose'd. The OpenMP runtime
+ * comes in as their dependency, but its worker threads outlive every parallel region:
+ * unmapping it under them crashes the host process (at close, or at exit). Loading the
+ * runtime once more with RTLD_NODELETE keeps it mapped for the life of the process.
+ */
+__attribute__((constructor)) void orch_pin_openmp_runtime() {
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void*>(&omp_get_max_threads), &info) && info.dli_fname)
+    dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+}
+}  // namespace
+#endif
+
+#endif  // __cplusplus
+#endif  // ORCH_RUNTIME_H

@@ -1,0 +1,35 @@
+import type { Compiler } from '../../core/Compiler.js';
+import type { OrchPlugin } from '../../core/config/types.js';
+import type { MemoryReport } from '../../core/EntryBuild.js';
+import { printExpr } from '../../core/ir/print.js';
+import { bytesPerElement } from '../../core/runtime/ndarray.js';
+import { tapStage } from '../../core/stagePlugin.js';
+
+/**
+ * analyze: the static memory report. Array sizes depend on runtime shapes, so each array
+ * is reported with its symbolic shape, element size, storage role and pooling status.
+ */
+export class AnalyzePlugin implements OrchPlugin {
+  readonly name = 'orch:analyze';
+  apply(compiler: Compiler): void {
+    tapStage(compiler, 'analyze', this.name, (build) => {
+      const p = build.program;
+      if (!p) return;
+      const arrays: MemoryReport['arrays'] = p.arrays.map((a) => ({
+        name: a.name,
+        role: a.role,
+        dtype: a.dtype,
+        axes: a.axes,
+        bytesPerElement: bytesPerElement(a.dtype),
+        shape: a.shape ? a.shape.map(printExpr) : [...a.axes].map((_, i) => `${a.name}.shape[${i}]`),
+        pooled: false,
+      }));
+      const totals: MemoryReport['totals'] = {};
+      for (const role of ['arg', 'temporary', 'transient']) {
+        const n = arrays.filter((a) => a.role === role).length;
+        totals[role] = { arrays: n, note: role === 'arg' ? 'owned by the caller' : role === 'temporary' ? 'allocated per call of run' : 'allocated per stencil launch (not pooled yet)' };
+      }
+      build.memory = { arrays, totals };
+    });
+  }
+}

@@ -1,0 +1,834 @@
+import { launchAccessBounds, type AccessBound, type LaunchStmt } from '../../core/ir/accessBounds.js';
+import { fail } from '../../core/diagnostics.js';
+import type { ProgramSignature, SignatureParam } from '../../core/runtime/NativeLibrary.js';
+import {
+  axisIndices,
+  type ArrayDecl,
+  type AxisBound,
+  type DType,
+  type Expr,
+  type HLoop,
+  type HorizontalRegion,
+  type Offset,
+  type Program,
+  type PStmt,
+  type ScalarVar,
+  type SourceLoc,
+  type Stmt,
+  type VLoop,
+} from '../../core/ir/types.js';
+
+/**
+ * C++ backend for the loop-nest IR (a `Program` after library expansion).
+ *
+ * The generated library follows the ABI documented in the generated header (and in
+ * native/orch_runtime.h): `<sym>_init`, `<sym>_run(handle, args)`, `<sym>_last_error`,
+ * `<sym>_exit`, `<sym>_signature`. Semantics match the orch interpreter: Python/numpy
+ * arithmetic comes from orch_runtime.h, bounds are checked before every launch with
+ * `launchAccessBounds`, and `run` reports errors through the handle instead of crashing.
+ */
+
+export interface CppOptions {
+  /** Loop nesting, outermost first: a permutation of 'IJK' (e.g. 'IJK', 'KJI', 'KIJ'). */
+  loopOrder: string;
+  openmp: boolean;
+  /** Emit `#line` directives so compiler errors point at the user's .py lines. */
+  lineDirectives: boolean;
+  /** Name the generated .cpp is written under; `#line` resets point at it. Default `<symbol>.cpp`. */
+  sourceFileName?: string;
+}
+
+export interface CppOutput {
+  source: string;
+  header: string;
+  /** Prefix of the exported functions: `orch_<sanitized program name>`. */
+  symbol: string;
+  signature: ProgramSignature;
+}
+
+export function generateCpp(program: Program, opts: CppOptions): CppOutput {
+  const symbol = programSymbol(program.name);
+  const signature = programSignature(program);
+  const gen = new ProgramGenerator(program, opts, symbol);
+  return { source: gen.source(signature), header: programHeader(program, symbol, signature), symbol, signature };
+}
+
+/** `orch_` + the program name with every character outside [A-Za-z0-9_] replaced by `_`. */
+export function programSymbol(name: string): string {
+  return `orch_${name.replace(/[^A-Za-z0-9_]/g, '_')}`;
+}
+
+/** The JSON a library returns from `<sym>_signature`: params in ABI order. */
+export function programSignature(program: Program): ProgramSignature {
+  const params: SignatureParam[] = program.params.map((p) => {
+    if (p.kind === 'field') {
+      const a = program.arrays.find((x) => x.name === p.name && x.role === 'arg');
+      if (!a) throw new Error(`program '${program.name}': field parameter '${p.name}' has no 'arg' array`);
+      return { name: p.name, kind: 'field', dtype: a.dtype, axes: a.axes };
+    }
+    const s = program.scalars.find((x) => x.name === p.name && x.role === 'arg');
+    if (!s) throw new Error(`program '${program.name}': scalar parameter '${p.name}' has no 'arg' scalar`);
+    return { name: p.name, kind: 'scalar', dtype: s.dtype };
+  });
+  return { abi: 1, program: program.name, params };
+}
+
+// ---------------------------------------------------------------------------------------
+// C++ text helpers
+
+const CTYPE: Record<DType, string> = {
+  float64: 'double',
+  float32: 'float',
+  int32: 'int32_t',
+  int64: 'int64_t',
+  bool: 'bool',
+};
+/** Element type in memory: bools are bytes (numpy's layout), read back as `!= 0`. */
+const STORAGE: Record<DType, string> = { ...CTYPE, bool: 'uint8_t' };
+
+const isFloat = (d: DType): boolean => d === 'float64' || d === 'float32';
+const isInt = (d: DType): boolean => d === 'int32' || d === 'int64';
+
+/**
+ * A C string literal for any user string. Everything outside printable ASCII, and the
+ * characters that mean something in a literal, become 3-digit octal escapes (never
+ * greedy, unlike \x), so no user text can end the literal or form a trigraph.
+ */
+export function cString(s: string): string {
+  let out = '"';
+  for (const byte of Buffer.from(s, 'utf8')) {
+    const ch = String.fromCharCode(byte);
+    out += byte >= 0x20 && byte < 0x7f && ch !== '"' && ch !== '\\' && ch !== '?' ? ch : `\\${byte.toString(8).padStart(3, '0')}`;
+  }
+  return `${out}"`;
+}
+
+/** User text inside a comment: quoted, one line, no comment terminator, no trigraphs. */
+function commentText(s: string): string {
+  return JSON.stringify(s).replace(/\*\//g, '*\\/').replace(/\?/g, '\\u003f');
+}
+
+function floatLiteral(v: number, dtype: DType): string {
+  let text: string;
+  if (Number.isNaN(v)) text = 'std::numeric_limits<double>::quiet_NaN()';
+  else if (v === Infinity) text = 'std::numeric_limits<double>::infinity()';
+  else if (v === -Infinity) text = '(-std::numeric_limits<double>::infinity())';
+  else {
+    // JS prints the shortest string that round-trips, and g++ parses correctly rounded.
+    text = Object.is(v, -0) ? '-0.0' : String(v);
+    if (!/[.eE]/.test(text)) text += '.0';
+    if (text.startsWith('-')) text = `(${text})`;
+  }
+  return dtype === 'float32' ? `static_cast<float>(${text})` : text;
+}
+
+function intLiteral(v: number, dtype: DType): string {
+  if (!Number.isInteger(v)) throw new Error(`integer literal of dtype ${dtype} has non-integer value ${v}`);
+  if (dtype === 'int32') {
+    if (v < -(2 ** 31) || v >= 2 ** 31) throw new Error(`int32 literal ${v} is out of range`);
+    return v === -(2 ** 31) ? 'INT32_MIN' : `static_cast<int32_t>(${v < 0 ? `(${v})` : v})`;
+  }
+  if (v <= -(2 ** 63)) return 'INT64_MIN';
+  if (v >= 2 ** 63) throw new Error(`int64 literal ${v} is out of range`);
+  return v < 0 ? `(${v}LL)` : `${v}LL`;
+}
+
+/** Converts C++ code of dtype `from` to dtype `to` with the IR's cast semantics. */
+function convert(code: string, from: DType, to: DType): string {
+  if (from === to) return code;
+  if (to === 'bool') return `(${code} != 0)`;
+  if (isInt(to) && isFloat(from)) return `orch::ftoi<${CTYPE[to]}>(${code})`;
+  return `static_cast<${CTYPE[to]}>(${code})`;
+}
+
+/** The type a comparison or `**` is computed in (numpy promotion of the two operands). */
+function commonType(a: DType, b: DType): DType {
+  if (a === b) return a;
+  if (a === 'float64' || b === 'float64') return 'float64';
+  if (a === 'float32' || b === 'float32') return isInt(a) || isInt(b) ? 'float64' : 'float32';
+  if (a === 'int64' || b === 'int64') return 'int64';
+  return 'int32';
+}
+
+const MATH_FN: Record<string, string> = {
+  sqrt: 'sqrt', exp: 'exp', log: 'log', log10: 'log10',
+  sin: 'sin', cos: 'cos', tan: 'tan', arcsin: 'asin', arccos: 'acos', arctan: 'atan',
+  sinh: 'sinh', cosh: 'cosh', tanh: 'tanh', arcsinh: 'asinh', arccosh: 'acosh', arctanh: 'atanh',
+  floor: 'floor', ceil: 'ceil', trunc: 'trunc', erf: 'erf', erfc: 'erfc', gamma: 'tgamma', cbrt: 'cbrt',
+};
+
+/** Collects lines, indents them, and resolves `#line` resets to the generated file's own lines. */
+class Writer {
+  private readonly lines: Array<string | null> = [];
+  private depth = 0;
+
+  line(text: string): void {
+    this.lines.push(text ? '  '.repeat(this.depth) + text : '');
+  }
+  /** Preprocessor lines start in column 0. */
+  directive(text: string): void {
+    this.lines.push(text);
+  }
+  open(text: string): void {
+    this.line(text);
+    this.depth++;
+  }
+  close(text = '}'): void {
+    this.depth--;
+    this.line(text);
+  }
+  /** `} else {`: closes one block and opens the next at the same depth. */
+  reopen(text: string): void {
+    this.close(text);
+    this.depth++;
+  }
+  /** Placeholder for `#line <next line> "<generated file>"`, filled in by `text`. */
+  reset(): void {
+    this.lines.push(null);
+  }
+  text(fileName: string): string {
+    const file = cString(fileName);
+    return `${this.lines.map((l, idx) => l ?? `#line ${idx + 2} ${file}`).join('\n')}\n`;
+  }
+}
+
+/** Unique C++ identifiers for user names: readable when possible, never colliding. */
+class Namer {
+  private readonly used = new Set<string>();
+  private readonly ids = new Map<string, string>();
+
+  id(space: 'array' | 'scalar', name: string): string {
+    const key = `${space}:${name}`;
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      const base = name.replace(/[^A-Za-z0-9_]/g, '_') || '_';
+      id = base;
+      for (let n = 2; this.used.has(`${space}:${id}`); n++) id = `${base}_${n}`;
+      this.used.add(`${space}:${id}`);
+      this.ids.set(key, id);
+    }
+    return id;
+  }
+}
+
+/** What a point body needs to address arrays: the arrays hoisted by the current launch. */
+interface PointContext {
+  hoisted: Map<string, ArrayDecl>;
+}
+
+// ---------------------------------------------------------------------------------------
+
+class ProgramGenerator {
+  private readonly w = new Writer();
+  private readonly names = new Namer();
+  private readonly arrays: Map<string, ArrayDecl>;
+  private readonly scalars: Map<string, ScalarVar>;
+  private readonly order: string;
+  private loopCount = 0;
+
+  constructor(
+    private readonly program: Program,
+    private readonly opts: CppOptions,
+    private readonly symbol: string,
+  ) {
+    this.arrays = new Map(program.arrays.map((a) => [a.name, a]));
+    this.scalars = new Map(program.scalars.map((s) => [s.name, s]));
+    const order = opts.loopOrder.toUpperCase();
+    if (order.length !== 3 || [...'IJK'].some((c) => !order.includes(c))) {
+      fail('E_OPTION', `loop order '${opts.loopOrder}' is not a permutation of IJK`, {
+        hint: "use e.g. 'IJK' (K innermost, best for C-contiguous IJK arrays) or 'KJI'",
+      });
+    }
+    this.order = order;
+  }
+
+  // Identifiers. User names only ever appear behind these prefixes; generated locals use
+  // other names (st, args, i, j, k, dom0, ilo0, ...), so nothing can collide.
+  private view(name: string): string {
+    return `A_${this.names.id('array', name)}`;
+  }
+  private ptr(name: string): string {
+    return `p_${this.names.id('array', name)}`;
+  }
+  private stride(name: string, pos: number): string {
+    return `s${pos}_${this.names.id('array', name)}`;
+  }
+  private buffer(name: string): string {
+    return `B_${this.names.id('array', name)}`;
+  }
+  private scalar(name: string): string {
+    return `v_${this.names.id('scalar', name)}`;
+  }
+
+  private array(name: string): ArrayDecl {
+    const a = this.arrays.get(name);
+    if (!a) throw new Error(`program '${this.program.name}' references unknown array '${name}'`);
+    return a;
+  }
+
+  source(signature: ProgramSignature): string {
+    const w = this.w;
+    const p = this.program;
+    w.line(`// Generated by orch from program ${commentText(p.name)}. Do not edit.`);
+    w.line('// ABI: see the generated header and native/orch_runtime.h.');
+    w.line('#include "orch_runtime.h"');
+    w.line('#include <new>');
+    w.line('');
+    w.open('namespace {');
+    w.line('');
+    w.line(`constexpr const char* kSignature = ${cString(JSON.stringify(signature))};`);
+    w.line('');
+    w.open('int run_program(orch::State* st, void* const* args) {');
+    this.prologue();
+    this.pstmts(p.body);
+    w.line('return 0;');
+    w.close();
+    w.line('');
+    w.close('}  // namespace');
+    w.line('');
+    const api = `extern "C" __attribute__((visibility("default")))`;
+    w.open(`${api} void* ${this.symbol}_init(void) {`);
+    w.line('return new (std::nothrow) orch::State{};');
+    w.close();
+    w.line('');
+    w.open(`${api} int ${this.symbol}_run(void* handle, void* const* args) {`);
+    w.line('if (!handle) return 1;');
+    w.line('orch::State* st = static_cast<orch::State*>(handle);');
+    w.line("st->error[0] = '\\0';");
+    w.line('if (!args) return orch::fail(st, "run: the argument array is null");');
+    w.open('try {');
+    w.line('return run_program(st, args);');
+    w.close('} catch (...) {');
+    w.line('  return orch::fail(st, "run: unexpected C++ exception");');
+    w.line('}');
+    w.close();
+    w.line('');
+    w.open(`${api} const char* ${this.symbol}_last_error(void* handle) {`);
+    w.line('return handle ? static_cast<orch::State*>(handle)->error : "null handle";');
+    w.close();
+    w.line('');
+    w.line(`${api} void ${this.symbol}_exit(void* handle) { delete static_cast<orch::State*>(handle); }`);
+    w.line('');
+    w.line(`${api} const char* ${this.symbol}_signature(void) { return kSignature; }`);
+    return w.text(this.opts.sourceFileName ?? `${this.symbol}.cpp`);
+  }
+
+  /** Arguments, locals, array views and program temporaries, all at function top. */
+  private prologue(): void {
+    const w = this.w;
+    const p = this.program;
+    const where = cString(`program '${p.name}'`);
+    p.params.forEach((param, n) => {
+      const label = cString(param.name);
+      if (param.kind === 'field') {
+        const a = this.array(param.name);
+        w.line(`if (!args[${n}]) return orch::fail(st, "argument %d (%s) is null", ${n}, ${label});`);
+        w.line(`orch_array ${this.view(a.name)} = *static_cast<const orch_array*>(args[${n}]);`);
+        w.line(`if (orch::check_arg(st, ${label}, ${this.view(a.name)}, ${a.axes.length})) return 1;`);
+      } else {
+        const s = this.scalars.get(param.name);
+        if (!s) throw new Error(`program '${p.name}': unknown scalar parameter '${param.name}'`);
+        w.line(`if (!args[${n}]) return orch::fail(st, "argument %d (%s) is null", ${n}, ${label});`);
+        const load = `*static_cast<const ${STORAGE[s.dtype]}*>(args[${n}])`;
+        w.line(`${CTYPE[s.dtype]} ${this.scalar(s.name)} = ${s.dtype === 'bool' ? `(${load} != 0)` : load};`);
+      }
+    });
+    for (const s of p.scalars) {
+      if (s.role === 'local') w.line(`${CTYPE[s.dtype]} ${this.scalar(s.name)} = ${convert('0', 'int32', s.dtype)};`);
+    }
+    for (const a of p.arrays) {
+      if (a.role !== 'arg') w.line(`orch_array ${this.view(a.name)}{};`);
+    }
+    for (const a of p.arrays) {
+      if (a.role === 'temporary') this.allocate(a, where);
+    }
+  }
+
+  /** Allocates a zero-filled temporary (run scope) or transient (launch scope). */
+  private allocate(a: ArrayDecl, where: string): void {
+    const w = this.w;
+    if (!a.shape || a.shape.length !== a.axes.length) {
+      throw new Error(`array '${a.name}' (${a.role}) needs ${a.axes.length} shape expressions`);
+    }
+    const shape = a.shape.map((e) => convert(this.expr(e, undefined), e.dtype, 'int64')).join(', ');
+    this.mapped(a.loc, () => w.line(`orch::Buffer ${this.buffer(a.name)};`));
+    w.open('{');
+    w.line(`const int64_t shape[${a.axes.length}] = {${shape}};`);
+    w.line(
+      `if (${this.buffer(a.name)}.allocate(st, ${where}, ${cString(a.name)}, ${this.view(a.name)}, ${a.axes.length}, shape, sizeof(${STORAGE[a.dtype]}))) return 1;`,
+    );
+    w.close();
+  }
+
+  /** Emits `emit` under a `#line` pointing at `loc`, then maps back to the generated file. */
+  private mapped(loc: SourceLoc | undefined, emit: () => void): void {
+    if (!this.opts.lineDirectives || !loc) return emit();
+    this.w.directive(`#line ${Math.max(1, Math.trunc(loc.line))} ${cString(loc.file)}`);
+    emit();
+    this.w.reset();
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Program statements
+
+  private pstmts(body: readonly PStmt[]): void {
+    for (const s of body) this.pstmt(s);
+  }
+
+  private pstmt(s: PStmt): void {
+    const w = this.w;
+    switch (s.kind) {
+      case 'call':
+        throw new Error(`program '${this.program.name}' still calls stencil '${s.stencil}': run libraryExpansion before codegen`);
+      case 'set': {
+        const v = this.scalars.get(s.name);
+        if (!v) throw new Error(`set of unknown scalar '${s.name}'`);
+        this.mapped(s.loc, () => w.line(`${this.scalar(v.name)} = ${convert(this.expr(s.value, undefined), s.value.dtype, v.dtype)};`));
+        return;
+      }
+      case 'if':
+        this.mapped(s.loc, () => w.open(`if (${this.cond(s.cond, undefined)}) {`));
+        this.pstmts(s.then);
+        if (s.else.length) {
+          w.reopen('} else {');
+          this.pstmts(s.else);
+        }
+        w.close();
+        return;
+      case 'while':
+        this.mapped(s.loc, () => w.open(`while (${this.cond(s.cond, undefined)}) {`));
+        this.pstmts(s.body);
+        w.close();
+        return;
+      case 'for': {
+        // Python range(): bounds evaluated once; the variable is assigned from a hidden
+        // counter so the body may reassign it without changing the iteration.
+        const v = this.scalars.get(s.var);
+        if (!v) throw new Error(`for loop over unknown scalar '${s.var}'`);
+        const n = this.loopCount++;
+        const int64 = (e: Expr): string => convert(this.expr(e, undefined), e.dtype, 'int64');
+        w.open('{');
+        this.mapped(s.loc, () =>
+          w.line(`const int64_t start${n} = ${int64(s.start)}, stop${n} = ${int64(s.stop)}, step${n} = ${int64(s.step)};`),
+        );
+        w.line(`if (step${n} == 0) return orch::fail(st, "%s: range() step must not be zero", ${cString(locText(s.loc))});`);
+        w.open(`for (int64_t it${n} = start${n}; step${n} > 0 ? it${n} < stop${n} : it${n} > stop${n}; it${n} += step${n}) {`);
+        w.line(`${this.scalar(v.name)} = ${convert(`it${n}`, 'int64', v.dtype)};`);
+        this.pstmts(s.body);
+        w.close();
+        w.close();
+        return;
+      }
+      case 'launch':
+        this.launch(s);
+        return;
+    }
+  }
+
+  private launch(s: LaunchStmt): void {
+    const w = this.w;
+    const where = cString(`stencil '${s.stencil}' at ${locText(s.loc)}`);
+    const int64 = (e: Expr): string => convert(this.expr(e, undefined), e.dtype, 'int64');
+    w.open(`{  // launch of ${commentText(s.stencil)}`);
+    this.mapped(s.loc, () =>
+      w.line(`[[maybe_unused]] const int64_t dom0 = ${int64(s.domain[0])}, dom1 = ${int64(s.domain[1])}, dom2 = ${int64(s.domain[2])};`),
+    );
+    for (const name of s.transients) {
+      const a = this.array(name);
+      if (a.role !== 'transient') throw new Error(`launch of '${s.stencil}' allocates '${name}', which is a ${a.role}`);
+      this.allocate(a, where);
+    }
+
+    // Bounds: one check per array axis and loop scope; a violation returns before any write.
+    const bounds = launchAccessBounds(s, this.program.arrays);
+    this.boundsChecks(bounds, where);
+
+    // Hoist base pointers (shifted to the origin) and strides of every array the launch touches.
+    const written = new Set<string>();
+    for (const v of s.loops) for (const h of v.body) collectTargets(h.body, written);
+    const ctx: PointContext = { hoisted: new Map() };
+    for (const name of new Set(bounds.map((b) => b.array))) {
+      const a = this.array(name);
+      const origin = s.origins[name];
+      const rank = a.axes.length;
+      const strides = Array.from({ length: rank }, (_, pos) => `${this.stride(name, pos)} = ${this.view(name)}.strides[${pos}]`);
+      w.line(`[[maybe_unused]] const int64_t ${strides.join(', ')};`);
+      const shift = origin.map((o, pos) => `${int64(o)} * ${this.stride(name, pos)}`).join(' + ');
+      const type = STORAGE[a.dtype];
+      const constness = written.has(name) ? '' : 'const ';
+      w.line(
+        `[[maybe_unused]] ${constness}${type}* __restrict__ const ${this.ptr(name)} = static_cast<${constness}${type}*>(${this.view(name)}.data) + (${shift});`,
+      );
+      ctx.hoisted.set(name, a);
+    }
+    s.loops.forEach((v) => this.vloop(v, ctx));
+    w.close();
+  }
+
+  /** One guarded block per loop scope (bounds of a scope share their `nonEmpty` expr). */
+  private boundsChecks(bounds: readonly AccessBound[], where: string): void {
+    const w = this.w;
+    const int64 = (e: Expr): string => convert(this.expr(e, undefined), e.dtype, 'int64');
+    const scopes = new Map<Expr, AccessBound[]>();
+    for (const b of bounds) scopes.set(b.nonEmpty, [...(scopes.get(b.nonEmpty) ?? []), b]);
+    for (const [nonEmpty, group] of scopes) {
+      if (nonEmpty.kind === 'lit' && nonEmpty.value === false) continue;
+      w.open(nonEmpty.kind === 'lit' ? '{' : `if (${this.cond(nonEmpty, undefined)}) {`);
+      for (const b of group) {
+        const view = this.view(b.array);
+        w.open('{');
+        w.line(`const int64_t lo = ${int64(b.lo)}, hi = ${int64(b.hi)};`);
+        w.line(
+          `if (lo < 0 || hi >= ${view}.shape[${b.axis}]) return orch::bounds_error(st, ${where}, ${cString(b.array)}, "${b.axisName}", lo, hi, ${view}, ${this.array(b.array).axes.length});`,
+        );
+        w.close();
+      }
+      w.close();
+    }
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Loops
+
+  private vloop(v: VLoop, ctx: PointContext): void {
+    const w = this.w;
+    const int64 = (e: Expr): string => convert(this.expr(e, undefined), e.dtype, 'int64');
+    w.open('{');
+    w.line(`const int64_t klo = ${int64(v.k.lo)}, khi = ${int64(v.k.hi)};`);
+    v.body.forEach((h, n) => {
+      w.line(`const int64_t ilo${n} = ${int64(h.i.lo)}, ihi${n} = ${int64(h.i.hi)}, jlo${n} = ${int64(h.j.lo)}, jhi${n} = ${int64(h.j.hi)};`);
+    });
+    if (v.order === 'PARALLEL') {
+      v.body.forEach((h, n) => this.parallelNest(h, n, ctx));
+    } else {
+      const points = v.body.map((_, n) => `(ihi${n} - ilo${n}) * (jhi${n} - jlo${n})`).join(' + ') || '0';
+      if (this.opts.openmp) w.directive(`#pragma omp parallel if(${points} >= ORCH_OMP_MIN_POINTS)`);
+      w.open('{');
+      w.open(v.order === 'FORWARD' ? 'for (int64_t k = klo; k < khi; ++k) {' : 'for (int64_t k = khi - 1; k >= klo; --k) {');
+      v.body.forEach((h, n) => this.planeNest(h, n, ctx));
+      w.close();
+      w.close();
+    }
+    w.close();
+  }
+
+  private loopHeader(axis: string, n: number): string {
+    if (axis === 'K') return 'for (int64_t k = klo; k < khi; ++k) {';
+    const v = axis.toLowerCase();
+    return `for (int64_t ${v} = ${v}lo${n}; ${v} < ${v}hi${n}; ++${v}) {`;
+  }
+
+  /** A PARALLEL HLoop: a 3-D nest in the preset order, threads over the outer two loops. */
+  private parallelNest(h: HLoop, n: number, ctx: PointContext): void {
+    const w = this.w;
+    if (this.opts.openmp) {
+      w.directive(`#pragma omp parallel for collapse(2) if((ihi${n} - ilo${n}) * (jhi${n} - jlo${n}) * (khi - klo) >= ORCH_OMP_MIN_POINTS)`);
+    }
+    [...this.order].forEach((axis, depth) => {
+      // Points of one HLoop are independent, so the innermost loop may be vectorized freely.
+      if (depth === 2) w.directive('#pragma GCC ivdep');
+      w.open(this.loopHeader(axis, n));
+    });
+    this.stmts(h.body, ctx);
+    for (let d = 0; d < 3; d++) w.close();
+  }
+
+  /** One level of a FORWARD/BACKWARD HLoop; the `omp for` ends with the barrier between nests. */
+  private planeNest(h: HLoop, n: number, ctx: PointContext): void {
+    const w = this.w;
+    const ij = [...this.order].filter((c) => c !== 'K');
+    if (this.opts.openmp) w.directive('#pragma omp for');
+    w.open(this.loopHeader(ij[0], n));
+    w.directive('#pragma GCC ivdep');
+    w.open(this.loopHeader(ij[1], n));
+    this.stmts(h.body, ctx);
+    w.close();
+    w.close();
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Point statements
+
+  private stmts(body: readonly Stmt[], ctx: PointContext): void {
+    for (const s of body) this.stmt(s, ctx);
+  }
+
+  private stmt(s: Stmt, ctx: PointContext): void {
+    const w = this.w;
+    switch (s.kind) {
+      case 'assign': {
+        const a = this.array(s.target);
+        const value = convert(this.expr(s.value, ctx), s.value.dtype, a.dtype);
+        const stored = a.dtype === 'bool' ? `static_cast<uint8_t>(${value})` : value;
+        this.mapped(s.loc, () => w.line(`${this.fieldRef(s.target, [0, 0, 0], ctx)} = ${stored};`));
+        return;
+      }
+      case 'if':
+        this.mapped(s.loc, () => w.open(`if (${this.cond(s.cond, ctx)}) {`));
+        this.stmts(s.then, ctx);
+        if (s.else.length) {
+          w.reopen('} else {');
+          this.stmts(s.else, ctx);
+        }
+        w.close();
+        return;
+      case 'while':
+        this.mapped(s.loc, () => w.open(`while (${this.cond(s.cond, ctx)}) {`));
+        this.stmts(s.body, ctx);
+        w.close();
+        return;
+      case 'region':
+        this.mapped(s.loc, () => w.open(`if (${regionCondition(s.regions)}) {`));
+        this.stmts(s.body, ctx);
+        w.close();
+        return;
+    }
+  }
+
+  /** `p_x[...]` for array `name` at `offset` from the current point (i, j, k). */
+  private fieldRef(name: string, offset: Offset, ctx: PointContext | undefined): string {
+    const decl = ctx?.hoisted.get(name);
+    if (!decl) throw new Error(`array '${name}' is accessed outside a launch that addresses it`);
+    const terms = axisIndices(decl.axes).map((a, pos) => {
+      const v = 'ijk'[a];
+      const o = offset[a];
+      const index = o === 0 ? v : o > 0 ? `(${v} + ${o})` : `(${v} - ${-o})`;
+      return `${index} * ${this.stride(name, pos)}`;
+    });
+    return `${this.ptr(name)}[${terms.join(' + ') || '0'}]`;
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Expressions: every result is a parenthesized C++ expression of the node's dtype.
+
+  private cond(e: Expr, ctx: PointContext | undefined): string {
+    return convert(this.expr(e, ctx), e.dtype, 'bool');
+  }
+
+  private expr(e: Expr, ctx: PointContext | undefined): string {
+    const sub = (x: Expr, to: DType): string => convert(this.expr(x, ctx), x.dtype, to);
+    switch (e.kind) {
+      case 'lit': {
+        if (e.dtype === 'bool') return (typeof e.value === 'boolean' ? e.value : e.value !== 0) ? 'true' : 'false';
+        const v = typeof e.value === 'boolean' ? Number(e.value) : e.value;
+        return isFloat(e.dtype) ? floatLiteral(v, e.dtype) : intLiteral(v, e.dtype);
+      }
+      case 'scalar': {
+        const v = this.scalars.get(e.name);
+        if (!v) throw new Error(`reference to unknown scalar '${e.name}'`);
+        return convert(this.scalar(v.name), v.dtype, e.dtype);
+      }
+      case 'field': {
+        const a = this.array(e.name);
+        const ref = this.fieldRef(e.name, e.offset, ctx);
+        return convert(a.dtype === 'bool' ? `(${ref} != 0)` : ref, a.dtype, e.dtype);
+      }
+      case 'shape': {
+        const a = this.array(e.name);
+        if (!Number.isInteger(e.axis) || e.axis < 0 || e.axis >= a.axes.length) {
+          throw new Error(`shape of '${e.name}' along axis ${e.axis}, which it does not have`);
+        }
+        return convert(`${this.view(e.name)}.shape[${e.axis}]`, 'int64', e.dtype);
+      }
+      case 'cast':
+        return sub(e.arg, e.dtype);
+      case 'unary': {
+        if (e.op === 'not') return `(!${sub(e.arg, 'bool')})`;
+        const x = sub(e.arg, e.dtype);
+        if (e.op === '+') return x;
+        return isInt(e.dtype) ? `orch::ineg<${CTYPE[e.dtype]}>(${x})` : `(-${x})`;
+      }
+      case 'ternary':
+        return `(${sub(e.cond, 'bool')} ? ${sub(e.then, e.dtype)} : ${sub(e.else, e.dtype)})`;
+      case 'binary':
+        return this.binary(e.op, e.left, e.right, e.dtype, ctx);
+      case 'call':
+        return this.call(e, ctx);
+    }
+  }
+
+  private binary(op: string, left: Expr, right: Expr, dtype: DType, ctx: PointContext | undefined): string {
+    const T = CTYPE[dtype];
+    const both = (to: DType): [string, string] => [
+      convert(this.expr(left, ctx), left.dtype, to),
+      convert(this.expr(right, ctx), right.dtype, to),
+    ];
+    switch (op) {
+      case '+':
+      case '-':
+      case '*': {
+        const [l, r] = both(dtype);
+        if (isInt(dtype)) return `orch::${{ '+': 'iadd', '-': 'isub', '*': 'imul' }[op]}<${T}>(${l}, ${r})`;
+        if (isFloat(dtype)) return `(${l} ${op} ${r})`;
+        break;
+      }
+      case '/': {
+        const [l, r] = both(dtype);
+        if (isFloat(dtype)) return `(${l} / ${r})`;
+        break;
+      }
+      case '//': {
+        const [l, r] = both(dtype);
+        if (isInt(dtype)) return `orch::floordiv<${T}>(${l}, ${r})`;
+        if (isFloat(dtype)) return `std::floor(${l} / ${r})`;
+        break;
+      }
+      case '%': {
+        const [l, r] = both(dtype);
+        if (isInt(dtype)) return `orch::imod<${T}>(${l}, ${r})`;
+        if (isFloat(dtype)) return `orch::fmod_py<${T}>(${l}, ${r})`;
+        break;
+      }
+      case '**':
+        return this.power(left, right, dtype, ctx);
+      case '<':
+      case '<=':
+      case '>':
+      case '>=':
+      case '==':
+      case '!=': {
+        const [l, r] = both(commonType(left.dtype, right.dtype));
+        return convert(`(${l} ${op} ${r})`, 'bool', dtype);
+      }
+      case 'and':
+      case 'or': {
+        const [l, r] = both('bool');
+        return convert(`(${l} ${op === 'and' ? '&&' : '||'} ${r})`, 'bool', dtype);
+      }
+    }
+    throw new Error(`operator '${op}' is not defined for ${dtype}`);
+  }
+
+  /** `**` / pow: floats via double pow (as the interpreter does), ints by repeated squaring. */
+  private power(left: Expr, right: Expr, dtype: DType, ctx: PointContext | undefined): string {
+    const common = commonType(left.dtype, right.dtype);
+    const c = common === 'bool' ? 'int64' : common;
+    const l = convert(this.expr(left, ctx), left.dtype, isFloat(c) ? 'float64' : c);
+    const r = convert(this.expr(right, ctx), right.dtype, isFloat(c) ? 'float64' : c);
+    if (isFloat(c)) return convert(`std::pow(${l}, ${r})`, 'float64', dtype);
+    return convert(`orch::ipow<${CTYPE[c]}>(${l}, ${r})`, c, dtype);
+  }
+
+  private call(e: Extract<Expr, { kind: 'call' }>, ctx: PointContext | undefined): string {
+    const arity = e.fn === 'min' || e.fn === 'max' || e.fn === 'mod' || e.fn === 'pow' || e.fn === 'arctan2' ? 2 : 1;
+    if (e.args.length !== arity) throw new Error(`${e.fn}() takes ${arity} argument(s), got ${e.args.length}`);
+    const [a, b] = e.args;
+    const T = CTYPE[e.dtype];
+    const arg = (x: Expr, to: DType): string => convert(this.expr(x, ctx), x.dtype, to);
+    switch (e.fn) {
+      case 'abs':
+        if (isInt(e.dtype)) return `orch::iabs<${T}>(${arg(a, e.dtype)})`;
+        if (isFloat(e.dtype)) return `std::fabs(${arg(a, e.dtype)})`;
+        break;
+      case 'min':
+      case 'max':
+        return `orch::${e.fn}<${T}>(${arg(a, e.dtype)}, ${arg(b, e.dtype)})`;
+      case 'mod':
+        return this.binary('%', a, b, e.dtype, ctx);
+      case 'pow':
+        return this.power(a, b, e.dtype, ctx);
+      case 'arctan2':
+        return convert(`std::atan2(${arg(a, 'float64')}, ${arg(b, 'float64')})`, 'float64', e.dtype);
+      case 'isnan':
+      case 'isinf':
+      case 'isfinite':
+        return convert(`std::${e.fn}(${arg(a, 'float64')})`, 'bool', e.dtype);
+      default: {
+        // float32 math is done in double and rounded once, like the interpreter (JS has
+        // only double math), so both backends agree to the libm's last bit.
+        const fn = MATH_FN[e.fn];
+        if (fn) return convert(`std::${fn}(${arg(a, 'float64')})`, 'float64', e.dtype);
+      }
+    }
+    throw new Error(`builtin ${e.fn}() is not defined for ${e.dtype}`);
+  }
+}
+
+function regionCondition(regions: readonly HorizontalRegion[]): string {
+  const axisCond = (v: 'i' | 'j', dom: string, start: AxisBound | null, end: AxisBound | null): string[] => {
+    const bound = (b: AxisBound): string => {
+      const o = Math.trunc(b.offset);
+      if (b.level === 'start') return o < 0 ? `(${o}LL)` : `${o}LL`;
+      return o === 0 ? dom : o > 0 ? `(${dom} + ${o})` : `(${dom} - ${-o})`;
+    };
+    const parts: string[] = [];
+    if (start) parts.push(`${v} >= ${bound(start)}`);
+    if (end) parts.push(`${v} < ${bound(end)}`);
+    return parts;
+  };
+  const boxes = regions.map((r) => {
+    const parts = [...axisCond('i', 'dom0', r.i.start, r.i.end), ...axisCond('j', 'dom1', r.j.start, r.j.end)];
+    return parts.length ? `(${parts.join(' && ')})` : 'true';
+  });
+  return boxes.length ? boxes.join(' || ') : 'false';
+}
+
+function collectTargets(body: readonly Stmt[], out: Set<string>): void {
+  for (const s of body) {
+    if (s.kind === 'assign') out.add(s.target);
+    else if (s.kind === 'if') {
+      collectTargets(s.then, out);
+      collectTargets(s.else, out);
+    } else collectTargets(s.body, out);
+  }
+}
+
+function locText(loc: SourceLoc): string {
+  return `${loc.file}:${loc.line}:${loc.col}`;
+}
+
+// ---------------------------------------------------------------------------------------
+
+/** The public header: the ABI, and the argument order of `run` for this program. */
+function programHeader(program: Program, symbol: string, signature: ProgramSignature): string {
+  const guard = `${symbol.toUpperCase()}_H`;
+  const storage: Record<DType, string> = {
+    float64: 'const double*', float32: 'const float*', int32: 'const int32_t*', int64: 'const int64_t*', bool: 'const uint8_t* (0 or 1)',
+  };
+  const rows = signature.params.map((p, n) =>
+    p.kind === 'field'
+      ? ` *   args[${n}]  ${commentText(p.name)}: field ${p.dtype} ${p.axes}  (orch_array*)`
+      : ` *   args[${n}]  ${commentText(p.name)}: scalar ${p.dtype}  (${storage[p.dtype]})`,
+  );
+  return `/*
+ * Generated by orch for program ${commentText(program.name)}. Do not edit.
+ *
+ * ABI (plain C; one handle per concurrent caller, a handle is not reentrant):
+ *   void*       ${symbol}_init(void);
+ *       Allocates a handle (error buffer, persistent state); NULL if out of memory.
+ *   int         ${symbol}_run(void* handle, void* const* args);
+ *       Runs the program once. args[n] points at parameter n (order below): an orch_array
+ *       for fields (shape/strides in elements, see orch_runtime.h), the value for scalars.
+ *       Array accesses are checked before each stencil launch. Returns 0 on success,
+ *       nonzero on error, with the message in ${symbol}_last_error.
+ *   const char* ${symbol}_last_error(void* handle);
+ *   void        ${symbol}_exit(void* handle);
+ *       Frees the handle.
+ *   const char* ${symbol}_signature(void);
+ *       JSON: {"abi":1,"program":...,"params":[{"name","kind":"field"|"scalar","dtype","axes"?}]}
+ *
+ * Parameters of ${symbol}_run:
+${rows.join('\n') || ' *   (none)'}
+ */
+#ifndef ${guard}
+#define ${guard}
+
+#include "orch_runtime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void* ${symbol}_init(void);
+int ${symbol}_run(void* handle, void* const* args);
+const char* ${symbol}_last_error(void* handle);
+void ${symbol}_exit(void* handle);
+const char* ${symbol}_signature(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
+`;
+}

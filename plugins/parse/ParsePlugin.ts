@@ -1,0 +1,18 @@
+import type { Compiler } from '../../core/Compiler.js';
+import type { OrchPlugin } from '../../core/config/types.js';
+import { tapStage } from '../../core/stagePlugin.js';
+import { findEntry, lowerEntry } from './frontend.js';
+
+/** parse: Python source -> program IR with coarse stencil nodes; records the files read. */
+export class ParsePlugin implements OrchPlugin {
+  readonly name = 'orch:parse';
+  apply(compiler: Compiler): void {
+    tapStage(compiler, 'parse', this.name, (build, compilation) => {
+      const loader = compilation.loader;
+      const scope = loader.load(build.module);
+      build.program = lowerEntry(loader, findEntry(scope, build.entry), { externals: build.externals, defines: build.defines });
+      build.files = loader.dependencies(build.module);
+      if (build.optionsKey) build.key = compilation.cache.keyFor(build.optionsKey, build.files);
+    });
+  }
+}

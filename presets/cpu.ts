@@ -1,0 +1,16 @@
+import type { Preset } from '../core/config/types.js';
+
+/** Portable CPU build: g++ -O3 with OpenMP, loops ordered for C-ordered (I, J, K) fields. */
+const cpu: Preset = {
+  name: 'cpu',
+  description: 'portable CPU: g++ -O3 with OpenMP',
+  target: 'cpu',
+  compiler: {
+    cxx: 'g++',
+    flags: ['-O3', '-std=c++17', '-fopenmp', '-fPIC', '-shared', '-fno-math-errno'],
+  },
+  codegen: { loopOrder: 'IJK', openmp: true, lineDirectives: true },
+  plugins: [],
+};
+
+export default cpu;
