@@ -30,8 +30,9 @@ export function readNpy(file: string): NDArray {
   const n = parsed.shape.reduce((a, b) => a * b, 1);
   const parsedData = parsed.data as TypedArray;
   if (parsedData.length !== n) fail('E_NPY_FORMAT', `${file} holds ${parsedData.length} elements but its header says ${parsed.shape.join('x')}`, { hint: 'the file is truncated; write it again' });
-  // copy so the array owns aligned memory independent of the file buffer
-  const data = parsedData.slice() as TypedArray;
+  // copy so the array owns aligned memory independent of the file buffer; npyjs gives
+  // bools as a plain Array, orch keeps numpy's one byte per element
+  const data = dtype === 'bool' ? Uint8Array.from(parsed.data as unknown as ArrayLike<boolean>, (x) => (x ? 1 : 0)) : (parsedData.slice() as TypedArray);
   return { dtype, shape: parsed.shape, data };
 }
 

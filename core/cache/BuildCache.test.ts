@@ -1,0 +1,95 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { BuildCache, moduleSegments, type EntryInputs } from './BuildCache.js';
+
+const base: EntryInputs = {
+  module: 'pkg/mod.py',
+  entry: 'step',
+  codepath: 'A',
+  externals: { N: { k: 'num', value: 2, isInt: true } },
+  defines: { n_sub: 4 },
+  preset: 'cpu',
+  compiler: { cxx: 'g++', identity: 'g++ 12.2.0', flags: ['-O3'] },
+  codegen: { loopOrder: 'IJK', openmp: true, lineDirectives: true },
+  plugins: [{ name: 'p', version: '1' }],
+  orch: '0.1.0+abc',
+  native: 'h1',
+};
+
+test('every input of the key changes it', () => {
+  const cache = new BuildCache(os.tmpdir());
+  const k0 = cache.optionsKey(base);
+  const variants: Partial<EntryInputs>[] = [
+    { module: 'pkg/other.py' },
+    { entry: 'other' },
+    { codepath: 'BL' },
+    { externals: { N: { k: 'num', value: 3, isInt: true } } },
+    { defines: { n_sub: 5 } },
+    { preset: 'cpu-native' },
+    { compiler: { ...base.compiler, flags: ['-O2'] } },
+    { compiler: { ...base.compiler, identity: 'g++ 13.1.0' } },
+    { compiler: { ...base.compiler, cxx: 'clang++' } },
+    { codegen: { loopOrder: 'KJI', openmp: true, lineDirectives: true } },
+    { plugins: [{ name: 'p', version: '2' }] },
+    { orch: '0.1.1+abc' },
+    { native: 'h2' },
+  ];
+  const keys = new Set([k0]);
+  for (const v of variants) {
+    const k = cache.optionsKey({ ...base, ...v });
+    assert.is.not(k, k0, `changing ${Object.keys(v)[0]} must change the key`);
+    keys.add(k);
+  }
+  assert.is(keys.size, variants.length + 1);
+  assert.is(cache.optionsKey({ ...base }), k0, 'equal inputs give equal keys');
+});
+
+test('the key covers the content of every source file read', () => {
+  const cache = new BuildCache(os.tmpdir());
+  const files = new Map([
+    ['/p/mod.py', 'x = 1\n'],
+    ['/p/consts.py', 'G = 9.8\n'],
+  ]);
+  const k0 = cache.keyFor('opts', files);
+  assert.is.not(cache.keyFor('opts', new Map([...files, ['/p/consts.py', 'G = 9.81\n']])), k0);
+  assert.is.not(cache.keyFor('opts', new Map([['/p/mod.py', 'x = 1\n']])), k0);
+  assert.is.not(cache.keyFor('opts2', files), k0);
+});
+
+test('a lookup explains misses and detects changed files', () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'orch-cache-'));
+  const src = path.join(root, 'mod.py');
+  writeFileSync(src, 'x = 1\n');
+  const cache = new BuildCache(root);
+  const miss = cache.lookup(base);
+  assert.is(miss.status, 'miss');
+  if (miss.status === 'miss') assert.is(miss.reason, 'no cache entry yet');
+  const staging = cache.staging(base.module, base.entry);
+  writeFileSync(path.join(staging, 'lib.so'), 'binary');
+  const key = cache.keyFor(miss.optionsKey, new Map([[src, 'x = 1\n']]));
+  writeFileSync(
+    path.join(staging, 'build-info.json'),
+    JSON.stringify({ key, checksums: { 'lib.so': '0f8b2c3e4c1bd0b3a3fb3c0b1e1b7f2a5a8f4e0e6c6e2e4b5f1e3c1f0d9a8b7c' }, inputs: base, library: 'lib.so' }),
+  );
+  cache.commit(staging, { optionsKey: miss.optionsKey, inputs: base, files: { [src]: 'wrong-hash' }, key });
+  const second = cache.lookup(base);
+  assert.is(second.status, 'miss');
+  if (second.status === 'miss') assert.match(second.reason, 'mod.py changed');
+  const third = cache.lookup({ ...base, defines: { n_sub: 8 } });
+  assert.is(third.status, 'miss');
+  if (third.status === 'miss') assert.is(third.reason, 'defines changed');
+});
+
+test('cache folders are readable and never escape the root', () => {
+  assert.equal(moduleSegments('pkg/sub/mod.py'), ['pkg', 'sub', 'mod']);
+  assert.equal(moduleSegments('../../etc/passwd.py'), ['_up', '_up', 'etc', 'passwd']);
+  const cache = new BuildCache('/tmp/root');
+  const dir = cache.entryRoot('../../x.py', '../evil');
+  assert.ok(dir.startsWith('/tmp/root/.gt_cache_A/'), dir);
+  assert.not.match(dir, /\/\.\.\//);
+});
+
+test.run();
