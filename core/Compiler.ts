@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { AsyncSeriesHook, SyncHook } from 'tapable';
-import { BuildCache, type EntryInputs } from './cache/BuildCache.js';
+import { BuildCache, type EntryInputs, type Lookup } from './cache/BuildCache.js';
 import { nativeHeadersHash, orchVersion, sha256 } from './cache/hashing.js';
 import { Compilation, type PipelineOptions } from './Compilation.js';
 import type { ResolvedConfig } from './config/types.js';
@@ -10,6 +10,7 @@ import { OrchError, OrchErrors, type Diagnostic } from './diagnostics.js';
 import type { EntryBuild } from './EntryBuild.js';
 import type { Program } from './ir/types.js';
 import { writeFileAtomic } from './runtime/atomicWrite.js';
+import { ensureDir } from './cache/ensureDir.js';
 import { entryInterface, type EntryInterface } from './runtime/callArgs.js';
 import { builtinPlugins } from '../plugins/builtins.js';
 import { compilerIdentity } from '../plugins/compile/gxx.js';
@@ -118,7 +119,7 @@ export class Compiler {
     } catch {
       const names = moduleEntries(compilation.loader.load(file)).map((f) => f.name);
       try {
-        mkdirSync(path.dirname(memo), { recursive: true });
+        ensureDir(path.dirname(memo));
         writeFileAtomic(memo, JSON.stringify(names));
       } catch {
         // a read-only cache still builds
@@ -172,47 +173,64 @@ export class Compiler {
     const inputs = await this.entryInputs(moduleRel, entry, req);
     const base = { module: file, moduleRel, entry, warnings: [] as Diagnostic[], errors: [] as Diagnostic[], timings: {} as Record<string, number> };
     if (req.mode !== 'python') {
-      const found = this.cache.lookup(inputs);
-      if (found.status === 'hit') {
-        this.cache.record(moduleRel, entry, { time: new Date().toISOString(), result: 'hit', key: found.key });
-        // cached warnings are replayed on a hit
-        const warnings = (found.info.warnings ?? []) as Diagnostic[];
+      const hit = (found: Extract<Lookup, { status: 'hit' }>, reason?: string): EntryResult => {
+        this.cache.record(moduleRel, entry, { time: new Date().toISOString(), result: 'hit', key: found.key, reason });
         return {
           ...base,
           status: 'hit',
+          reason,
           key: found.key,
           dir: found.dir,
           library: path.join(found.dir, found.info.library),
           symbol: found.info.symbol,
           iface: found.info.interface as EntryInterface,
-          warnings,
+          // cached warnings are replayed on a hit
+          warnings: (found.info.warnings ?? []) as Diagnostic[],
           durationS: (performance.now() - t0) / 1000,
         };
-      }
-      if (req.mode === 'lookup') return { ...base, status: 'miss', reason: found.reason, durationS: (performance.now() - t0) / 1000 };
-      const build = this.newBuild(file, moduleRel, entry, req, inputs, found.optionsKey);
-      try {
-        await compilation.runEntry(build);
-      } catch (e) {
-        const diags = toDiagnostics(e);
-        this.cache.record(moduleRel, entry, { time: new Date().toISOString(), result: 'error', reason: diags[0]?.message });
-        return { ...base, status: 'error', reason: found.reason, errors: diags, durationS: (performance.now() - t0) / 1000, timings: build.timings };
-      }
-      this.cache.record(moduleRel, entry, { time: new Date().toISOString(), result: 'miss', key: build.key, reason: found.reason });
-      return {
-        ...base,
-        status: 'built',
-        reason: found.reason,
-        key: build.key,
-        dir: build.dir,
-        library: build.library,
-        symbol: build.cpp?.symbol,
-        warnings: build.warnings,
-        program: build.program,
-        iface: build.program && entryInterface(build.program),
-        durationS: (performance.now() - t0) / 1000,
-        timings: build.timings,
       };
+      const found = this.cache.lookup(inputs);
+      if (found.status === 'hit') return hit(found);
+      if (req.mode === 'lookup') return { ...base, status: 'miss', reason: found.reason, durationS: (performance.now() - t0) / 1000 };
+      // one process builds an entry; the others wait and then reuse it
+      let lock;
+      try {
+        lock = this.cache.lock(moduleRel, entry);
+        await lock.acquire((owner) => this.pipeline.print(`orch: waiting for ${moduleRel}:${entry}, being built by pid ${owner?.pid ?? '?'}${owner ? ` on ${owner.host}` : ''}`));
+      } catch (e) {
+        return { ...base, status: 'error', reason: found.reason, errors: toDiagnostics(e), durationS: (performance.now() - t0) / 1000 };
+      }
+      try {
+        const again = this.cache.lookup(inputs);
+        if (again.status === 'hit') return hit(again, 'built by another process');
+        this.cache.removeAbandonedStaging(moduleRel, entry);
+        const build = this.newBuild(file, moduleRel, entry, req, inputs, found.optionsKey);
+        try {
+          await compilation.runEntry(build);
+        } catch (e) {
+          const diags = toDiagnostics(e);
+          this.cache.discardStaging(build.staging);
+          this.cache.record(moduleRel, entry, { time: new Date().toISOString(), result: 'error', reason: diags[0]?.message });
+          return { ...base, status: 'error', reason: found.reason, errors: diags, durationS: (performance.now() - t0) / 1000, timings: build.timings };
+        }
+        this.cache.record(moduleRel, entry, { time: new Date().toISOString(), result: 'miss', key: build.key, reason: found.reason });
+        return {
+          ...base,
+          status: 'built',
+          reason: found.reason,
+          key: build.key,
+          dir: build.dir,
+          library: build.library,
+          symbol: build.cpp?.symbol,
+          warnings: build.warnings,
+          program: build.program,
+          iface: build.program && entryInterface(build.program),
+          durationS: (performance.now() - t0) / 1000,
+          timings: build.timings,
+        };
+      } finally {
+        lock.release();
+      }
     }
     const build = this.newBuild(file, moduleRel, entry, req, inputs, '');
     try {

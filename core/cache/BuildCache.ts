@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { fail } from '../diagnostics.js';
+import { EntryLock, processAlive } from './EntryLock.js';
+import { ensureDir } from './ensureDir.js';
 import { writeFileAtomic } from '../runtime/atomicWrite.js';
 import { hashJson, sha256 } from './hashing.js';
 
@@ -40,6 +43,8 @@ export interface Manifest {
   /** absolute path -> sha256 of every source file the build read */
   files: Record<string, string>;
   key: string;
+  /** sha256 of the entry's build-info.json, so an edited build info is detected */
+  infoHash?: string;
 }
 
 export interface BuildInfo {
@@ -70,6 +75,28 @@ export interface HistoryRecord {
   result: 'hit' | 'miss' | 'error';
   key?: string;
   reason?: string;
+}
+
+/** File system errors while writing the cache, as diagnostics that say what to do. */
+export function cacheWriteError(e: unknown, where: string): never {
+  const err = e as NodeJS.ErrnoException;
+  const hints: Record<string, string> = {
+    ENOSPC: 'the disk holding the cache is full: free space, or point GT_CACHE_ROOT at another disk',
+    EDQUOT: 'your disk quota is exhausted: free space, or point GT_CACHE_ROOT elsewhere',
+    EACCES: 'the cache folder is not writable: fix its permissions or point GT_CACHE_ROOT elsewhere',
+    EPERM: 'the cache folder is not writable: fix its permissions or point GT_CACHE_ROOT elsewhere',
+    EROFS: 'the cache is on a read-only file system: point GT_CACHE_ROOT at a writable folder',
+  };
+  fail('E_CACHE_WRITE', `cannot write ${where}: ${err?.message ?? String(e)}`, { hint: hints[err?.code ?? ''] ?? 'check that GT_CACHE_ROOT points at a writable folder with free space' });
+}
+
+/** writeFileSync for cache artifacts, with cache-write diagnostics. */
+export function writeCacheFile(file: string, data: string | Uint8Array): void {
+  try {
+    writeFileSync(file, data);
+  } catch (e) {
+    cacheWriteError(e, file);
+  }
 }
 
 /** Cache folder names are readable but can never escape the cache root. */
@@ -125,14 +152,21 @@ export class BuildCache {
       if (sha256(content) !== hash) return { status: 'miss', reason: `${path.basename(file)} changed`, optionsKey };
     }
     const dir = path.join(root, manifest.key);
-    const problem = this.verifyEntry(dir);
+    const problem = this.verifyEntry(dir, manifest.infoHash);
     if (typeof problem === 'string') return { status: 'miss', reason: problem, optionsKey };
     return { status: 'hit', key: manifest.key, dir, info: problem, optionsKey };
   }
 
   /** Checks an entry against the checksums recorded at emit; returns the problem or its build info. */
-  verifyEntry(dir: string): string | BuildInfo {
-    const info = readJson<BuildInfo>(path.join(dir, 'build-info.json'));
+  verifyEntry(dir: string, infoHash?: string): string | BuildInfo {
+    let raw: Buffer | undefined;
+    try {
+      raw = readFileSync(path.join(dir, 'build-info.json'));
+    } catch {
+      raw = undefined;
+    }
+    if (raw && infoHash && sha256(raw) !== infoHash) return `cache entry ${path.basename(dir).slice(0, 12)} is corrupted (build-info.json was modified)`;
+    const info = raw ? parseJson<BuildInfo>(raw.toString('utf8')) : undefined;
     if (!info) return existsSync(dir) ? `cache entry ${path.basename(dir).slice(0, 12)} has a missing or unreadable build-info.json` : `cache entry ${path.basename(dir).slice(0, 12)} is missing`;
     for (const [name, hash] of Object.entries(info.checksums ?? {})) {
       let content: Buffer;
@@ -156,31 +190,69 @@ export class BuildCache {
     return changed.length ? `${changed.join(', ')} changed` : 'options changed';
   }
 
+  /** The lock a builder of this entry holds (see EntryLock). */
+  lock(moduleRel: string, entry: string): EntryLock {
+    const root = this.entryRoot(moduleRel, entry);
+    try {
+      ensureDir(root);
+    } catch (e) {
+      fail('E_CACHE_WRITE', `cannot create the cache folder ${root}: ${(e as Error).message}`, { hint: 'make the cache root writable or point GT_CACHE_ROOT elsewhere' });
+    }
+    return new EntryLock(path.join(root, '.lock'));
+  }
+
+  /** Removes staging folders left by killed builds of this host (call while holding the lock). */
+  removeAbandonedStaging(moduleRel: string, entry: string): void {
+    const root = this.entryRoot(moduleRel, entry);
+    const host = safeSegment(os.hostname());
+    for (const n of readdirSafe(root)) {
+      const m = /^\.staging-(.+)-(\d+)-[0-9a-f]+$/.exec(n);
+      if (m && m[1] === host && !processAlive(Number(m[2]))) rmSync(path.join(root, n), { recursive: true, force: true });
+    }
+  }
+
+  discardStaging(dir: string | undefined): void {
+    if (dir && path.basename(dir).startsWith('.staging-')) rmSync(dir, { recursive: true, force: true });
+  }
+
   /** A fresh staging folder next to the entry (same file system, so the rename is atomic). */
   staging(moduleRel: string, entry: string): string {
     const root = this.entryRoot(moduleRel, entry);
     try {
-      mkdirSync(root, { recursive: true });
+      ensureDir(root);
     } catch (e) {
       fail('E_CACHE_WRITE', `cannot create the cache folder ${root}: ${(e as Error).message}`, { hint: 'make the cache root writable or point GT_CACHE_ROOT elsewhere' });
     }
-    const dir = path.join(root, `.staging-${process.pid}-${randomBytes(4).toString('hex')}`);
-    mkdirSync(dir);
+    const dir = path.join(root, `.staging-${safeSegment(os.hostname())}-${process.pid}-${randomBytes(4).toString('hex')}`);
+    try {
+      mkdirSync(dir);
+    } catch (e) {
+      fail('E_CACHE_WRITE', `cannot write to the cache folder ${root}: ${(e as Error).message}`, { hint: 'make the cache root writable or point GT_CACHE_ROOT elsewhere' });
+    }
     return dir;
   }
 
   /** Moves a finished staging folder into place and records how to find it again. */
   commit(staging: string, manifest: Manifest): string {
+    try {
+      return this.commitUnchecked(staging, manifest);
+    } catch (e) {
+      if ((e as { code?: string }).code) cacheWriteError(e, `cache entry ${manifest.key.slice(0, 12)}`);
+      throw e;
+    }
+  }
+
+  private commitUnchecked(staging: string, manifest: Manifest): string {
     const root = this.entryRoot(manifest.inputs.module, manifest.inputs.entry);
     const final = path.join(root, manifest.key);
-    if (existsSync(final) && typeof this.verifyEntry(final) !== 'string') {
+    if (existsSync(final) && typeof this.verifyEntry(final, manifest.infoHash) !== 'string') {
       // another process built the same entry first; keep theirs
       rmSync(staging, { recursive: true, force: true });
     } else {
       if (existsSync(final)) rmSync(final, { recursive: true, force: true });
       renameSync(staging, final);
     }
-    mkdirSync(path.join(root, 'manifests'), { recursive: true });
+    ensureDir(path.join(root, 'manifests'));
     const text = JSON.stringify(manifest, null, 1);
     writeFileAtomic(path.join(root, 'manifests', `${manifest.optionsKey}.json`), text);
     writeFileAtomic(path.join(root, 'latest.json'), text);
@@ -190,7 +262,7 @@ export class BuildCache {
   record(moduleRel: string, entry: string, rec: HistoryRecord): void {
     const root = this.entryRoot(moduleRel, entry);
     try {
-      mkdirSync(root, { recursive: true });
+      ensureDir(root);
       appendFileSync(path.join(root, 'history.jsonl'), `${JSON.stringify(rec)}\n`);
     } catch {
       // history is informational; a read-only cache must not fail a hit
@@ -226,6 +298,22 @@ export class BuildCache {
     };
     walk(this.dir);
     return out.sort();
+  }
+}
+
+function parseJson<T>(text: string): T | undefined {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+function readdirSafe(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
   }
 }
 

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { ensureDir } from '../cache/ensureDir.js';
 import path from 'node:path';
 import type { EntryResult } from '../Compiler.js';
 import { fail, OrchError } from '../diagnostics.js';
@@ -186,12 +186,17 @@ export async function runCommand(opts: RunOptions): Promise<number> {
 
   const outputs: string[] = [];
   if (opts.out) {
-    mkdirSync(opts.out, { recursive: true });
-    for (const p of iface.params) {
-      if (p.kind !== 'field') continue;
-      const f = path.join(opts.out, `${p.name}.npy`);
-      writeNpy(f, args[p.name] as NDArray);
-      outputs.push(f);
+    try {
+      ensureDir(opts.out);
+      for (const p of iface.params) {
+        if (p.kind !== 'field') continue;
+        const f = path.join(opts.out, `${p.name}.npy`);
+        writeNpy(f, args[p.name] as NDArray);
+        outputs.push(f);
+      }
+    } catch (e) {
+      if (e instanceof OrchError) throw e;
+      fail('E_OUTPUT_WRITE', `cannot write the outputs to ${opts.out}: ${(e as Error).message}`, { hint: 'choose a writable --out folder' });
     }
   }
   const st = stats(times);

@@ -59,6 +59,8 @@ export class NativeLibrary {
   private blockAddress = 0n;
   /** Keeps the bound arrays (and so the memory the block points at) alive. */
   private bound: ArgValue[] = [];
+  /** The typed arrays that were packed, to detect reallocation before each run. */
+  private boundData: (TypedArray | null)[] = [];
 
   private constructor(
     readonly path: string,
@@ -138,6 +140,20 @@ export class NativeLibrary {
     this.block = block;
     this.blockAddress = base;
     this.bound = bound;
+    this.boundData = bound.map((v) => (isNDArray(v) ? v.data : null));
+  }
+
+  /** Fails if a bound array was reallocated since `bind`: its packed pointer would be stale. */
+  private checkBound(): void {
+    const params = this.signature.params;
+    for (let n = 0; n < this.bound.length; n++) {
+      const v = this.bound[n];
+      if (isNDArray(v) && (v.data !== this.boundData[n] || v.data.buffer.byteLength === 0)) {
+        fail('E_ARG_STALE', `argument '${params[n].name}' was reallocated (or detached) after bind`, {
+          hint: 'call bind(args) again after replacing an array',
+        });
+      }
+    }
   }
 
   /** Runs the program once with the bound arguments (binding `args` first if given). */
@@ -145,6 +161,7 @@ export class NativeLibrary {
     if (args) this.bind(args);
     this.init();
     if (!this.block) fail('E_ARG_MISSING', `program '${this.signature.program}' has no bound arguments`, { hint: 'call bind(args) first' });
+    this.checkBound();
     const rc = this.fns.run(this.handle, this.blockAddress);
     if (rc !== 0) {
       const message = this.fns.lastError(this.handle) || `${this.symbol}_run returned ${rc}`;
@@ -158,6 +175,7 @@ export class NativeLibrary {
     if (this.handle !== null) this.fns.exit(this.handle);
     this.handle = null;
     this.bound = [];
+    this.boundData = [];
     this.block = undefined;
     this.lib.unload();
     this.lib = undefined;

@@ -1,5 +1,5 @@
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { writeCacheFile } from '../../core/cache/BuildCache.js';
 import type { Compiler } from '../../core/Compiler.js';
 import type { OrchPlugin } from '../../core/config/types.js';
 import { tapStage } from '../../core/stagePlugin.js';
@@ -14,8 +14,8 @@ export class CodegenPlugin implements OrchPlugin {
       const out = generateCpp(build.program, { ...compiler.config.codegen });
       build.staging = compilation.cache.staging(build.moduleRel, build.entry);
       const file = path.join(build.staging, `${out.symbol}.cpp`);
-      writeFileSync(file, out.source);
-      writeFileSync(path.join(build.staging, `${out.symbol}.h`), out.header);
+      writeCacheFile(file, out.source);
+      writeCacheFile(path.join(build.staging, `${out.symbol}.h`), out.header);
       build.cpp = { ...out, file };
     });
   }

@@ -1,6 +1,6 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { BuildInfo } from '../../core/cache/BuildCache.js';
+import { writeCacheFile, type BuildInfo } from '../../core/cache/BuildCache.js';
 import { sha256 } from '../../core/cache/hashing.js';
 import type { Compiler } from '../../core/Compiler.js';
 import type { OrchPlugin } from '../../core/config/types.js';
@@ -15,8 +15,8 @@ export class EmitPlugin implements OrchPlugin {
     tapStage(compiler, 'emit', this.name, (build, compilation) => {
       if (!build.staging || !build.library || !build.cpp || !build.key || !build.program) return;
       const dir = build.staging;
-      writeFileSync(path.join(dir, 'ir.txt'), printProgram(build.program) + '\n');
-      writeFileSync(path.join(dir, 'memory.json'), JSON.stringify(build.memory ?? {}, null, 1));
+      writeCacheFile(path.join(dir, 'ir.txt'), printProgram(build.program) + '\n');
+      writeCacheFile(path.join(dir, 'memory.json'), JSON.stringify(build.memory ?? {}, null, 1));
       const artifacts = [path.basename(build.library), path.basename(build.cpp.file!), `${build.cpp.symbol}.h`, 'ir.txt', 'memory.json'];
       const checksums: Record<string, string> = {};
       for (const a of artifacts) checksums[a] = sha256(readFileSync(path.join(dir, a)));
@@ -39,8 +39,9 @@ export class EmitPlugin implements OrchPlugin {
         command: build.command ?? [],
       };
       // build-info.json is written last: an entry without it is never loaded
-      writeFileSync(path.join(dir, 'build-info.json'), JSON.stringify(info, null, 1));
-      build.dir = compilation.cache.commit(dir, { optionsKey: build.optionsKey, inputs: build.inputs, files: sources, key: build.key });
+      const infoText = JSON.stringify(info, null, 1);
+      writeCacheFile(path.join(dir, 'build-info.json'), infoText);
+      build.dir = compilation.cache.commit(dir, { optionsKey: build.optionsKey, inputs: build.inputs, files: sources, key: build.key, infoHash: sha256(infoText) });
       build.library = path.join(build.dir, info.library);
       build.staging = undefined;
     });
