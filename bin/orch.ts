@@ -23,6 +23,7 @@ function common<T>(y: Argv<T>) {
     .option('print-ir-after', { type: 'string', array: true, describe: 'print the IR after a pass (or all)' })
     .option('time-passes', { type: 'boolean', describe: 'print the time spent in each pass' })
     .option('verify-ir', { type: 'boolean', describe: 'verify the IR after every pass' })
+    .option('debug', { type: 'boolean', describe: 'insert debug checkers (NaN, negative tracers, negative delp)' })
     .option('config', { type: 'string', describe: 'path to orch.config.ts (default: found from the working directory)' });
 }
 

@@ -110,8 +110,8 @@ export class Compilation {
   }
 
   /** Runs the pipeline on one entry. */
-  async runEntry(build: EntryBuild): Promise<void> {
-    const stop = this.options.stopAfter;
+  async runEntry(build: EntryBuild, stopAfter?: StageName): Promise<void> {
+    const stop = stopAfter ?? this.options.stopAfter;
     const steps: [StageName, () => Promise<void>][] = [
       ['parse', () => this.hooks.parse.promise(build)],
       ['simplify1', () => this.hooks.simplify.promise(build, 1)],

@@ -234,7 +234,8 @@ export class Compiler {
     }
     const build = this.newBuild(file, moduleRel, entry, req, inputs, '');
     try {
-      await compilation.runEntry(build);
+      // python mode interprets the IR every optimizing pass produced; no native code
+      await compilation.runEntry(build, this.pipeline.stopAfter ?? 'debugInsertion');
     } catch (e) {
       return { ...base, status: 'error', errors: toDiagnostics(e), durationS: (performance.now() - t0) / 1000 };
     }

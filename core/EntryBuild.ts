@@ -5,8 +5,10 @@ import type { Value } from '../plugins/parse/values.js';
 
 /** Static memory report of one program (written by the analyze stage). */
 export interface MemoryReport {
-  arrays: { name: string; role: string; dtype: string; axes: string; bytesPerElement: number; shape: string[]; pooled: boolean }[];
+  arrays: { name: string; role: string; dtype: string; axes: string; bytesPerElement: number; shape: string[]; pooled: boolean; offset?: string; zeroFill: boolean }[];
   totals: Record<string, { arrays: number; note: string }>;
+  /** symbolic peak bytes of each arena (sizes depend on the call's shapes) */
+  peak: { temporaryArenaBytes: string; transientArenaBytes: string };
 }
 
 /**

@@ -32,6 +32,7 @@ typedef struct orch_array {
 #ifdef __cplusplus
 }  // extern "C"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdarg>
 #include <cstddef>
@@ -48,9 +49,40 @@ typedef struct orch_array {
 
 namespace orch {
 
+/* Grow-only memory reused across calls (pooling): transients and temporaries are placed
+   at offsets computed by the pooling pass, so a call allocates nothing once warm. */
+class Arena {
+ public:
+  Arena() = default;
+  Arena(const Arena&) = delete;
+  Arena& operator=(const Arena&) = delete;
+  ~Arena() { std::free(base_); }
+  /* Makes room for `bytes`; addresses from before a growth are invalid after it. */
+  bool ensure(size_t bytes) {
+    if (bytes <= size_) return true;
+    void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
+    if (!p) return false;
+    std::free(base_);
+    base_ = p;
+    size_ = bytes;
+    return true;
+  }
+  char* base() const { return static_cast<char*>(base_); }
+  size_t size() const { return size_; }
+
+ private:
+  void* base_ = nullptr;
+  size_t size_ = 0;
+};
+
 /* What a handle from `<sym>_init` points to. One run at a time per handle. */
 struct State {
   char error[1024];
+  Arena transients;
+  Arena temporaries;
+  /* debug checks (debug insertion): set by the first failing check in abort mode */
+  int debug_failed = 0;
+  int debug_logged = 0;
 };
 
 /* Records a printf-style message in the handle and returns the nonzero status of `run`. */
@@ -83,6 +115,51 @@ inline int check_arg(State* st, const char* name, const orch_array& a, int rank)
   }
   if (count != 0 && a.data == nullptr) return fail(st, "argument '%s' has a null data pointer", name);
   return 0;
+}
+
+/* Grows an arena once for everything placed in it next (placing never grows it, so no
+   placed array can be moved by a later placement). */
+inline int reserve(State* st, Arena& arena, const char* where, int64_t bytes) {
+  if (bytes < 0) return fail(st, "%s: invalid pool size %lld", where, (long long)bytes);
+  if (!arena.ensure(static_cast<size_t>(bytes) + 64))
+    return fail(st, "%s: out of memory growing the pool to %lld bytes", where, (long long)bytes);
+  return 0;
+}
+
+/* Places a pooled array at `offset` in `arena` (reserved before) as a C-contiguous view;
+   zero-fills it when the pooling pass could not prove every point is written before read. */
+inline int place(State* st, Arena& arena, const char* where, const char* name, orch_array& view, int rank,
+                 const int64_t* shape, size_t elem, int64_t offset, int64_t end, bool zero) {
+  if (offset < 0 || end < offset || static_cast<size_t>(end) > arena.size())
+    return fail(st, "%s: array '%s' has an invalid pool slot [%lld, %lld)", where, name, (long long)offset, (long long)end);
+  for (int d = 0; d < rank; ++d)
+    if (shape[d] < 0)
+      return fail(st, "%s: array '%s' has a negative extent %lld on axis %d", where, name, (long long)shape[d], d);
+  view = orch_array{};
+  int64_t stride = 1, count = 1;
+  for (int d = rank - 1; d >= 0; --d) {
+    view.shape[d] = shape[d];
+    view.strides[d] = stride;
+    stride *= shape[d] > 0 ? shape[d] : 1;
+    count *= shape[d];
+  }
+  view.data = arena.base() + offset;
+  if (zero && count > 0) std::memset(view.data, 0, static_cast<size_t>(count) * elem);
+  return 0;
+}
+
+/* A failed debug check: in abort mode the first report is kept and the call fails after the
+   loop nest; in log mode reports go to stderr (the first 20) and the run continues. */
+inline void debug_report(State* st, bool abort_mode, const char* msg) {
+#pragma omp critical(orch_debug)
+  {
+    if (abort_mode) {
+      if (!st->debug_failed) std::snprintf(st->error, sizeof st->error, "%s", msg);
+      st->debug_failed = 1;
+    } else if (st->debug_logged++ < 20) {
+      std::fprintf(stderr, "%s\n", msg);
+    }
+  }
 }
 
 /* Owns one zero-filled allocation; RAII so every early `return` on error frees it. */

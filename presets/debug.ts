@@ -5,9 +5,10 @@ import cpu from './cpu.js';
 const debug: Preset = {
   ...cpu,
   name: 'debug',
-  description: 'CPU debug build: g++ -O0 -g, no OpenMP',
+  description: 'CPU debug build: g++ -O0 -g, no OpenMP, debug checkers on',
   compiler: { cxx: 'g++', flags: ['-O0', '-g', '-std=c++17', '-fPIC', '-shared'] },
   codegen: { ...cpu.codegen, openmp: false },
+  debug: { enabled: true },
 };
 
 export default debug;

@@ -104,7 +104,7 @@ function cloneArgs(args: EntryArgs): EntryArgs {
 /** `orch run`: one call of a stencil or program on fields from .npy files. */
 export async function runCommand(opts: RunOptions): Promise<number> {
   const [file, entryName] = parseTarget(opts.target);
-  const session = await openSession(opts, opts.mode === 'python');
+  const session = await openSession(opts);
   const { compiler } = session;
   const fields = readInputs(opts.in ?? []);
   const t0 = performance.now();
@@ -242,7 +242,7 @@ async function soleEntry(session: Awaited<ReturnType<typeof openSession>>, file:
 /** The expanded IR of an entry that came from the cache (for --check). */
 async function irFor(session: Awaited<ReturnType<typeof openSession>>, file: string, entry: EntryResult) {
   const { Compiler } = await import('../Compiler.js');
-  const c = new Compiler(session.config, { verifyIR: false, printIrAfter: [], timePasses: false, stopAfter: 'libraryExpansion', print: session.err });
+  const c = new Compiler(session.config, { verifyIR: false, printIrAfter: [], timePasses: false, print: session.err });
   const r = await c.build({ modules: [file], entry: entry.entry, externals: session.externals, defines: session.defines, mode: 'python' });
   const prog = r.entries[0]?.program;
   if (!prog) throw new OrchError(r.errors[0]);

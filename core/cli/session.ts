@@ -18,6 +18,8 @@ export interface CommonOptions {
   timePasses?: boolean;
   verifyIr?: boolean;
   config?: string;
+  /** turn the debug checkers on */
+  debug?: boolean;
 }
 
 export interface Session {
@@ -30,8 +32,8 @@ export interface Session {
 }
 
 /** Config + compiler + parsed externals/defines, as every build-like command needs. */
-export async function openSession(opts: CommonOptions, stopAfterExpansion = false): Promise<Session> {
-  const config = await resolveConfig({ preset: opts.preset, configFile: opts.config ? path.resolve(opts.config) : undefined });
+export async function openSession(opts: CommonOptions): Promise<Session> {
+  const config = await resolveConfig({ preset: opts.preset, debug: opts.debug, configFile: opts.config ? path.resolve(opts.config) : undefined });
   if (opts.verifyIr) config.verifyIR = true;
   const out = (t: string) => process.stdout.write(t.endsWith('\n') ? t : `${t}\n`);
   const err = (t: string) => process.stderr.write(t.endsWith('\n') ? t : `${t}\n`);
@@ -39,7 +41,6 @@ export async function openSession(opts: CommonOptions, stopAfterExpansion = fals
     verifyIR: config.verifyIR,
     printIrAfter: opts.printIrAfter ?? [],
     timePasses: !!opts.timePasses,
-    stopAfter: stopAfterExpansion ? 'libraryExpansion' : undefined,
     print: err,
   });
   const externals = { ...parseExternals(JSON.stringify(config.externals)), ...(opts.externals ? parseExternals(opts.externals) : {}) };

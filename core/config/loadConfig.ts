@@ -3,15 +3,19 @@ import path from 'node:path';
 import { createJiti } from 'jiti';
 import { presets } from '../../presets/index.js';
 import { didYouMean, fail } from '../diagnostics.js';
-import type { OrchConfig, ResolvedConfig } from './types.js';
+import { PASS_NAMES, type OrchConfig, type PassName, type ResolvedConfig } from './types.js';
 
 const CONFIG_NAMES = ['orch.config.ts', 'orch.config.mts', 'orch.config.js', 'orch.config.mjs'];
 
-const KNOWN_KEYS: (keyof OrchConfig)[] = ['modules', 'preset', 'plugins', 'compiler', 'codegen', 'cacheRoot', 'pythonPath', 'externals', 'defines', 'verifyIR'];
+const KNOWN_KEYS: (keyof OrchConfig)[] = ['modules', 'preset', 'plugins', 'compiler', 'codegen', 'cacheRoot', 'pythonPath', 'externals', 'defines', 'verifyIR', 'passes', 'debug'];
 const NESTED_KEYS: Record<string, string[]> = {
   compiler: ['cxx', 'flags', 'extraFlags'],
   codegen: ['loopOrder', 'openmp', 'lineDirectives'],
+  passes: PASS_NAMES,
+  debug: ['enabled', 'nan', 'tracers', 'threshold', 'delp', 'action'],
 };
+
+export const DEFAULT_TRACERS = ['qvapor', 'qliquid', 'qrain', 'qice', 'qsnow', 'qgraupel', 'qo3mr', 'qsgs_tke', 'qcld'];
 
 /** Finds orch.config.* in `dir` or its parents. */
 export function findConfigFile(dir: string): string | null {
@@ -77,6 +81,8 @@ export function presetNamed(name: string) {
 
 export interface ConfigOverrides {
   preset?: string;
+  /** --debug: turn the debug checkers on */
+  debug?: boolean;
   configFile?: string | null;
   cwd?: string;
 }
@@ -105,5 +111,17 @@ export async function resolveConfig(over: ConfigOverrides = {}): Promise<Resolve
     externals: user.externals ?? {},
     defines: user.defines ?? {},
     verifyIR: user.verifyIR ?? process.env.ORCH_VERIFY_IR === '1',
+    passes: Object.fromEntries(PASS_NAMES.map((n) => [n, user.passes?.[n] !== false])) as Record<PassName, boolean>,
+    debug: {
+      enabled: false,
+      nan: true,
+      tracers: DEFAULT_TRACERS,
+      threshold: -1e-8,
+      delp: true,
+      action: 'abort',
+      ...(preset.debug ?? {}),
+      ...(user.debug ?? {}),
+      ...(over.debug ? { enabled: true } : {}),
+    },
   };
 }

@@ -31,6 +31,8 @@ export interface Preset {
   compiler: CompilerOptions;
   codegen: CodegenOptions;
   plugins: OrchPlugin[];
+  /** Debug checkers on by default in this preset. */
+  debug?: Partial<DebugOptions>;
 }
 
 /** What `orch.config.ts` may set (all optional; merged over the preset). */
@@ -51,6 +53,27 @@ export interface OrchConfig {
   defines?: Record<string, number | boolean>;
   /** Verify the IR after every pass (on in tests). */
   verifyIR?: boolean;
+  /** Turn optimizing passes off (`{ fusion: false }`); every pass is on by default. */
+  passes?: Partial<Record<PassName, boolean>>;
+  /** Debug checkers (the `debug` preset turns them on; `--debug` too). */
+  debug?: Partial<DebugOptions>;
+}
+
+/** The optimizing passes that can be turned off. */
+export type PassName = 'constantFolding' | 'copyPropagation' | 'deadCode' | 'mergeBlocks' | 'fusion' | 'scalarization' | 'regionExpansion' | 'pooling';
+
+export const PASS_NAMES: PassName[] = ['constantFolding', 'copyPropagation', 'deadCode', 'mergeBlocks', 'fusion', 'scalarization', 'regionExpansion', 'pooling'];
+
+export interface DebugOptions {
+  enabled: boolean;
+  /** NaN check after each write of a float field */
+  nan: boolean;
+  /** fields checked for negative values */
+  tracers: string[];
+  threshold: number;
+  /** check fields named delp* for negative values */
+  delp: boolean;
+  action: 'abort' | 'log';
 }
 
 /** The configuration a Compiler runs with: preset merged under the user's config. */
@@ -68,4 +91,6 @@ export interface ResolvedConfig {
   externals: Record<string, unknown>;
   defines: Record<string, number | boolean>;
   verifyIR: boolean;
+  passes: Record<PassName, boolean>;
+  debug: DebugOptions;
 }

@@ -91,6 +91,9 @@ export class Interpreter {
   private allocArray(decl: ArrayDecl): void {
     const shape = decl.shape!.map((e) => this.evalHost(e));
     const arr = allocate(decl.dtype === 'int64' ? 'float64' : decl.dtype, shape.map((x) => Math.max(0, x)));
+    // Pooled memory the pooling pass does not zero holds stale values in compiled code:
+    // poison it here, so a wrong "written before read" proof changes the oracle's results.
+    if (decl.pool && !decl.pool.zeroFill) arr.data.fill((decl.dtype.startsWith('float') ? NaN : decl.dtype === 'bool' ? 1 : -987654) as never);
     this.arrays.set(decl.name, { decl, data: arr.data as ArrayState['data'], shape, strides: contiguousStrides(shape), origin: [], axes: axisMap(decl) });
   }
 
@@ -160,7 +163,22 @@ export class Interpreter {
   private vloop(l: VLoop): void {
     const klo = this.evalHost(l.k.lo);
     const khi = this.evalHost(l.k.hi);
-    const nests = l.body.map((h) => ({ h, body: this.compileStmts(h.body) }));
+    const nests = l.body.map((h) => {
+      const locals = (h.locals ?? []).map((x) => {
+        const cell = { v: 0, dtype: x.dtype };
+        this.scalars.set(x.name, cell);
+        return cell;
+      });
+      const inner = this.compileStmts(h.body);
+      // point-local scalars start at zero at every point, like a zero-filled array
+      const body = locals.length
+        ? () => {
+            for (const c of locals) c.v = 0;
+            inner();
+          }
+        : inner;
+      return { h, body };
+    });
     const pt = this.pt;
     const sweepIJ = (h: HLoop, body: () => void) => {
       const ilo = this.evalHost(h.i.lo);
@@ -260,6 +278,16 @@ export class Interpreter {
           }
         };
       }
+      case 'let': {
+        const cell = this.scalars.get(s.name);
+        if (!cell) throw new Error(`interpreter: let of unknown local ${s.name}`);
+        const v = this.compile(s.value);
+        return () => {
+          cell.v = coerce(v(), cell.dtype);
+        };
+      }
+      case 'check':
+        return this.compileCheck(s);
       case 'region': {
         const body = this.compileStmts(s.body);
         const pt = this.pt;
@@ -280,6 +308,27 @@ export class Interpreter {
       }
     }
   }
+
+  private compileCheck(s: Extract<Stmt, { kind: 'check' }>): () => void {
+    const st = this.arrays.get(s.target)!;
+    const idx = this.index(s.target, [0, 0, 0]);
+    const c = s.check;
+    const pt = this.pt;
+    return () => {
+      const v = st.data[idx()];
+      const bad = c.test === 'nan' ? Number.isNaN(v) : v < c.threshold;
+      if (!bad) return;
+      const at = st.axes.map((ax, pos) => `${'ijk'[ax]}=${st.origin[pos] + pt[ax]}`).join(', ');
+      const what = c.test === 'nan' ? 'is NaN' : `is ${v}, below ${c.threshold}`;
+      const message = `debug check: ${s.target} ${what} at ${at} in program ${c.program}, stencil ${c.stencil} (${s.loc.file}:${s.loc.line})`;
+      if (c.action === 'abort') fail('E_DEBUG_CHECK', message, { loc: s.loc, hint: 'set the debug action to log to continue past failed checks' });
+      this.debugReports++;
+      if (this.debugReports <= 20) process.stderr.write(`${message}\n`);
+    };
+  }
+
+  /** Failed checks reported in log mode during the last run. */
+  debugReports = 0;
 
   compile(e: Expr): Ev {
     switch (e.kind) {

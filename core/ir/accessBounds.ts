@@ -101,6 +101,12 @@ export function launchAccessBounds(launch: LaunchStmt, arrays: readonly ArrayDec
           record(scope, s.target, [0, 0, 0]);
           walkExpr(scope, s.value);
           break;
+        case 'let':
+          walkExpr(scope, s.value);
+          break;
+        case 'check':
+          record(scope, s.target, [0, 0, 0]);
+          break;
         case 'if':
           walkExpr(scope, s.cond);
           walkStmts(scope, s.then);

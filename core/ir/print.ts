@@ -63,6 +63,12 @@ function stmts(list: Stmt[], ind: string, out: string[]): void {
       case 'assign':
         out.push(`${ind}${s.target} = ${printExpr(s.value)}`);
         break;
+      case 'let':
+        out.push(`${ind}let ${s.name} = ${printExpr(s.value)}`);
+        break;
+      case 'check':
+        out.push(`${ind}check ${s.check.test}${s.check.test === 'negative' ? ` < ${s.check.threshold}` : ''} ${s.target}`);
+        break;
       case 'if':
         out.push(`${ind}if ${printExpr(s.cond)} {`);
         stmts(s.then, ind + '  ', out);
@@ -78,7 +84,7 @@ function stmts(list: Stmt[], ind: string, out: string[]): void {
         out.push(`${ind}}`);
         break;
       case 'region':
-        out.push(`${ind}region ${s.regions.map((r) => `[${regionAxis(r.i)}, ${regionAxis(r.j)}]`).join(' | ')} {`);
+        out.push(`${ind}region${s.split ? ' split' : ''} ${s.regions.map((r) => `[${regionAxis(r.i)}, ${regionAxis(r.j)}]`).join(' | ')} {`);
         stmts(s.body, ind + '  ', out);
         out.push(`${ind}}`);
         break;
@@ -109,7 +115,8 @@ export function printStencil(def: StencilDef, ind = ''): string {
 }
 
 function hloop(h: HLoop, ind: string, out: string[]): void {
-  out.push(`${ind}hloop i in [${printExpr(h.i.lo)}, ${printExpr(h.i.hi)}) j in [${printExpr(h.j.lo)}, ${printExpr(h.j.hi)}) {`);
+  const locals = h.locals?.length ? ` locals {${h.locals.map((l) => `${l.name}: ${l.dtype}`).join(', ')}}` : '';
+  out.push(`${ind}hloop i in [${printExpr(h.i.lo)}, ${printExpr(h.i.hi)}) j in [${printExpr(h.j.lo)}, ${printExpr(h.j.hi)})${locals} {`);
   stmts(h.body, ind + '  ', out);
   out.push(`${ind}}`);
 }
@@ -175,7 +182,11 @@ export function printProgram(p: Program): string {
   });
   const ct = Object.entries(p.compiletime);
   out.push(`program ${p.name}(${params.join(', ')})${ct.length ? ` compiletime {${ct.map(([k, v]) => `${k} = ${v}`).join(', ')}}` : ''} {`);
-  for (const a of p.arrays) if (a.role !== 'arg') out.push(`  ${a.role} ${a.name}: ${a.dtype}[${a.axes}] shape ${tuple(a.shape ?? [])}`);
+  for (const a of p.arrays) {
+    if (a.role === 'arg') continue;
+    const pool = a.pool ? ` pool [${printExpr(a.pool.offset)}, ${printExpr(a.pool.end)})${a.pool.zeroFill ? ' zero' : ''}` : '';
+    out.push(`  ${a.role} ${a.name}: ${a.dtype}[${a.axes}] shape ${tuple(a.shape ?? [])}${pool}`);
+  }
   for (const s of p.scalars) if (s.role === 'local') out.push(`  local ${s.name}: ${s.dtype}`);
   const used = new Set<string>();
   const collect = (l: PStmt[]) =>

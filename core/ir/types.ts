@@ -71,12 +71,31 @@ export interface HorizontalRegion {
   j: RegionAxis;
 }
 
+/** What a debug check tests after a write (debug insertion). */
+export interface DebugCheck {
+  test: 'nan' | 'negative';
+  /** values below this fail a 'negative' check */
+  threshold: number;
+  program: string;
+  stencil: string;
+  /** abort: the call fails with the report; log: report on stderr and continue */
+  action: 'abort' | 'log';
+}
+
 /** Statements of a stencil body (per grid point). */
 export type Stmt =
   | { kind: 'assign'; target: string; value: Expr; loc: SourceLoc }
+  /** Assigns a point-local scalar of the enclosing HLoop (a temporary shrunk to a scalar). */
+  | { kind: 'let'; name: string; value: Expr; loc: SourceLoc }
+  /** Checks the value just written to `target` at the current point (debug builds). */
+  | { kind: 'check'; target: string; check: DebugCheck; loc: SourceLoc }
   | { kind: 'if'; cond: Expr; then: Stmt[]; else: Stmt[]; loc: SourceLoc }
   | { kind: 'while'; cond: Expr; body: Stmt[]; loc: SourceLoc }
-  | { kind: 'region'; regions: HorizontalRegion[]; body: Stmt[]; loc: SourceLoc };
+  /**
+   * Runs `body` where (i, j) lies in any of `regions`. `split` (set by region expansion)
+   * asks library expansion for a loop over each region's own bounds instead of a mask.
+   */
+  | { kind: 'region'; regions: HorizontalRegion[]; body: Stmt[]; loc: SourceLoc; split?: boolean };
 
 export interface IntervalBlock {
   start: AxisBound;
@@ -115,6 +134,16 @@ export interface StencilDef {
   computations: Computation[];
 }
 
+/** Where pooling placed an array in the handle's arena (temporaries and transients). */
+export interface PoolSlot {
+  /** byte offset of the array in the arena of its role, evaluated when it is allocated */
+  offset: Expr;
+  /** bytes the arena must hold up to the end of this array */
+  end: Expr;
+  /** false when analysis proved every point is written before it is read */
+  zeroFill: boolean;
+}
+
 /** A program array: an argument, a `temporary(...)`, or a stencil's transient. */
 export interface ArrayDecl {
   name: string;
@@ -123,6 +152,8 @@ export interface ArrayDecl {
   role: 'arg' | 'temporary' | 'transient';
   /** For temporaries and transients: the allocated extent along each of `axes`. */
   shape?: Expr[];
+  /** Set by the pooling pass; without it the array gets its own zero-filled allocation. */
+  pool?: PoolSlot;
   loc: SourceLoc;
 }
 
@@ -143,6 +174,8 @@ export interface HLoop {
   i: Range;
   j: Range;
   body: Stmt[];
+  /** Point-local scalars (zero at the start of every point), assigned by `let`. */
+  locals?: { name: string; dtype: DType }[];
 }
 
 /**

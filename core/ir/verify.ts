@@ -28,25 +28,33 @@ export function verifyProgram(p: Program): string[] {
       if (name.kind === 'shape' && !arrays.has(name.name)) return `unknown array '${name.name}'`;
       return null;
     });
-  const pointStmts = (list: Stmt[], where: string) => {
+  const pointStmts = (list: Stmt[], where: string, locals: Map<string, string> = new Map()) => {
     for (const s of list) {
-      if (s.kind === 'assign') {
+      if (s.kind === 'let') {
+        const dt = locals.get(s.name);
+        if (!dt) errors.push(`${where}: let of '${s.name}', which is not a local of its loop nest`);
+        else if (dt !== s.value.dtype) errors.push(`${where}: local ${s.name} is ${dt} but is assigned ${s.value.dtype}`);
+        pointExpr(s.value, where, locals);
+      } else if (s.kind === 'check') {
+        if (!arrays.has(s.target)) errors.push(`${where}: check of unknown array '${s.target}'`);
+      } else if (s.kind === 'assign') {
         const a = arrays.get(s.target);
         if (!a) errors.push(`${where}: assignment to unknown array '${s.target}'`);
         else if (a.dtype !== s.value.dtype) errors.push(`${where}: ${s.target} is ${a.dtype} but is assigned ${s.value.dtype}`);
-        pointExpr(s.value, where);
+        pointExpr(s.value, where, locals);
       } else if (s.kind === 'if') {
-        pointExpr(s.cond, where);
-        pointStmts(s.then, where);
-        pointStmts(s.else, where);
+        pointExpr(s.cond, where, locals);
+        pointStmts(s.then, where, locals);
+        pointStmts(s.else, where, locals);
       } else if (s.kind === 'while') {
-        pointExpr(s.cond, where);
-        pointStmts(s.body, where);
-      } else pointStmts(s.body, where);
+        pointExpr(s.cond, where, locals);
+        pointStmts(s.body, where, locals);
+      } else pointStmts(s.body, where, locals);
     }
   };
-  const pointExpr = (e: Expr, where: string) =>
+  const pointExpr = (e: Expr, where: string, locals: Map<string, string>) =>
     checkExpr(e, where, errors, (x) => {
+      if (x.kind === 'scalar' && locals.has(x.name)) return locals.get(x.name) === x.dtype ? null : `local '${x.name}' read as ${x.dtype}`;
       if (x.kind === 'field') {
         const a = arrays.get(x.name);
         if (!a) return `unknown array '${x.name}'`;
@@ -79,7 +87,9 @@ export function verifyProgram(p: Program): string[] {
             hostExpr(v.k.hi, `launch ${s.stencil}`);
             for (const h of v.body) {
               [h.i.lo, h.i.hi, h.j.lo, h.j.hi].forEach((e) => hostExpr(e, `launch ${s.stencil}`));
-              pointStmts(h.body, `launch ${s.stencil}`);
+              const locals = new Map((h.locals ?? []).map((l) => [l.name, l.dtype as string]));
+              for (const l of h.locals ?? []) if (arrays.has(l.name) || scalars.has(l.name)) errors.push(`launch ${s.stencil}: local '${l.name}' shadows a program name`);
+              pointStmts(h.body, `launch ${s.stencil}`, locals);
             }
           }
           break;
@@ -133,7 +143,8 @@ export function verifyStencil(def: StencilDef): string[] {
       } else if (s.kind === 'while') {
         ex(s.cond);
         visit(s.body);
-      } else visit(s.body);
+      } else if (s.kind === 'region') visit(s.body);
+      else errors.push(`stencil ${def.name}: '${s.kind}' statements only exist after library expansion`);
     }
   };
   for (const c of def.computations) for (const iv of c.intervals) visit(iv.body);

@@ -5,7 +5,10 @@ export function forEachExpr(stmts: Stmt[], fn: (e: Expr) => void): void {
   for (const s of stmts) {
     switch (s.kind) {
       case 'assign':
+      case 'let':
         visitExpr(s.value, fn);
+        break;
+      case 'check':
         break;
       case 'if':
         visitExpr(s.cond, fn);
@@ -69,6 +72,10 @@ export function mapStmts(stmts: Stmt[], fn: (e: Expr) => Expr, target: (name: st
     switch (s.kind) {
       case 'assign':
         return { ...s, target: target(s.target), value: mapExpr(s.value, fn) };
+      case 'let':
+        return { ...s, value: mapExpr(s.value, fn) };
+      case 'check':
+        return { ...s, target: target(s.target) };
       case 'if':
         return { ...s, cond: mapExpr(s.cond, fn), then: mapStmts(s.then, fn, target), else: mapStmts(s.else, fn, target) };
       case 'while':
@@ -100,7 +107,7 @@ export function writes(stmts: Stmt[], out = new Set<string>()): Set<string> {
     else if (s.kind === 'if') {
       writes(s.then, out);
       writes(s.else, out);
-    } else writes(s.body, out);
+    } else if (s.kind === 'while' || s.kind === 'region') writes(s.body, out);
   }
   return out;
 }

@@ -22,14 +22,23 @@ export class AnalyzePlugin implements OrchPlugin {
         axes: a.axes,
         bytesPerElement: bytesPerElement(a.dtype),
         shape: a.shape ? a.shape.map(printExpr) : [...a.axes].map((_, i) => `${a.name}.shape[${i}]`),
-        pooled: false,
+        pooled: !!a.pool,
+        offset: a.pool ? printExpr(a.pool.offset) : undefined,
+        zeroFill: a.pool ? a.pool.zeroFill : a.role !== 'arg',
       }));
       const totals: MemoryReport['totals'] = {};
       for (const role of ['arg', 'temporary', 'transient']) {
         const n = arrays.filter((a) => a.role === role).length;
-        totals[role] = { arrays: n, note: role === 'arg' ? 'owned by the caller' : role === 'temporary' ? 'allocated per call of run' : 'allocated per stencil launch (not pooled yet)' };
+        const pooled = arrays.filter((a) => a.role === role && a.pooled).length;
+        totals[role] = {
+          arrays: n,
+          note: role === 'arg' ? 'owned by the caller' : pooled === n ? `${n} pooled (${role === 'temporary' ? 'temporary' : 'transient'} arena)` : `${pooled} of ${n} pooled`,
+        };
       }
-      build.memory = { arrays, totals };
+      // peak: the temporaries' arena plus the largest launch's transients
+      const ends = (role: string) => p.arrays.filter((a) => a.role === role && a.pool).map((a) => printExpr(a.pool!.end));
+      const peak = { temporaryArenaBytes: ends('temporary').pop() ?? '0', transientArenaBytes: ends('transient').length ? `max(${ends('transient').join(', ')})` : '0' };
+      build.memory = { arrays, totals, peak };
     });
   }
 }

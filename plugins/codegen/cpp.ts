@@ -197,7 +197,7 @@ class Namer {
   private readonly used = new Set<string>();
   private readonly ids = new Map<string, string>();
 
-  id(space: 'array' | 'scalar', name: string): string {
+  id(space: 'array' | 'scalar' | 'local', name: string): string {
     const key = `${space}:${name}`;
     let id = this.ids.get(key);
     if (id === undefined) {
@@ -214,6 +214,10 @@ class Namer {
 /** What a point body needs to address arrays: the arrays hoisted by the current launch. */
 interface PointContext {
   hoisted: Map<string, ArrayDecl>;
+  /** point-local scalars of the HLoop being emitted */
+  locals: Map<string, DType>;
+  /** origin expressions of the launch, for debug reports */
+  origins: Record<string, Expr[]>;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -295,6 +299,8 @@ class ProgramGenerator {
     w.line('if (!handle) return 1;');
     w.line('orch::State* st = static_cast<orch::State*>(handle);');
     w.line("st->error[0] = '\\0';");
+    w.line('st->debug_failed = 0;');
+    w.line('st->debug_logged = 0;');
     w.line('if (!args) return orch::fail(st, "run: the argument array is null");');
     w.open('try {');
     w.line('return run_program(st, args);');
@@ -339,9 +345,19 @@ class ProgramGenerator {
     for (const a of p.arrays) {
       if (a.role !== 'arg') w.line(`orch_array ${this.view(a.name)}{};`);
     }
+    this.reserve(p.arrays.filter((a) => a.role === 'temporary'), 'st->temporaries', where);
     for (const a of p.arrays) {
       if (a.role === 'temporary') this.allocate(a, where);
     }
+  }
+
+  /** Grows an arena once for the pooled arrays about to be placed in it (the last ends furthest). */
+  private reserve(arrays: ArrayDecl[], arena: string, where: string): void {
+    const pooled = arrays.filter((a) => a.pool);
+    if (!pooled.length) return;
+    const ends = pooled.map((a) => convert(this.expr(a.pool!.end, undefined), a.pool!.end.dtype, 'int64'));
+    const total = ends.reduce((acc, e) => `std::max<int64_t>(${acc}, ${e})`);
+    this.w.line(`if (orch::reserve(st, ${arena}, ${where}, ${total})) return 1;`);
   }
 
   /** Allocates a zero-filled temporary (run scope) or transient (launch scope). */
@@ -351,6 +367,17 @@ class ProgramGenerator {
       throw new Error(`array '${a.name}' (${a.role}) needs ${a.axes.length} shape expressions`);
     }
     const shape = a.shape.map((e) => convert(this.expr(e, undefined), e.dtype, 'int64')).join(', ');
+    if (a.pool) {
+      const arena = a.role === 'temporary' ? 'st->temporaries' : 'st->transients';
+      const int64 = (e: Expr): string => convert(this.expr(e, undefined), e.dtype, 'int64');
+      w.open('{');
+      w.line(`const int64_t shape[${a.axes.length}] = {${shape}};`);
+      w.line(
+        `if (orch::place(st, ${arena}, ${where}, ${cString(a.name)}, ${this.view(a.name)}, ${a.axes.length}, shape, sizeof(${STORAGE[a.dtype]}), ${int64(a.pool.offset)}, ${int64(a.pool.end)}, ${a.pool.zeroFill})) return 1;`,
+      );
+      w.close();
+      return;
+    }
     this.mapped(a.loc, () => w.line(`orch::Buffer ${this.buffer(a.name)};`));
     w.open('{');
     w.line(`const int64_t shape[${a.axes.length}] = {${shape}};`);
@@ -433,6 +460,7 @@ class ProgramGenerator {
     this.mapped(s.loc, () =>
       w.line(`[[maybe_unused]] const int64_t dom0 = ${int64(s.domain[0])}, dom1 = ${int64(s.domain[1])}, dom2 = ${int64(s.domain[2])};`),
     );
+    this.reserve(s.transients.map((t) => this.array(t)), 'st->transients', where);
     for (const name of s.transients) {
       const a = this.array(name);
       if (a.role !== 'transient') throw new Error(`launch of '${s.stencil}' allocates '${name}', which is a ${a.role}`);
@@ -446,7 +474,7 @@ class ProgramGenerator {
     // Hoist base pointers (shifted to the origin) and strides of every array the launch touches.
     const written = new Set<string>();
     for (const v of s.loops) for (const h of v.body) collectTargets(h.body, written);
-    const ctx: PointContext = { hoisted: new Map() };
+    const ctx: PointContext = { hoisted: new Map(), locals: new Map(), origins: s.origins };
     for (const name of new Set(bounds.map((b) => b.array))) {
       const a = this.array(name);
       const origin = s.origins[name];
@@ -462,7 +490,18 @@ class ProgramGenerator {
       ctx.hoisted.set(name, a);
     }
     s.loops.forEach((v) => this.vloop(v, ctx));
+    if (hasAbortCheck(s)) w.line('if (st->debug_failed) return 1;');
     w.close();
+  }
+
+  /** Declares an HLoop's point-local scalars (zero at every point) inside the innermost loop. */
+  private pointLocals(h: HLoop, ctx: PointContext): void {
+    ctx.locals = new Map((h.locals ?? []).map((l) => [l.name, l.dtype]));
+    for (const l of h.locals ?? []) this.w.line(`${CTYPE[l.dtype]} ${this.local(l.name)} = ${convert('0', 'int32', l.dtype)};`);
+  }
+
+  private local(name: string): string {
+    return `l_${this.names.id('local', name)}`;
   }
 
   /** One guarded block per loop scope (bounds of a scope share their `nonEmpty` expr). */
@@ -529,6 +568,7 @@ class ProgramGenerator {
       if (depth === 2) w.directive('#pragma GCC ivdep');
       w.open(this.loopHeader(axis, n));
     });
+    this.pointLocals(h, ctx);
     this.stmts(h.body, ctx);
     for (let d = 0; d < 3; d++) w.close();
   }
@@ -541,6 +581,7 @@ class ProgramGenerator {
     w.open(this.loopHeader(ij[0], n));
     w.directive('#pragma GCC ivdep');
     w.open(this.loopHeader(ij[1], n));
+    this.pointLocals(h, ctx);
     this.stmts(h.body, ctx);
     w.close();
     w.close();
@@ -582,7 +623,35 @@ class ProgramGenerator {
         this.stmts(s.body, ctx);
         w.close();
         return;
+      case 'let': {
+        const dt = ctx.locals.get(s.name);
+        if (!dt) throw new Error(`let of '${s.name}', which is not a local of its loop nest`);
+        this.mapped(s.loc, () => w.line(`${this.local(s.name)} = ${convert(this.expr(s.value, ctx), s.value.dtype, dt)};`));
+        return;
+      }
+      case 'check':
+        this.check(s, ctx);
+        return;
     }
+  }
+
+  /** A debug check of the value just written; reports name the program, stencil, line and i, j, k. */
+  private check(s: Extract<Stmt, { kind: 'check' }>, ctx: PointContext): void {
+    const w = this.w;
+    const a = this.array(s.target);
+    const value = `static_cast<double>(${this.fieldRef(s.target, [0, 0, 0], ctx)})`;
+    const test = s.check.test === 'nan' ? `std::isnan(${value})` : `${value} < ${floatLiteral(s.check.threshold, 'float64')}`;
+    const origin = ctx.origins[s.target] ?? [];
+    const idx = axisIndices(a.axes).map((ax, pos) => `(long long)(${convert(this.expr(origin[pos] ?? { kind: 'lit', value: 0, dtype: 'int64' }, undefined), 'int64', 'int64')} + ${'ijk'[ax]})`);
+    const fmtIdx = axisIndices(a.axes).map((ax) => `${'ijk'[ax]}=%lld`).join(', ');
+    const what = s.check.test === 'nan' ? 'is NaN' : `is %g, below ${s.check.threshold}`;
+    const msg = `debug check: ${s.target} ${what} at ${fmtIdx} in program ${s.check.program}, stencil ${s.check.stencil} (${s.loc.file}:${s.loc.line})`;
+    const args = [...(s.check.test === 'nan' ? [] : [value]), ...idx];
+    this.mapped(s.loc, () => w.open(`if (${test}) {`));
+    w.line('char msg[512];');
+    w.line(`std::snprintf(msg, sizeof msg, ${cString(msg.replace(/%(?!lld|g)/g, '%%'))}${args.length ? `, ${args.join(', ')}` : ''});`);
+    w.line(`orch::debug_report(st, ${s.check.action === 'abort' ? 'true' : 'false'}, msg);`);
+    w.close();
   }
 
   /** `p_x[...]` for array `name` at `offset` from the current point (i, j, k). */
@@ -614,6 +683,8 @@ class ProgramGenerator {
         return isFloat(e.dtype) ? floatLiteral(v, e.dtype) : intLiteral(v, e.dtype);
       }
       case 'scalar': {
+        const local = ctx?.locals.get(e.name);
+        if (local) return convert(this.local(e.name), local, e.dtype);
         const v = this.scalars.get(e.name);
         if (!v) throw new Error(`reference to unknown scalar '${e.name}'`);
         return convert(this.scalar(v.name), v.dtype, e.dtype);
@@ -769,8 +840,16 @@ function collectTargets(body: readonly Stmt[], out: Set<string>): void {
     else if (s.kind === 'if') {
       collectTargets(s.then, out);
       collectTargets(s.else, out);
-    } else collectTargets(s.body, out);
+    } else if (s.kind === 'while' || s.kind === 'region') collectTargets(s.body, out);
   }
+}
+
+function hasAbortCheck(s: LaunchStmt): boolean {
+  const inStmts = (body: readonly Stmt[]): boolean =>
+    body.some((x) =>
+      x.kind === 'check' ? x.check.action === 'abort' : x.kind === 'if' ? inStmts(x.then) || inStmts(x.else) : x.kind === 'while' || x.kind === 'region' ? inStmts(x.body) : false,
+    );
+  return s.loops.some((v) => v.body.some((h) => inStmts(h.body)));
 }
 
 function locText(loc: SourceLoc): string {

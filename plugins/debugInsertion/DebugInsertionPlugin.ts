@@ -1,11 +1,16 @@
 import type { Compiler } from '../../core/Compiler.js';
 import type { OrchPlugin } from '../../core/config/types.js';
 import { requireValidIR, tapStage } from '../../core/stagePlugin.js';
+import { insertChecks } from './insertChecks.js';
 
-/** debug insertion. No checkers are inserted yet; the stage verifies the IR and passes it on. */
+/** debug insertion: checkers after writes when the debug preset or `--debug` turns them on. */
 export class DebugInsertionPlugin implements OrchPlugin {
   readonly name = 'orch:debugInsertion';
   apply(compiler: Compiler): void {
-    tapStage(compiler, 'debugInsertion', this.name, (build) => requireValidIR(build, 'debug insertion'));
+    tapStage(compiler, 'debugInsertion', this.name, (build) => {
+      requireValidIR(build, 'debug insertion');
+      const opts = compiler.config.debug;
+      if (build.program && opts.enabled) build.program = insertChecks(build.program, opts);
+    });
   }
 }

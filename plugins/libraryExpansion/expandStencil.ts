@@ -62,6 +62,31 @@ function boundExpr(b: AxisBound, n: Expr): Expr {
   return { kind: 'binary', op: '+', left: n, right: { kind: 'lit', value: b.offset, dtype: 'int64' }, dtype: 'int64' };
 }
 
+/** `n + c` or `c` as (uses n, c); anything else is not comparable. */
+function linearForm(e: Expr, n: Expr): { n: boolean; c: number } | null {
+  if (e.kind === 'lit' && typeof e.value === 'number') return { n: false, c: e.value };
+  if (JSON.stringify(e) === JSON.stringify(n)) return { n: true, c: 0 };
+  if (e.kind === 'binary' && e.op === '+' && e.right.kind === 'lit' && typeof e.right.value === 'number' && JSON.stringify(e.left) === JSON.stringify(n)) return { n: true, c: e.right.value };
+  return null;
+}
+
+function pick(a: Expr, b: Expr, n: Expr, fn: 'max' | 'min'): Expr {
+  const x = linearForm(a, n);
+  const y = linearForm(b, n);
+  if (x && y && x.n === y.n) return (fn === 'max' ? x.c >= y.c : x.c <= y.c) ? a : b;
+  return { kind: 'call', fn, args: [a, b], dtype: 'int64' };
+}
+
+/** Lower loop bound: the larger of the nest's own bound and a region's start. */
+function boundMax(lo: Expr, start: AxisBound | null, n: Expr): Expr {
+  return start ? pick(lo, boundExpr(start, n), n, 'max') : lo;
+}
+
+/** Upper loop bound: the smaller of the nest's own bound and a region's end. */
+function boundMin(hi: Expr, end: AxisBound | null, n: Expr): Expr {
+  return end ? pick(hi, boundExpr(end, n), n, 'min') : hi;
+}
+
 function boundKey(b: AxisBound): number {
   // start-relative bounds come before end-relative ones (domains are larger than offsets)
   return b.level === 'start' ? b.offset : 1e9 + b.offset;
@@ -95,6 +120,8 @@ function guardApiWrites(stmts: Stmt[], api: Set<string>): Stmt[] {
         return { ...s, body: guardApiWrites(s.body, api) };
       case 'region':
         return { ...s, body: guardApiWrites(s.body, api) };
+      default:
+        return s;
     }
   });
 }
@@ -207,6 +234,18 @@ export function expandCall(program: Program, call: Extract<PStmt, { kind: 'call'
       };
       for (const u of ivUnits) {
         const stmt = sameExtent(u.extent, ZERO) ? u.stmt : guardApiWrites([u.stmt], api)[0];
+        if (stmt.kind === 'region' && stmt.split) {
+          // an edge or corner region marked by region expansion: one loop over its own bounds each
+          flush();
+          for (const r of stmt.regions) {
+            hloops.push({
+              i: { lo: boundMax(lit(u.extent.ilo), r.i.start, domain[0]), hi: boundMin(add(domain[0], u.extent.ihi), r.i.end, domain[0]) },
+              j: { lo: boundMax(lit(u.extent.jlo), r.j.start, domain[1]), hi: boundMin(add(domain[1], u.extent.jhi), r.j.end, domain[1]) },
+              body: toProgram(stmt.body),
+            });
+          }
+          continue;
+        }
         if (groupExt && (!sameExtent(groupExt, u.extent) || !canJoin(group, stmt, order))) flush();
         group.push(stmt);
         groupExt = u.extent;

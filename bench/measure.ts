@@ -1,0 +1,75 @@
+import { Compiler } from '../core/Compiler.js';
+import { resolveConfig } from '../core/config/loadConfig.js';
+import { formatDiagnostic } from '../core/diagnostics.js';
+import { buildEntryArgs } from '../core/runtime/callArgs.js';
+import { NativeLibrary } from '../core/runtime/NativeLibrary.js';
+import { syntheticInputs } from '../core/runtime/syntheticInputs.js';
+import { StencilByStencil, type StencilLibrary } from './stencilByStencil.js';
+
+/**
+ * One timing, in its own process so OMP_NUM_THREADS takes effect: a program run as one
+ * orchestrated library, or stencil by stencil. Prints one JSON line.
+ */
+export interface MeasureRequest {
+  file: string;
+  entry: string;
+  mode: 'orchestrated' | 'stencil-by-stencil';
+  shape: number[];
+  scalars: Record<string, number>;
+  cacheRoot: string;
+  preset: string;
+  minSeconds: number;
+}
+
+async function main(req: MeasureRequest): Promise<void> {
+  const config = await resolveConfig({ configFile: null, preset: req.preset });
+  config.cacheRoot = req.cacheRoot;
+  const compiler = new Compiler(config, { verifyIR: false, printIrAfter: [], timePasses: false, print: () => undefined });
+  const build = async (entry: string) => {
+    const r = await compiler.build({ modules: [req.file], entry, externals: {}, defines: {}, mode: 'build' });
+    if (r.errors.length) throw new Error(r.errors.map((d) => formatDiagnostic(d)).join('\n'));
+    return r.entries[0];
+  };
+  const main = await build(req.entry);
+  const fields = syntheticInputs(main.iface!, req.shape, {});
+  const args = buildEntryArgs(main.iface!, { fields, scalars: req.scalars });
+  const opened: NativeLibrary[] = [];
+  let call: () => void;
+  if (req.mode === 'orchestrated') {
+    const lib = NativeLibrary.open(main.library!, main.symbol!);
+    opened.push(lib);
+    lib.bind(args);
+    call = () => lib.run();
+  } else {
+    const parsed = new Compiler(config, { verifyIR: false, printIrAfter: [], timePasses: false, stopAfter: 'parse', print: () => undefined });
+    const r = await parsed.build({ modules: [req.file], entry: req.entry, externals: {}, defines: {}, mode: 'python' });
+    const program = r.entries[0].program!;
+    const libraries: Record<string, StencilLibrary> = {};
+    for (const name of Object.keys(program.stencils)) {
+      const e = await build(program.stencils[name].name);
+      const lib = NativeLibrary.open(e.library!, e.symbol!);
+      opened.push(lib);
+      libraries[name] = { lib, iface: e.iface! };
+    }
+    const sbs = new StencilByStencil(program, libraries);
+    call = () => sbs.run(args);
+  }
+  for (let w = 0; w < 3; w++) call();
+  const times: number[] = [];
+  let total = 0;
+  while ((total < req.minSeconds || times.length < 5) && times.length < 5000) {
+    const t0 = process.hrtime.bigint();
+    call();
+    const dt = Number(process.hrtime.bigint() - t0) / 1e9;
+    times.push(dt);
+    total += dt;
+  }
+  times.sort((a, b) => a - b);
+  for (const l of opened) l.close();
+  process.stdout.write(`${JSON.stringify({ median_s: times[Math.floor(times.length / 2)], min_s: times[0], runs: times.length })}\n`);
+}
+
+main(JSON.parse(process.argv[2]) as MeasureRequest).catch((e: unknown) => {
+  process.stderr.write(`${(e as Error).stack ?? String(e)}\n`);
+  process.exit(1);
+});

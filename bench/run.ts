@@ -1,0 +1,187 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Compiler } from '../core/Compiler.js';
+import { resolveConfig } from '../core/config/loadConfig.js';
+import { formatDiagnostic } from '../core/diagnostics.js';
+import type { Program } from '../core/ir/types.js';
+import { writes, reads } from '../core/ir/walk.js';
+import { bytesPerElement } from '../core/runtime/ndarray.js';
+import type { MeasureRequest } from './measure.js';
+
+/**
+ * `npm run bench`: how close the generated code gets to this machine's memory bandwidth,
+ * and what orchestration buys. Every ratio is measured in this one run. Not part of CI.
+ *
+ *   node dist/bench/run.js [--json out.json] [--quick]
+ */
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '../..');
+const args = process.argv.slice(2);
+const jsonOut = args.includes('--json') ? args[args.indexOf('--json') + 1] : undefined;
+const quick = args.includes('--quick');
+const work = mkdtempSync(path.join(os.tmpdir(), 'orch-bench-'));
+const PRESET = process.env.ORCH_BENCH_PRESET ?? 'cpu';
+
+interface Fixture {
+  name: string;
+  kind: 'pointwise/fused' | 'horizontal' | 'vertical solver' | 'regions' | 'program';
+  target: number;
+  scalars: Record<string, number>;
+}
+
+const FIXTURES: Fixture[] = [
+  { name: 'pointwise_chain', kind: 'pointwise/fused', target: 0.8, scalars: { rate: 0.5 } },
+  { name: 'hdiff', kind: 'horizontal', target: 0.45, scalars: { dt: 0.01 } },
+  { name: 'vertical_solver', kind: 'vertical solver', target: 0.6, scalars: { dt: 0.1 } },
+  { name: 'ppm_advection', kind: 'regions', target: 0.45, scalars: { dt: 0.1 } },
+  { name: 'deln_damping', kind: 'regions', target: 0.45, scalars: { damp: 0.05 } },
+  { name: 'dycore', kind: 'program', target: 0.45, scalars: { dt: 0.1 } },
+];
+
+const SIZES: [number, number, number][] = quick ? [[12, 12, 79], [64, 64, 80]] : [[12, 12, 79], [24, 24, 72], [128, 128, 80]];
+const HALO = 3;
+const LARGE = SIZES[SIZES.length - 1];
+
+function log(s: string): void {
+  process.stderr.write(`${s}\n`);
+}
+
+function gxx(out: string, src: string, extra: string[] = []): void {
+  execFileSync('g++', ['-O3', '-march=native', '-fopenmp', '-std=c++17', '-o', out, src, `-I${path.join(repo, 'native')}`, ...extra], { stdio: 'inherit' });
+}
+
+function triad(threads: number): number {
+  const exe = path.join(work, 'stream_triad');
+  const out = execFileSync(exe, [String(quick ? 1 << 23 : 1 << 25), '12'], { env: { ...process.env, OMP_NUM_THREADS: String(threads), OMP_PROC_BIND: 'true' } }).toString();
+  return (JSON.parse(out) as { gbps: number }).gbps;
+}
+
+function measure(req: Omit<MeasureRequest, 'cacheRoot' | 'preset' | 'minSeconds'>, threads: number): number {
+  const full: MeasureRequest = { ...req, cacheRoot: work, preset: PRESET, minSeconds: quick ? 0.1 : 0.3 };
+  const out = execFileSync(process.execPath, [path.join(here, 'measure.js'), JSON.stringify(full)], {
+    env: { ...process.env, OMP_NUM_THREADS: String(threads), OMP_PROC_BIND: 'true' },
+  }).toString();
+  return (JSON.parse(out.trim().split('\n').pop()!) as { median_s: number }).median_s;
+}
+
+/** Compulsory bytes of one call: every argument field read once and written once, over the interior. */
+function compulsoryBytes(program: Program, interior: number[]): number {
+  let total = 0;
+  const touched = { read: new Set<string>(), written: new Set<string>() };
+  const visit = (stmts: Program['body']) => {
+    for (const s of stmts) {
+      if (s.kind === 'launch') {
+        for (const v of s.loops) for (const h of v.body) {
+          for (const r of reads(h.body)) touched.read.add(r.name);
+          for (const w of writes(h.body)) touched.written.add(w);
+        }
+      } else if (s.kind === 'for' || s.kind === 'while') visit(s.body);
+      else if (s.kind === 'if') {
+        visit(s.then);
+        visit(s.else);
+      }
+    }
+  };
+  visit(program.body);
+  for (const a of program.arrays) {
+    if (a.role !== 'arg') continue;
+    const n = [...a.axes].reduce((acc, ax) => acc * interior['IJK'.indexOf(ax)], 1);
+    total += n * bytesPerElement(a.dtype) * (Number(touched.read.has(a.name)) + Number(touched.written.has(a.name)));
+  }
+  return total;
+}
+
+async function main(): Promise<void> {
+  log(`orch bench (preset ${PRESET}${quick ? ', quick' : ''}) in ${work}`);
+  gxx(path.join(work, 'stream_triad'), path.join(repo, 'native/stream_triad.cpp'));
+  const triadGbps = { 1: triad(1), 2: triad(2) } as Record<number, number>;
+  log(`STREAM triad: ${triadGbps[1].toFixed(1)} GB/s (1 thread), ${triadGbps[2].toFixed(1)} GB/s (2 threads)`);
+
+  const config = await resolveConfig({ configFile: null, preset: PRESET });
+  config.cacheRoot = work;
+  const rows = [];
+  for (const f of FIXTURES) {
+    const file = path.join(repo, 'fixtures/bench', `${f.name}.py`);
+    const compiler = new Compiler(config, { verifyIR: false, printIrAfter: [], timePasses: false, print: () => undefined });
+    const built = await compiler.build({ modules: [file], entry: f.name, externals: {}, defines: {}, mode: 'build' });
+    if (built.errors.length) throw new Error(built.errors.map((d) => formatDiagnostic(d)).join('\n'));
+    const e = built.entries[0];
+    const t = e.timings;
+    const pipeline = ['parse', 'simplify1', 'regionExpansion', 'libraryExpansion', 'simplify2', 'pooling', 'debugInsertion', 'codegen'].reduce((a, k) => a + (t[k] ?? 0), 0);
+    const gxxTime = t.compile ?? NaN;
+    const bytes = compulsoryBytes(e.program!, LARGE);
+    const shapeOf = (s: number[]) => [s[0] + 2 * HALO, s[1] + 2 * HALO, s[2]];
+    const bw: Record<number, number> = {};
+    for (const threads of [1, 2]) {
+      const sec = measure({ file, entry: f.name, mode: 'orchestrated', shape: shapeOf(LARGE), scalars: f.scalars }, threads);
+      bw[threads] = bytes / sec / 1e9;
+    }
+    const speedups: Record<string, number> = {};
+    for (const size of SIZES) {
+      const orch = measure({ file, entry: f.name, mode: 'orchestrated', shape: shapeOf(size), scalars: f.scalars }, 2);
+      const sbs = measure({ file, entry: f.name, mode: 'stencil-by-stencil', shape: shapeOf(size), scalars: f.scalars }, 2);
+      speedups[size.join('x')] = sbs / orch;
+    }
+    const row = {
+      fixture: f.name,
+      kind: f.kind,
+      stencils: Object.keys(e.program!.stencils).length,
+      bytes_per_call: bytes,
+      gbps_1t: bw[1],
+      gbps_2t: bw[2],
+      frac_triad_1t: bw[1] / triadGbps[1],
+      frac_triad_2t: bw[2] / triadGbps[2],
+      target: f.target,
+      orchestrated_speedup: speedups,
+      pipeline_s: pipeline,
+      gxx_s: gxxTime,
+      pipeline_over_gxx: pipeline / gxxTime,
+    };
+    rows.push(row);
+    log(`${f.name}: ${row.frac_triad_1t.toFixed(2)} / ${row.frac_triad_2t.toFixed(2)} of triad; speedups ${Object.entries(speedups).map(([k, v]) => `${k} ${v.toFixed(1)}x`).join(', ')}`);
+  }
+
+  // per-call overhead from C and from Python
+  const ovCompiler = new Compiler(config, { verifyIR: false, printIrAfter: [], timePasses: false, print: () => undefined });
+  const ovFile = path.join(repo, 'fixtures/bench/call_overhead.py');
+  const overhead: Record<string, number> = {};
+  gxx(path.join(work, 'call_overhead'), path.join(repo, 'native/call_overhead.cpp'), ['-ldl']);
+  for (const [entry, nf] of [['one_field', 1], ['sixteen_fields', 16]] as const) {
+    const r = await ovCompiler.build({ modules: [ovFile], entry, externals: {}, defines: {}, mode: 'build' });
+    const lib = r.entries[0];
+    const c = JSON.parse(execFileSync(path.join(work, 'call_overhead'), [lib.library!, lib.symbol!, String(nf)], { env: { ...process.env, OMP_NUM_THREADS: '1' } }).toString());
+    overhead[`c_${nf}`] = c.ns_per_call;
+    try {
+      const p = JSON.parse(execFileSync('python3', [path.join(repo, 'bench/python_call_overhead.py'), lib.library!, lib.symbol!, String(nf), quick ? '50000' : '200000'], { env: { ...process.env, OMP_NUM_THREADS: '1' } }).toString());
+      overhead[`python_${nf}`] = p.ns_per_call;
+    } catch (err) {
+      log(`python overhead not measured: ${(err as Error).message.split('\n')[0]}`);
+    }
+  }
+
+  const pad = (s: string, n: number) => s.padEnd(n);
+  const lines = [
+    '',
+    `STREAM triad: ${triadGbps[1].toFixed(2)} GB/s at 1 thread, ${triadGbps[2].toFixed(2)} GB/s at 2 threads (preset ${PRESET})`,
+    '',
+    `${pad('fixture', 17)}${pad('kind', 17)}${pad('GB/s 1t', 9)}${pad('triad 1t', 10)}${pad('GB/s 2t', 9)}${pad('triad 2t', 10)}${pad('target', 8)}${SIZES.map((s) => pad(`orch/sbs ${s.join('x')}`, 20)).join('')}${pad('pipeline s', 12)}${pad('g++ s', 8)}pipe/g++`,
+    ...rows.map(
+      (r) =>
+        `${pad(r.fixture, 17)}${pad(r.kind, 17)}${pad(r.gbps_1t.toFixed(2), 9)}${pad(r.frac_triad_1t.toFixed(2), 10)}${pad(r.gbps_2t.toFixed(2), 9)}${pad(r.frac_triad_2t.toFixed(2), 10)}${pad(`>=${r.target}`, 8)}${Object.values(r.orchestrated_speedup).map((v) => pad(`${v.toFixed(2)}x`, 20)).join('')}${pad(r.pipeline_s.toFixed(3), 12)}${pad(r.gxx_s.toFixed(3), 8)}${r.pipeline_over_gxx.toFixed(3)}`,
+    ),
+    '',
+    `per-call overhead: C ${overhead.c_1?.toFixed(0)} ns (1 field), ${overhead.c_16?.toFixed(0)} ns (16 fields); Python (ctypes, bound once) ${overhead.python_1 !== undefined ? (overhead.python_1 / 1000).toFixed(2) : '-'} us (1 field), ${overhead.python_16 !== undefined ? (overhead.python_16 / 1000).toFixed(2) : '-'} us (16 fields)`,
+    `effective bandwidth counts compulsory bytes (each argument field read once and written once over the ${LARGE.join('x')} interior) / median time`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ preset: PRESET, triad_gbps: triadGbps, sizes: SIZES, fixtures: rows, call_overhead_ns: overhead }, null, 1));
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`${(e as Error).stack ?? String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,82 @@
+import type { HLoop, PStmt, Program, Stmt, VLoop } from '../../core/ir/types.js';
+import { mapStmtLists, sameExpr, type Launch } from '../../core/ir/rewrite.js';
+import { reads, writes } from '../../core/ir/walk.js';
+
+/**
+ * Loop fusion (simplify, second run): adjacent launches over the same domain merge
+ * across stencil calls, adjacent PARALLEL vertical loops over the same K range merge, and
+ * adjacent loop nests over the same IJ range merge when no value read at an offset is
+ * written in between. Results cannot change: the legality test is the one library
+ * expansion uses to group statements of one stencil.
+ */
+
+/** Whether statements `b` may run in the same loop nest after `a`, point by point. */
+export function canFuse(a: Stmt[], b: Stmt[], parallelK: boolean): boolean {
+  const matters = (o: [number, number, number]) => o[0] !== 0 || o[1] !== 0 || (parallelK && o[2] !== 0);
+  const wa = writes(a);
+  const wb = writes(b);
+  for (const r of reads(b)) if (wa.has(r.name) && matters(r.offset)) return false;
+  for (const r of reads(a)) if (wb.has(r.name) && matters(r.offset)) return false;
+  // point locals are per nest: a nest reading another's local cannot be fused blindly
+  return true;
+}
+
+function sameRange(a: { lo: unknown; hi: unknown }, b: { lo: unknown; hi: unknown }): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function fuseHLoops(v: VLoop): VLoop {
+  const out: HLoop[] = [];
+  for (const h of v.body) {
+    const last = out[out.length - 1];
+    if (last && sameRange(last.i, h.i) && sameRange(last.j, h.j) && canFuse(last.body, h.body, v.order === 'PARALLEL')) {
+      out[out.length - 1] = { ...last, body: [...last.body, ...h.body], locals: [...(last.locals ?? []), ...(h.locals ?? [])] };
+    } else out.push(h);
+  }
+  return { ...v, body: out };
+}
+
+function fuseVLoops(loops: VLoop[]): VLoop[] {
+  const out: VLoop[] = [];
+  for (const v of loops) {
+    const last = out[out.length - 1];
+    // a PARALLEL loop runs its nests one after the other over the whole K range, so two
+    // adjacent ones over the same range are one loop with both lists of nests
+    if (last && last.order === 'PARALLEL' && v.order === 'PARALLEL' && sameRange(last.k, v.k)) {
+      out[out.length - 1] = { ...last, body: [...last.body, ...v.body] };
+    } else out.push(v);
+  }
+  return out.map(fuseHLoops);
+}
+
+function compatible(a: Launch, b: Launch): boolean {
+  if (!a.domain.every((d, n) => sameExpr(d, b.domain[n]))) return false;
+  for (const [arr, o] of Object.entries(b.origins)) {
+    const other = a.origins[arr];
+    if (other && !other.every((e, n) => sameExpr(e, o[n]))) return false;
+  }
+  return true;
+}
+
+function mergeLaunches(a: Launch, b: Launch): Launch {
+  return {
+    ...a,
+    stencil: `${a.stencil}+${b.stencil}`,
+    origins: { ...a.origins, ...b.origins },
+    transients: [...a.transients, ...b.transients],
+    loops: [...a.loops, ...b.loops],
+  };
+}
+
+export function fusion(p: Program): Program {
+  const body = mapStmtLists(p.body, (list) => {
+    const out: PStmt[] = [];
+    for (const s of list) {
+      const last = out[out.length - 1];
+      if (s.kind === 'launch' && last?.kind === 'launch' && compatible(last, s)) out[out.length - 1] = mergeLaunches(last, s);
+      else out.push(s);
+    }
+    return out.map((s) => (s.kind === 'launch' ? { ...s, loops: fuseVLoops(s.loops) } : s));
+  });
+  return { ...p, body };
+}

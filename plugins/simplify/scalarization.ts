@@ -1,0 +1,72 @@
+import type { Expr, HLoop, Program, Stmt } from '../../core/ir/types.js';
+import { mapStmtLists, type Launch } from '../../core/ir/rewrite.js';
+import { mapExpr, reads, writes } from '../../core/ir/walk.js';
+
+/**
+ * Temporaries shrunk to scalars (simplify, second run): a transient that one loop nest
+ * alone touches, and only at offset zero, becomes a point-local scalar of that nest. It
+ * starts at zero at every point, as the zero-filled array did, so results are identical
+ * and its memory traffic disappears.
+ */
+function isChecked(list: Stmt[], name: string): boolean {
+  return list.some((s) =>
+    s.kind === 'check' ? s.target === name : s.kind === 'if' ? isChecked(s.then, name) || isChecked(s.else, name) : s.kind === 'while' || s.kind === 'region' ? isChecked(s.body, name) : false,
+  );
+}
+
+function touches(stmts: Stmt[], name: string): boolean {
+  return writes(stmts).has(name) || reads(stmts).some((r) => r.name === name) || isChecked(stmts, name);
+}
+
+function toLocal(stmts: Stmt[], name: string): Stmt[] {
+  const asScalar = (e: Expr): Expr => (e.kind === 'field' && e.name === name ? { kind: 'scalar', name, dtype: e.dtype } : e);
+  const rewrite = (list: Stmt[]): Stmt[] =>
+    list.map((s): Stmt => {
+      switch (s.kind) {
+        case 'assign':
+          return s.target === name ? { kind: 'let', name, value: mapExpr(s.value, asScalar), loc: s.loc } : { ...s, value: mapExpr(s.value, asScalar) };
+        case 'if':
+          return { ...s, cond: mapExpr(s.cond, asScalar), then: rewrite(s.then), else: rewrite(s.else) };
+        case 'while':
+          return { ...s, cond: mapExpr(s.cond, asScalar), body: rewrite(s.body) };
+        case 'region':
+          return { ...s, body: rewrite(s.body) };
+        case 'let':
+          return { ...s, value: mapExpr(s.value, asScalar) };
+        case 'check':
+          return s;
+      }
+    });
+  return rewrite(stmts);
+}
+
+function scalarizeLaunch(l: Launch, program: Program, removed: Set<string>): Launch {
+  const decl = new Map(program.arrays.map((a) => [a.name, a]));
+  let loops = l.loops;
+  const keep: string[] = [];
+  for (const t of l.transients) {
+    const users: HLoop[] = [];
+    for (const v of loops) for (const h of v.body) if (touches(h.body, t)) users.push(h);
+    const allReads = users.flatMap((h) => reads(h.body).filter((r) => r.name === t));
+    const checked = users.some((h) => isChecked(h.body, t));
+    if (users.length !== 1 || checked || allReads.some((r) => r.offset.some((o) => o !== 0))) {
+      keep.push(t);
+      continue;
+    }
+    const only = users[0];
+    const dtype = decl.get(t)!.dtype;
+    loops = loops.map((v) => ({
+      ...v,
+      body: v.body.map((h) => (h === only ? { ...h, body: toLocal(h.body, t), locals: [...(h.locals ?? []), { name: t, dtype }] } : h)),
+    }));
+    removed.add(t);
+  }
+  const origins = Object.fromEntries(Object.entries(l.origins).filter(([a]) => !removed.has(a)));
+  return { ...l, loops, transients: keep, origins };
+}
+
+export function scalarization(p: Program): Program {
+  const removed = new Set<string>();
+  const body = mapStmtLists(p.body, (list) => list.map((s) => (s.kind === 'launch' ? scalarizeLaunch(s, p, removed) : s)));
+  return { ...p, body, arrays: p.arrays.filter((a) => !removed.has(a.name)) };
+}
