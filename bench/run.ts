@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Compiler } from '../core/Compiler.js';
 import { resolveConfig } from '../core/config/loadConfig.js';
 import { formatDiagnostic } from '../core/diagnostics.js';
-import type { Program } from '../core/ir/types.js';
+import type { Program, Stmt } from '../core/ir/types.js';
 import { writes, reads } from '../core/ir/walk.js';
 import { bytesPerElement } from '../core/runtime/ndarray.js';
 import type { MeasureRequest } from './measure.js';
@@ -68,18 +68,27 @@ function measure(req: Omit<MeasureRequest, 'cacheRoot' | 'preset' | 'minSeconds'
   return (JSON.parse(out.trim().split('\n').pop()!) as { median_s: number }).median_s;
 }
 
-/** Compulsory bytes of one call: every argument field read once and written once, over the interior. */
+/**
+ * Compulsory bytes of one call over the interior: every argument whose input value can be
+ * observed (its first access in execution order is a read) is read once, every argument
+ * written is written once. Temporaries and transients are not compulsory.
+ */
 function compulsoryBytes(program: Program, interior: number[]): number {
-  let total = 0;
-  const touched = { read: new Set<string>(), written: new Set<string>() };
+  const first = new Map<string, 'read' | 'write'>();
+  const written = new Set<string>();
+  const visitPoint = (stmts: Stmt[]) => {
+    for (const s of stmts) {
+      for (const r of reads([s])) if (!first.has(r.name)) first.set(r.name, 'read');
+      for (const w of writes([s])) {
+        if (!first.has(w)) first.set(w, 'write');
+        written.add(w);
+      }
+    }
+  };
   const visit = (stmts: Program['body']) => {
     for (const s of stmts) {
-      if (s.kind === 'launch') {
-        for (const v of s.loops) for (const h of v.body) {
-          for (const r of reads(h.body)) touched.read.add(r.name);
-          for (const w of writes(h.body)) touched.written.add(w);
-        }
-      } else if (s.kind === 'for' || s.kind === 'while') visit(s.body);
+      if (s.kind === 'launch') for (const v of s.loops) for (const h of v.body) visitPoint(h.body);
+      else if (s.kind === 'for' || s.kind === 'while') visit(s.body);
       else if (s.kind === 'if') {
         visit(s.then);
         visit(s.else);
@@ -87,10 +96,11 @@ function compulsoryBytes(program: Program, interior: number[]): number {
     }
   };
   visit(program.body);
+  let total = 0;
   for (const a of program.arrays) {
     if (a.role !== 'arg') continue;
     const n = [...a.axes].reduce((acc, ax) => acc * interior['IJK'.indexOf(ax)], 1);
-    total += n * bytesPerElement(a.dtype) * (Number(touched.read.has(a.name)) + Number(touched.written.has(a.name)));
+    total += n * bytesPerElement(a.dtype) * (Number(first.get(a.name) === 'read') + Number(written.has(a.name)));
   }
   return total;
 }
