@@ -3,7 +3,7 @@ import path from 'node:path';
 import fg from 'fast-glob';
 import { fail } from '../diagnostics.js';
 import type { BuildResult } from '../Compiler.js';
-import { openSession, printDiagnostics, timePassesTable, type CommonOptions } from './session.js';
+import { jsonDiagnostic, openSession, printDiagnostics, timePassesTable, type CommonOptions } from './session.js';
 
 export interface BuildOptions extends CommonOptions {
   paths: string[];
@@ -58,7 +58,7 @@ export async function buildCommand(opts: BuildOptions): Promise<number> {
         entries: result.entries.map((e) => ({ module: e.moduleRel, entry: e.entry, status: e.status === 'built' ? 'miss' : e.status, reason: e.reason, key: e.key, dir: e.dir, duration_s: e.durationS })),
         hits: result.entries.filter((e) => e.status === 'hit').length,
         misses: result.entries.filter((e) => e.status === 'built').length,
-        errors: result.errors.map((d) => ({ code: d.code, message: d.message, file: d.loc?.file, line: d.loc?.line, col: d.loc?.col })),
+        errors: result.errors.map(jsonDiagnostic),
         duration_s: result.durationS,
       }),
     );

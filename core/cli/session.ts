@@ -51,6 +51,11 @@ export async function openSession(opts: CommonOptions, stopAfterExpansion = fals
   return { config, compiler, externals, defines, out, err };
 }
 
+/** A diagnostic as --json prints it. */
+export function jsonDiagnostic(d: Diagnostic) {
+  return { code: d.code, severity: d.severity, message: d.message, file: d.loc?.file, line: d.loc?.line, col: d.loc?.col, hint: d.hint, plugin: d.plugin, hook: d.hook };
+}
+
 export function printDiagnostics(diags: Diagnostic[], verbose = false): void {
   for (const d of diags) process.stderr.write(`${formatDiagnostic(d, { verbose })}\n\n`);
 }

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fail } from '../../core/diagnostics.js';
+import { fail, registerSource } from '../../core/diagnostics.js';
 import type { PyExpr, PyStmt } from '../../core/python/ast.js';
 import { parsePython } from '../../core/python/parse.js';
 import { constEval, truthy } from './constEval.js';
@@ -35,6 +35,8 @@ export class ModuleLoader {
       fail('E_MODULE_NOT_FOUND', `cannot read module ${file}`, { hint: 'check the path; modules are .py files' });
     }
     this.filesRead.set(abs, source);
+    // code frames must show the text this build read, not an older copy (watch mode)
+    registerSource(abs, source);
     this.loading.add(abs);
     const mod = parsePython(abs, source);
     const scope: ModuleScope = { name: name ?? path.basename(abs, '.py'), file: abs, names: new Map() };
