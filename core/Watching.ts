@@ -33,7 +33,8 @@ export interface WatchRun {
   watching: number;
 }
 
-export type WatchHandler = (error: Error | null, run?: WatchRun) => void;
+/** Called after every build with its run, or with the error that stopped it (and the files that changed). */
+export type WatchHandler = (error: Error | null, run: WatchRun | undefined, changed: string[]) => void;
 
 /**
  * `orch build --watch`, after webpack's lib/Watching.js: build, then watch exactly the
@@ -74,7 +75,11 @@ export class Watching {
 
   /** Resolves when no build is running or scheduled (tests and benchmarks wait on it). */
   async settled(): Promise<void> {
-    while (this.running || this.timer) await this.idle;
+    for (;;) {
+      if (this.running) await this.idle;
+      else if (this.timer) await new Promise((r) => setTimeout(r, this.options.aggregateTimeout ?? 50));
+      else return;
+    }
   }
 
   async close(): Promise<void> {
@@ -123,11 +128,11 @@ export class Watching {
       this.remember(modules, result);
       const unchanged = request.modules.filter((m) => !modules.includes(m)).reduce((n, m) => n + (this.entryCount.get(m) ?? 0), 0);
       await this.watch(startedAt);
-      this.handler(null, { changed, reloaded, modules, unchanged, result, watching: this.watched.size });
+      this.handler(null, { changed, reloaded, modules, unchanged, result, watching: this.watched.size }, changed);
     } catch (e) {
       // a broken config: keep watching what we had, so fixing it rebuilds
       await this.watch(startedAt).catch(() => undefined);
-      this.handler(e as Error);
+      this.handler(e as Error, undefined, changed);
     } finally {
       this.running = false;
     }

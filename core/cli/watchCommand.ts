@@ -60,11 +60,12 @@ export async function watchCommand(opts: WatchCommandOptions): Promise<number> {
       const modules = await resolveModules(opts.paths, session.config.modules, session.config.root);
       return { compiler: session.compiler, request: { modules, externals: session.externals, defines: session.defines, mode: 'build' } };
     },
-    (error, run) => {
+    (error, run, changed) => {
       if (run) return report(run);
       const diags = errorDiagnostics(error!);
       printDiagnostics(diags, opts.verbose);
-      if (opts.json) out(JSON.stringify({ changed: [], rebuilt: [], hits: 0, misses: 0, errors: diags.map(jsonDiagnostic), duration_s: 0 }));
+      if (opts.json) out(JSON.stringify({ changed: changed.map(rel), rebuilt: [], hits: 0, misses: 0, errors: diags.map(jsonDiagnostic), unchanged: 0, reloaded: false, duration_s: 0 }));
+      else if (!opts.quiet) out(`[watch] ${changed.length ? `${list(changed.map(rel))} changed` : 'first build'}: failed; fix the error above, watching goes on`);
     },
     { aggregateTimeout: opts.aggregateTimeout, poll: opts.poll },
     configFile ? [configFile] : [],
