@@ -50,6 +50,10 @@ export async function buildCommand(opts: BuildOptions): Promise<number> {
   const modules = await resolveModules(opts.paths, session.config.modules, session.config.root);
   const result = await session.compiler.build({ modules, externals: session.externals, defines: session.defines, mode: 'build' });
   if (opts.timePasses) session.err(timePassesTable(session.compiler, result.passTimes));
+  const hits = result.entries.filter((e) => e.status === 'hit');
+  if ((opts.printIrAfter?.length || opts.timePasses) && hits.length) {
+    session.err(`note: ${hits.length} entr${hits.length === 1 ? 'y was a cache hit' : 'ies were cache hits'} and ran no pass (orch clean to rebuild, or orch run --mode python to see the IR)`);
+  }
   for (const e of result.entries) if (e.status === 'hit' || e.status === 'built') printDiagnostics(e.warnings, opts.verbose);
   printDiagnostics(result.errors, opts.verbose);
   if (opts.json) {
