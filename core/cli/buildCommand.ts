@@ -3,6 +3,8 @@ import path from 'node:path';
 import fg from 'fast-glob';
 import { fail } from '../diagnostics.js';
 import type { BuildResult } from '../Compiler.js';
+import { ProgressPlugin } from '../ProgressPlugin.js';
+import { ProgressDisplay } from './ProgressDisplay.js';
 import { jsonDiagnostic, openSession, printDiagnostics, timePassesTable, type CommonOptions } from './session.js';
 
 export interface BuildOptions extends CommonOptions {
@@ -48,7 +50,15 @@ export function describeBuild(result: BuildResult): string[] {
 export async function buildCommand(opts: BuildOptions): Promise<number> {
   const session = await openSession(opts);
   const modules = await resolveModules(opts.paths, session.config.modules, session.config.root);
-  const result = await session.compiler.build({ modules, externals: session.externals, defines: session.defines, mode: 'build' });
+  // a live frame on a terminal's stderr; otherwise a plain line per entry as it finishes
+  const display = opts.json || opts.quiet ? undefined : ProgressDisplay.forProcess();
+  if (display) new ProgressPlugin(display.onProgress).apply(session.compiler);
+  let result: BuildResult;
+  try {
+    result = await session.compiler.build({ modules, externals: session.externals, defines: session.defines, mode: 'build' });
+  } finally {
+    display?.stop();
+  }
   if (opts.timePasses) session.err(timePassesTable(session.compiler, result.passTimes));
   const hits = result.entries.filter((e) => e.status === 'hit');
   if ((opts.printIrAfter?.length || opts.timePasses) && hits.length) {
@@ -67,7 +77,7 @@ export async function buildCommand(opts: BuildOptions): Promise<number> {
       }),
     );
   } else if (!opts.quiet) {
-    for (const l of describeBuild(result)) session.out(l);
+    if (display?.isLive) for (const l of describeBuild(result)) session.out(l);
     const hits = result.entries.filter((e) => e.status === 'hit').length;
     const built = result.entries.filter((e) => e.status === 'built').length;
     session.out(`${result.entries.length} entr${result.entries.length === 1 ? 'y' : 'ies'}: ${hits} hit, ${built} built, ${result.errors.length} error(s) in ${result.durationS.toFixed(2)} s`);
