@@ -26,5 +26,7 @@ export { printExpr, printProgram } from './ir/print.js';
 export { verifyProgram } from './ir/verify.js';
 export { forEachExpr, mapExpr, mapStmts, visitExpr } from './ir/walk.js';
 
-// Running a built library
-export { NativeLibrary, type ProgramSignature, type SignatureParam } from './runtime/NativeLibrary.js';
+// Running a built library from Node
+export { NativeLibrary, type ArgValue, type ProgramSignature, type SignatureParam } from './runtime/NativeLibrary.js';
+export { allocate, type NDArray } from './runtime/ndarray.js';
+export { readNpy, writeNpy } from './runtime/npy.js';

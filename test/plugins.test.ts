@@ -125,4 +125,9 @@ export default defineConfig({ modules: ['m.py'], plugins: [breakCpp] });
   assert.match(v.stderr, /m\.py:7:3: error: .this_is_not_cpp. was not declared/);
 });
 
+plugins('docs/plugins.md shows the example plugin exactly as the tests build it', () => {
+  const doc = readFileSync(path.join(REPO, 'docs/plugins.md'), 'utf8');
+  assert.ok(doc.includes(`<!-- file: plugins/exactReciprocal.ts -->\n\`\`\`ts\n${EXAMPLE}\`\`\``), 'the worked example in the docs is fixtures/plugins/exactReciprocal.ts');
+});
+
 plugins.run();
