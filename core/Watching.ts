@@ -9,6 +9,10 @@ export interface WatchTarget {
   compiler: Compiler;
   /** The request of a full build (every module). */
   request: BuildRequest;
+  /** Folders (recursive) where a new module may appear: the bases of the module globs. */
+  moduleDirs?: string[];
+  /** Lists the modules again (after a .py file was added to or removed from `moduleDirs`). */
+  resolveModules?: () => Promise<string[]>;
 }
 
 export interface WatchOptions {
@@ -55,6 +59,10 @@ export class Watching {
   private readonly entryCount = new Map<string, number>();
   private readonly pending = new Map<string, number>();
   private watcher: FSWatcher | undefined;
+  /** watches `moduleDirs` for modules that appear or disappear */
+  private dirWatcher: FSWatcher | undefined;
+  private dirWatched = '';
+  private modulesChanged = false;
   private watched = new Set<string>();
   private dirs = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
@@ -88,7 +96,9 @@ export class Watching {
     this.timer = undefined;
     await this.idle;
     await this.watcher?.close();
+    await this.dirWatcher?.close();
     this.watcher = undefined;
+    this.dirWatcher = undefined;
   }
 
   private onChange(file: string): void {
@@ -121,11 +131,17 @@ export class Watching {
         this.moduleFiles.clear();
         this.failed.clear();
       }
-      const { compiler, request } = this.target!;
+      const target = this.target!;
+      if (!reloaded && this.modulesChanged && target.resolveModules) {
+        this.modulesChanged = false;
+        target.request = { ...target.request, modules: await target.resolveModules() };
+      }
+      const { compiler, request } = target;
       const modules = reloaded ? request.modules : this.affected(request.modules, changed);
       await compiler.hooks.watchRun.promise(compiler, changed);
       const result = modules.length ? await compiler.build({ ...request, modules }) : emptyResult();
       this.remember(modules, result);
+      for (const m of [...this.moduleFiles.keys()]) if (!request.modules.includes(m)) this.moduleFiles.delete(m);
       const unchanged = request.modules.filter((m) => !modules.includes(m)).reduce((n, m) => n + (this.entryCount.get(m) ?? 0), 0);
       await this.watch(startedAt);
       this.handler(null, { changed, reloaded, modules, unchanged, result, watching: this.watched.size }, changed);
@@ -166,6 +182,26 @@ export class Watching {
     }
   }
 
+  /** Watches the module glob bases for added and removed modules (not their edits: those are file dependencies). */
+  private async watchModuleDirs(): Promise<void> {
+    const dirs = (this.target?.moduleDirs ?? []).map((d) => path.resolve(d));
+    const key = [...new Set(dirs)].sort().join('\n');
+    if (key === this.dirWatched) return;
+    await this.dirWatcher?.close();
+    this.dirWatcher = undefined;
+    this.dirWatched = key;
+    if (!dirs.length) return;
+    const w = watch(dirs, { ignoreInitial: true, ignored: notAModule, usePolling: !!this.options.poll, interval: this.options.poll });
+    w.on('all', (event, file) => {
+      if ((event !== 'add' && event !== 'unlink') || !file.endsWith('.py')) return;
+      this.modulesChanged = true;
+      this.onChange(file);
+    });
+    w.on('error', () => undefined);
+    await new Promise<void>((resolve) => w.once('ready', () => resolve()));
+    this.dirWatcher = w;
+  }
+
   /** Folders of failed modules: a module created there may be the import they miss. */
   private failedDirs(): Set<string> {
     return new Set([...this.failed].map((m) => path.dirname(m)));
@@ -186,6 +222,7 @@ export class Watching {
    */
   private async watch(buildStartedAt: number): Promise<void> {
     if (this.closed) return;
+    await this.watchModuleDirs();
     const wanted = this.wanted();
     const dirs = this.failedDirs();
     const key = (set: Set<string>) => [...set].sort().join('\n');
@@ -214,6 +251,13 @@ export class Watching {
       }
     }
   }
+}
+
+/** Python sources only; caches, packages and bytecode are never modules. */
+function notAModule(file: string, stats?: { isFile(): boolean }): boolean {
+  const parts = file.split(path.sep);
+  if (parts.some((p) => p === 'node_modules' || p === '__pycache__' || p.startsWith('.gt_cache') || p === '.git')) return true;
+  return !!stats?.isFile() && !file.endsWith('.py');
 }
 
 function emptyResult(): BuildResult {

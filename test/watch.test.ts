@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -147,7 +147,7 @@ watch('rebuilds only the affected modules, merges bursts, keeps going after erro
   }
 });
 
-watch('a change to orch.config.ts reloads it; a broken config is reported and watched', async () => {
+watch('orch.config.ts edits reload it, a broken config is reported and watched, new modules are built', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'orch-watch-config-'));
   writeFileSync(path.join(dir, 'm.py'), stencil('s', 'w * a'));
   writeFileSync(path.join(dir, 'orch.config.ts'), "export default { modules: ['*.py'] };\n");
@@ -167,6 +167,17 @@ watch('a change to orch.config.ts reloads it; a broken config is reported and wa
     const good = await p.next();
     assert.equal(good.errors, []);
     assert.is(good.hits, 1);
+    // a new module matching the config's globs is built; a removed one is dropped
+    writeFileSync(path.join(dir, 'n.py'), stencil('sn', 'w - a'));
+    const added = await p.next();
+    assert.equal(added.changed, ['n.py']);
+    assert.equal(added.rebuilt, ['n.py']);
+    assert.is(added.unchanged, 1);
+    rmSync(path.join(dir, 'n.py'));
+    const removed = await p.next();
+    assert.equal(removed.changed, ['n.py']);
+    assert.equal(removed.rebuilt, []);
+    assert.equal(removed.errors, []);
   } finally {
     await p.stop();
   }

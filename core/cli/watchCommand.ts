@@ -1,4 +1,6 @@
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import fg from 'fast-glob';
 import { findConfigFile } from '../config/loadConfig.js';
 import { toDiagnostics } from '../Compiler.js';
 import { Watching, type WatchRun } from '../Watching.js';
@@ -57,8 +59,14 @@ export async function watchCommand(opts: WatchCommandOptions): Promise<number> {
     async () => {
       const session = await openSession(opts);
       root = session.config.root;
-      const modules = await resolveModules(opts.paths, session.config.modules, session.config.root);
-      return { compiler: session.compiler, request: { modules, externals: session.externals, defines: session.defines, mode: 'build' } };
+      const resolve = () => resolveModules(opts.paths, session.config.modules, session.config.root);
+      const modules = await resolve();
+      return {
+        compiler: session.compiler,
+        request: { modules, externals: session.externals, defines: session.defines, mode: 'build' },
+        moduleDirs: moduleDirs(opts.paths, session.config.modules, session.config.root),
+        resolveModules: resolve,
+      };
     },
     (error, run, changed) => {
       if (run) return report(run);
@@ -79,6 +87,19 @@ export async function watchCommand(opts: WatchCommandOptions): Promise<number> {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+}
+
+/** Where new modules can appear: the base folders of the module globs, and folders given as paths. */
+function moduleDirs(paths: string[], configModules: string[], root: string): string[] {
+  const inputs = paths.length ? paths : configModules;
+  const base = paths.length ? process.cwd() : root;
+  const dirs: string[] = [];
+  for (const p of inputs) {
+    const abs = path.resolve(base, p);
+    if (existsSync(abs) && statSync(abs).isDirectory()) dirs.push(abs);
+    else if (fg.isDynamicPattern(p)) for (const t of fg.generateTasks([abs.replace(/\\/g, '/')])) dirs.push(path.resolve(t.base));
+  }
+  return [...new Set(dirs)];
 }
 
 /** A few names, or how many. */
