@@ -183,4 +183,27 @@ watch('orch.config.ts edits reload it, a broken config is reported and watched, 
   }
 });
 
+watch('without --json: one concise status line per build', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'orch-watch-text-'));
+  writeFileSync(path.join(dir, 'a.py'), stencil('sa', 'w * a'));
+  writeFileSync(path.join(dir, 'b.py'), stencil('sb', 'w * a'));
+  const child = spawn(process.execPath, [orchBin, 'build', '--watch', 'a.py', 'b.py'], { cwd: dir, env: { ...process.env, GT_CACHE_ROOT: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  const lines = async (n: number) => {
+    for (let t = 0; out.split('\n').filter(Boolean).length < n && t < 600; t++) await new Promise((r) => setTimeout(r, 100));
+    return out.split('\n').filter(Boolean);
+  };
+  try {
+    const [first] = await lines(1);
+    assert.match(first, /^\[watch\] first build: rebuilt a\.py, b\.py; 0 hits, 2 misses, 0 errors; \d+\.\d\d s; watching \d+ files$/);
+    writeFileSync(path.join(dir, 'b.py'), stencil('sb', 'w + a'));
+    const second = (await lines(2))[1];
+    assert.match(second, /^\[watch\] b\.py changed: rebuilt b\.py; 0 hits, 1 miss, 0 errors, 1 unchanged; \d+\.\d\d s; watching \d+ files$/);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  }
+});
+
 watch.run();
