@@ -172,7 +172,7 @@ export class Compiler {
     }
     for (const r of results) errors.push(...r.errors);
     // a hit reads no module through the loader: its files come from the cache manifest
-    const deps = new Set([...req.modules, ...compilation.fileDependencies, ...this.config.files, ...nativeHeaderFiles()]);
+    const deps = new Set([...req.modules, ...compilation.fileDependencies, ...(this.config.files ?? []), ...nativeHeaderFiles()]);
     for (const r of results) for (const f of r.files) deps.add(f);
     const result: BuildResult = {
       entries: results.sort((a, b) => (a.moduleRel + a.entry).localeCompare(b.moduleRel + b.entry)),

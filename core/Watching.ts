@@ -127,14 +127,14 @@ export class Watching {
       const reloaded = !this.target || changed.some((f) => this.configFiles.has(f));
       if (reloaded) {
         this.target = await this.load();
-        this.configFiles = new Set(this.target.compiler.config.files.map((f) => path.resolve(f)));
+        this.configFiles = new Set((this.target.compiler.config.files ?? []).map((f) => path.resolve(f)));
         this.moduleFiles.clear();
         this.failed.clear();
       }
       const target = this.target!;
       if (!reloaded && this.modulesChanged && target.resolveModules) {
-        this.modulesChanged = false;
         target.request = { ...target.request, modules: await target.resolveModules() };
+        this.modulesChanged = false;
       }
       const { compiler, request } = target;
       const modules = reloaded ? request.modules : this.affected(request.modules, changed);

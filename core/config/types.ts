@@ -59,7 +59,7 @@ export interface ResolvedConfig {
   root: string;
   configFile: string | null;
   /** Every file loading the config read: the config file and the plugins and presets it imports. */
-  files: string[];
+  files?: string[];
   modules: string[];
   preset: Preset;
   plugins: OrchPlugin[];
