@@ -3,7 +3,9 @@ import path from 'node:path';
 import fg from 'fast-glob';
 import { findConfigFile } from '../config/loadConfig.js';
 import { toDiagnostics } from '../Compiler.js';
+import { ProgressPlugin } from '../ProgressPlugin.js';
 import { Watching, type WatchRun } from '../Watching.js';
+import { ProgressDisplay } from './ProgressDisplay.js';
 import { resolveModules, type BuildOptions } from './buildCommand.js';
 import { jsonDiagnostic, openSession, printDiagnostics } from './session.js';
 
@@ -24,7 +26,12 @@ export async function watchCommand(opts: WatchCommandOptions): Promise<number> {
   };
   const out = (t: string) => process.stdout.write(`${t}\n`);
 
+  // in a terminal, long builds (the first one, a config reload) show the live frame too
+  const display = opts.json || opts.quiet ? undefined : ProgressDisplay.forProcess();
+  const live = display?.isLive ? display : undefined;
+
   const report = (run: WatchRun) => {
+    live?.stop();
     const { result } = run;
     const built = result.entries.filter((e) => e.status === 'built');
     const hits = result.entries.filter((e) => e.status === 'hit').length;
@@ -59,6 +66,7 @@ export async function watchCommand(opts: WatchCommandOptions): Promise<number> {
     async () => {
       const session = await openSession(opts);
       root = session.config.root;
+      if (live) new ProgressPlugin(live.onProgress).apply(session.compiler);
       const resolve = () => resolveModules(opts.paths, session.config.modules, session.config.root);
       const modules = await resolve();
       return {
@@ -70,6 +78,7 @@ export async function watchCommand(opts: WatchCommandOptions): Promise<number> {
     },
     (error, run, changed) => {
       if (run) return report(run);
+      live?.stop();
       const diags = errorDiagnostics(error!);
       printDiagnostics(diags, opts.verbose);
       if (opts.json) out(JSON.stringify({ changed: changed.map(rel), rebuilt: [], hits: 0, misses: 0, errors: diags.map(jsonDiagnostic), unchanged: 0, reloaded: false, duration_s: 0 }));
