@@ -5,6 +5,7 @@ import { buildCommand } from '../core/cli/buildCommand.js';
 import { cleanCommand } from '../core/cli/cleanCommand.js';
 import { infoCommand } from '../core/cli/infoCommand.js';
 import { runCommand, type RunMode } from '../core/cli/runCommand.js';
+import { watchCommand } from '../core/cli/watchCommand.js';
 import { printDiagnostics } from '../core/cli/session.js';
 import { OrchError, OrchErrors } from '../core/diagnostics.js';
 
@@ -40,9 +41,14 @@ async function main(argv: string[]): Promise<number> {
     .command(
       'build [paths..]',
       'build every entry of the given modules (or of the config modules)',
-      (y) => common(y).positional('paths', { type: 'string', array: true, default: [] as string[] }),
+      (y) =>
+        common(y)
+          .positional('paths', { type: 'string', array: true, default: [] as string[] })
+          .option('watch', { type: 'boolean', alias: 'w', describe: 'rebuild affected modules when a file the build read changes' })
+          .option('poll', { type: 'number', describe: 'with --watch: poll every N ms instead of file system events' }),
       async (a) => {
-        code = await buildCommand({ ...a, paths: a.paths as string[], printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr });
+        const opts = { ...a, paths: a.paths as string[], printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr };
+        code = a.watch ? await watchCommand(opts) : await buildCommand(opts);
       },
     )
     .command(

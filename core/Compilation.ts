@@ -1,4 +1,5 @@
-import { AsyncSeriesHook } from 'tapable';
+import { AsyncSeriesHook, SyncHook } from 'tapable';
+import type { EntryResult } from './Compiler.js';
 import { OrchError, OrchErrors, type Diagnostic } from './diagnostics.js';
 import type { EntryBuild } from './EntryBuild.js';
 import { printProgram } from './ir/print.js';
@@ -12,6 +13,18 @@ export type SimplifyPhase = 1 | 2;
 /** The pipeline stages in order (ARCHITECTURE §3). Hook names double as pass names. */
 export const STAGES = ['parse', 'simplify1', 'regionExpansion', 'libraryExpansion', 'simplify2', 'pooling', 'debugInsertion', 'codegen', 'compile', 'analyze', 'emit'] as const;
 export type StageName = (typeof STAGES)[number];
+
+/** The hooks passes tap (the progress hooks are not instrumented). */
+const PIPELINE_HOOKS = ['parse', 'simplify', 'regionExpansion', 'libraryExpansion', 'pooling', 'debugInsertion', 'codegen', 'compile', 'analyze', 'emit'] as const;
+
+/** One entry (a program, or a stencil built directly) of one module. */
+export interface EntryRef {
+  /** Absolute path of the module. */
+  module: string;
+  /** Module path relative to the project root. */
+  moduleRel: string;
+  entry: string;
+}
 
 export interface PipelineOptions {
   /** Verify the IR after every pass. */
@@ -43,6 +56,15 @@ export class Compilation {
     compile: new AsyncSeriesHook<[EntryBuild]>(['build']),
     analyze: new AsyncSeriesHook<[EntryBuild]>(['build']),
     emit: new AsyncSeriesHook<[EntryBuild]>(['build']),
+    // Progress (webpack's buildModule/succeedModule): what is built, and where each entry is.
+    /** Every entry this compilation will look up, once they are known. */
+    entries: new SyncHook<[EntryRef[]]>(['entries']),
+    /** An entry's cache lookup starts. */
+    buildEntry: new SyncHook<[EntryRef]>(['entry']),
+    /** An entry that missed enters a pipeline stage. */
+    stage: new SyncHook<[EntryBuild, StageName]>(['build', 'stage']),
+    /** An entry is done: hit, built or failed. */
+    finishEntry: new SyncHook<[EntryResult]>(['result']),
   });
 
   readonly loader: ModuleLoader;
@@ -56,7 +78,7 @@ export class Compilation {
     readonly options: PipelineOptions,
   ) {
     this.loader = new ModuleLoader(config.pythonPath);
-    for (const [name, hook] of Object.entries(this.hooks)) this.instrument(name, hook as AsyncSeriesHook<[EntryBuild, ...unknown[]]>);
+    for (const name of PIPELINE_HOOKS) this.instrument(name, this.hooks[name] as AsyncSeriesHook<[EntryBuild, ...unknown[]]>);
   }
 
   /** Every file the compilation read (modules and their imports). */
@@ -126,6 +148,7 @@ export class Compilation {
       ['emit', () => this.hooks.emit.promise(build)],
     ];
     for (const [name, step] of steps) {
+      this.hooks.stage.call(build, name);
       await step();
       if (name === stop) break;
     }

@@ -3,8 +3,8 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { AsyncSeriesHook, SyncHook } from 'tapable';
 import { BuildCache, type EntryInputs, type Lookup } from './cache/BuildCache.js';
-import { nativeHeadersHash, orchVersion, sha256 } from './cache/hashing.js';
-import { Compilation, type PipelineOptions } from './Compilation.js';
+import { nativeHeaderFiles, nativeHeadersHash, orchVersion, sha256 } from './cache/hashing.js';
+import { Compilation, type EntryRef, type PipelineOptions } from './Compilation.js';
 import type { ResolvedConfig } from './config/types.js';
 import { OrchError, OrchErrors, type Diagnostic } from './diagnostics.js';
 import type { EntryBuild } from './EntryBuild.js';
@@ -48,12 +48,15 @@ export interface EntryResult {
   errors: Diagnostic[];
   durationS: number;
   timings: Record<string, number>;
+  /** Absolute paths of the source files the entry depends on (the module and its imports). */
+  files: string[];
 }
 
 export interface BuildResult {
   entries: EntryResult[];
   errors: Diagnostic[];
   durationS: number;
+  /** Every file the build depended on: modules, their imports, config and plugins, native headers. */
   fileDependencies: string[];
   /** pass:plugin -> milliseconds (for --time-passes) */
   passTimes: Map<string, number>;
@@ -138,6 +141,7 @@ export class Compiler {
       await this.hooks.beforeRun.promise(this);
       await this.hooks.run.promise(this);
       const jobs: (() => Promise<void>)[] = [];
+      const refs: EntryRef[] = [];
       for (const file of req.modules) {
         const moduleRel = this.moduleRel(file);
         let entries: string[];
@@ -146,22 +150,36 @@ export class Compiler {
         } catch (e) {
           const diags = toDiagnostics(e);
           errors.push(...diags);
-          results.push({ module: file, moduleRel, entry: '*', status: 'error', errors: diags, warnings: [], durationS: 0, timings: {} });
+          refs.push({ module: file, moduleRel, entry: '*' });
+          results.push({ module: file, moduleRel, entry: '*', status: 'error', errors: diags, warnings: [], durationS: 0, timings: {}, files: [...compilation.loader.dependencies(file).keys(), file] });
           continue;
         }
-        for (const entry of entries) jobs.push(() => this.buildEntry(file, moduleRel, entry, req, compilation).then((r) => void results.push(r)));
+        for (const entry of entries) {
+          refs.push({ module: file, moduleRel, entry });
+          jobs.push(async () => {
+            compilation.hooks.buildEntry.call({ module: file, moduleRel, entry });
+            const r = await this.buildEntry(file, moduleRel, entry, req, compilation);
+            results.push(r);
+            compilation.hooks.finishEntry.call(r);
+          });
+        }
       }
+      compilation.hooks.entries.call(refs);
+      for (const r of results) compilation.hooks.finishEntry.call(r);
       await runLimited(jobs, Math.max(1, availableParallelism()));
     } catch (e) {
       this.hooks.failed.call(e as Error);
       throw e;
     }
     for (const r of results) errors.push(...r.errors);
+    // a hit reads no module through the loader: its files come from the cache manifest
+    const deps = new Set([...req.modules, ...compilation.fileDependencies, ...(this.config.files ?? []), ...nativeHeaderFiles()]);
+    for (const r of results) for (const f of r.files) deps.add(f);
     const result: BuildResult = {
       entries: results.sort((a, b) => (a.moduleRel + a.entry).localeCompare(b.moduleRel + b.entry)),
       errors,
       durationS: (performance.now() - t0) / 1000,
-      fileDependencies: [...compilation.fileDependencies],
+      fileDependencies: [...deps].sort(),
       passTimes: compilation.passTimes,
     };
     await this.hooks.done.promise(result);
@@ -171,7 +189,9 @@ export class Compiler {
   private async buildEntry(file: string, moduleRel: string, entry: string, req: BuildRequest, compilation: Compilation): Promise<EntryResult> {
     const t0 = performance.now();
     const inputs = await this.entryInputs(moduleRel, entry, req);
-    const base = { module: file, moduleRel, entry, warnings: [] as Diagnostic[], errors: [] as Diagnostic[], timings: {} as Record<string, number> };
+    const base = { module: file, moduleRel, entry, warnings: [] as Diagnostic[], errors: [] as Diagnostic[], timings: {} as Record<string, number>, files: [file] };
+    // what an entry that failed part-way read, so watch mode still sees its imports
+    const readSoFar = () => [...new Set([file, ...compilation.loader.dependencies(file).keys()])];
     if (req.mode !== 'python') {
       const hit = (found: Extract<Lookup, { status: 'hit' }>, reason?: string): EntryResult => {
         this.cache.record(moduleRel, entry, { time: new Date().toISOString(), result: 'hit', key: found.key, reason });
@@ -186,6 +206,7 @@ export class Compiler {
           iface: found.info.interface as EntryInterface,
           // cached warnings are replayed on a hit
           warnings: (found.info.warnings ?? []) as Diagnostic[],
+          files: Object.keys(found.info.sources ?? {}),
           durationS: (performance.now() - t0) / 1000,
         };
       };
@@ -198,7 +219,7 @@ export class Compiler {
         lock = this.cache.lock(moduleRel, entry);
         await lock.acquire((owner) => this.pipeline.print(`orch: waiting for ${moduleRel}:${entry}, being built by pid ${owner?.pid ?? '?'}${owner ? ` on ${owner.host}` : ''}`));
       } catch (e) {
-        return { ...base, status: 'error', reason: found.reason, errors: toDiagnostics(e), durationS: (performance.now() - t0) / 1000 };
+        return { ...base, status: 'error', reason: found.reason, errors: toDiagnostics(e), files: readSoFar(), durationS: (performance.now() - t0) / 1000 };
       }
       try {
         const again = this.cache.lookup(inputs);
@@ -211,7 +232,7 @@ export class Compiler {
           const diags = toDiagnostics(e);
           this.cache.discardStaging(build.staging);
           this.cache.record(moduleRel, entry, { time: new Date().toISOString(), result: 'error', reason: diags[0]?.message });
-          return { ...base, status: 'error', reason: found.reason, errors: diags, durationS: (performance.now() - t0) / 1000, timings: build.timings };
+          return { ...base, status: 'error', reason: found.reason, errors: diags, files: readSoFar(), durationS: (performance.now() - t0) / 1000, timings: build.timings };
         }
         this.cache.record(moduleRel, entry, { time: new Date().toISOString(), result: 'miss', key: build.key, reason: found.reason });
         return {
@@ -225,6 +246,7 @@ export class Compiler {
           warnings: build.warnings,
           program: build.program,
           iface: build.program && entryInterface(build.program),
+          files: [...build.files.keys()],
           durationS: (performance.now() - t0) / 1000,
           timings: build.timings,
         };
@@ -237,9 +259,9 @@ export class Compiler {
       // python mode interprets the IR every optimizing pass produced; no native code
       await compilation.runEntry(build, this.pipeline.stopAfter ?? 'debugInsertion');
     } catch (e) {
-      return { ...base, status: 'error', errors: toDiagnostics(e), durationS: (performance.now() - t0) / 1000 };
+      return { ...base, status: 'error', errors: toDiagnostics(e), files: readSoFar(), durationS: (performance.now() - t0) / 1000 };
     }
-    return { ...base, status: 'built', program: build.program, iface: build.program && entryInterface(build.program), durationS: (performance.now() - t0) / 1000, timings: build.timings };
+    return { ...base, status: 'built', program: build.program, iface: build.program && entryInterface(build.program), files: [...build.files.keys()], durationS: (performance.now() - t0) / 1000, timings: build.timings };
   }
 
   private newBuild(file: string, moduleRel: string, entry: string, req: BuildRequest, inputs: EntryInputs, optionsKey: string): EntryBuild {

@@ -4,8 +4,8 @@ import type { EntryBuild } from './EntryBuild.js';
 import { OrchError } from './diagnostics.js';
 import { verifyProgram } from './ir/verify.js';
 
-/** Hooks of a Compilation that take one EntryBuild. */
-export type StageHook = Exclude<keyof Compilation['hooks'], 'simplify'>;
+/** The pipeline hooks of a Compilation that take one EntryBuild (simplify also takes its phase). */
+export type StageHook = 'parse' | 'regionExpansion' | 'libraryExpansion' | 'pooling' | 'debugInsertion' | 'codegen' | 'compile' | 'analyze' | 'emit';
 
 /** Built-in stages tap at this stage number; custom passes use others to run before or after. */
 export const BUILTIN_STAGE = 0;

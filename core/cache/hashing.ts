@@ -60,10 +60,41 @@ export function orchVersion(): string {
 
 export const NATIVE_DIR = path.join(PACKAGE_ROOT, 'native');
 
-let nativeMemo: string | undefined;
+const NATIVE_EXTS = ['.h', '.hpp', '.cuh'];
 
-/** Hash of the runtime headers generated code includes. */
+/** The runtime headers generated code includes (watch mode watches them). */
+export function nativeHeaderFiles(): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    let names: string[];
+    try {
+      names = readdirSync(dir).sort();
+    } catch {
+      return;
+    }
+    for (const n of names) {
+      const f = path.join(dir, n);
+      if (statSync(f).isDirectory()) walk(f);
+      else if (NATIVE_EXTS.some((e) => n.endsWith(e))) out.push(f);
+    }
+  };
+  walk(NATIVE_DIR);
+  return out;
+}
+
+let nativeMemo: { stamp: string; hash: string } | undefined;
+
+/**
+ * Hash of the runtime headers generated code includes. Remembered while the headers'
+ * sizes and mtimes stay the same, so a long-lived watch process notices an edited header.
+ */
 export function nativeHeadersHash(): string {
-  if (!nativeMemo) nativeMemo = hashTree(NATIVE_DIR, ['.h', '.hpp', '.cuh']).digest('hex');
-  return nativeMemo;
+  const stamp = nativeHeaderFiles()
+    .map((f) => {
+      const st = statSync(f);
+      return `${f}:${st.size}:${st.mtimeMs}`;
+    })
+    .join('|');
+  if (nativeMemo?.stamp !== stamp) nativeMemo = { stamp, hash: hashTree(NATIVE_DIR, NATIVE_EXTS).digest('hex') };
+  return nativeMemo.hash;
 }

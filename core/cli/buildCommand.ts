@@ -3,7 +3,9 @@ import path from 'node:path';
 import fg from 'fast-glob';
 import { fail } from '../diagnostics.js';
 import type { BuildResult } from '../Compiler.js';
-import { openSession, printDiagnostics, timePassesTable, type CommonOptions } from './session.js';
+import { ProgressPlugin } from '../ProgressPlugin.js';
+import { ProgressDisplay } from './ProgressDisplay.js';
+import { jsonDiagnostic, openSession, printDiagnostics, timePassesTable, type CommonOptions } from './session.js';
 
 export interface BuildOptions extends CommonOptions {
   paths: string[];
@@ -48,8 +50,20 @@ export function describeBuild(result: BuildResult): string[] {
 export async function buildCommand(opts: BuildOptions): Promise<number> {
   const session = await openSession(opts);
   const modules = await resolveModules(opts.paths, session.config.modules, session.config.root);
-  const result = await session.compiler.build({ modules, externals: session.externals, defines: session.defines, mode: 'build' });
+  // a live frame on a terminal's stderr; otherwise a plain line per entry as it finishes
+  const display = opts.json || opts.quiet ? undefined : ProgressDisplay.forProcess();
+  if (display) new ProgressPlugin(display.onProgress).apply(session.compiler);
+  let result: BuildResult;
+  try {
+    result = await session.compiler.build({ modules, externals: session.externals, defines: session.defines, mode: 'build' });
+  } finally {
+    display?.stop();
+  }
   if (opts.timePasses) session.err(timePassesTable(session.compiler, result.passTimes));
+  const hits = result.entries.filter((e) => e.status === 'hit');
+  if ((opts.printIrAfter?.length || opts.timePasses) && hits.length) {
+    session.err(`note: ${hits.length} entr${hits.length === 1 ? 'y was a cache hit' : 'ies were cache hits'} and ran no pass (orch clean to rebuild, or orch run --mode python to see the IR)`);
+  }
   for (const e of result.entries) if (e.status === 'hit' || e.status === 'built') printDiagnostics(e.warnings, opts.verbose);
   printDiagnostics(result.errors, opts.verbose);
   if (opts.json) {
@@ -58,12 +72,12 @@ export async function buildCommand(opts: BuildOptions): Promise<number> {
         entries: result.entries.map((e) => ({ module: e.moduleRel, entry: e.entry, status: e.status === 'built' ? 'miss' : e.status, reason: e.reason, key: e.key, dir: e.dir, duration_s: e.durationS })),
         hits: result.entries.filter((e) => e.status === 'hit').length,
         misses: result.entries.filter((e) => e.status === 'built').length,
-        errors: result.errors.map((d) => ({ code: d.code, message: d.message, file: d.loc?.file, line: d.loc?.line, col: d.loc?.col })),
+        errors: result.errors.map(jsonDiagnostic),
         duration_s: result.durationS,
       }),
     );
   } else if (!opts.quiet) {
-    for (const l of describeBuild(result)) session.out(l);
+    if (display?.isLive) for (const l of describeBuild(result)) session.out(l);
     const hits = result.entries.filter((e) => e.status === 'hit').length;
     const built = result.entries.filter((e) => e.status === 'built').length;
     session.out(`${result.entries.length} entr${result.entries.length === 1 ? 'y' : 'ies'}: ${hits} hit, ${built} built, ${result.errors.length} error(s) in ${result.durationS.toFixed(2)} s`);

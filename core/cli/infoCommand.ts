@@ -11,7 +11,8 @@ export async function infoCommand(opts: { module?: string; json?: boolean; codep
   const rows = [];
   for (const root of cache.entries()) {
     const rel = path.relative(cache.dir, root);
-    if (filter && !rel.startsWith(filter.replace(/\\/g, '/'))) continue;
+    const want = filter?.replace(/\\/g, '/');
+    if (want && rel !== want && !rel.startsWith(`${want}/`)) continue;
     const history = cache.history(root);
     let latest: Manifest | undefined;
     try {
@@ -36,6 +37,7 @@ export async function infoCommand(opts: { module?: string; json?: boolean; codep
       misses: history.filter((h) => h.result === 'miss').length,
       errors: history.filter((h) => h.result === 'error').length,
       last_miss_reason: lastMiss?.reason,
+      recent: history.slice(-5),
       status: typeof info === 'string' ? info : 'ok',
       build: typeof info === 'string' ? undefined : summarize(info),
       memory,
@@ -46,9 +48,18 @@ export async function infoCommand(opts: { module?: string; json?: boolean; codep
   else {
     for (const r of rows) {
       process.stdout.write(`${r.entry}\n  key ${r.latest?.slice(0, 16) ?? '-'} (${r.keys.length} variant(s)), ${r.status}\n  history: ${r.hits} hit(s), ${r.misses} miss(es), ${r.errors} error(s)${r.last_miss_reason ? `; last miss: ${r.last_miss_reason}` : ''}\n`);
-      if (r.build) process.stdout.write(`  built ${r.build.created} with ${r.build.preset} (${r.build.compiler}) in ${r.build.seconds.toFixed(2)} s\n`);
-      const mem = r.memory as { arrays?: { name: string; role: string; dtype: string; shape: string[] }[] } | undefined;
-      if (mem?.arrays) for (const a of mem.arrays) process.stdout.write(`    ${a.role.padEnd(9)} ${a.name} ${a.dtype}[${a.shape.join(', ')}]\n`);
+      for (const h of r.recent) process.stdout.write(`    ${h.time} ${h.result}${h.reason ? `: ${h.reason}` : ''}\n`);
+      if (r.build) {
+        const b = r.build;
+        process.stdout.write(`  built ${b.created} with ${b.preset} (${b.compiler}; ${b.flags}) in ${b.seconds.toFixed(2)} s\n`);
+        process.stdout.write(`  library ${b.library} (symbol ${b.symbol}), code path ${b.codepath}, ${b.warnings} warning(s)${b.plugins.length ? `, plugins ${b.plugins.join(', ')}` : ''}\n`);
+        process.stdout.write(`  sources ${b.sources.map((f) => path.relative(config.root, f)).join(', ')}\n`);
+      }
+      const mem = r.memory as { arrays?: { name: string; role: string; dtype: string; shape: string[]; pooled: boolean }[] } | undefined;
+      if (mem?.arrays) {
+        process.stdout.write(`  memory: ${mem.arrays.length} array(s)\n`);
+        for (const a of mem.arrays) process.stdout.write(`    ${a.role.padEnd(9)} ${a.name} ${a.dtype}[${a.shape.join(', ')}]${a.pooled ? ' pooled' : ''}\n`);
+      }
     }
   }
   return 0;
@@ -61,6 +72,12 @@ function summarize(info: BuildInfo) {
     compiler: info.inputs.compiler.identity,
     flags: info.inputs.compiler.flags.join(' '),
     seconds: Object.values(info.timings ?? {}).reduce((a, b) => a + b, 0),
+    timings: info.timings,
     library: info.library,
+    symbol: info.symbol,
+    codepath: info.inputs.codepath,
+    plugins: info.inputs.plugins.map((p) => `${p.name}@${p.version}`),
+    warnings: info.warnings?.length ?? 0,
+    sources: Object.keys(info.sources ?? {}),
   };
 }

@@ -52,8 +52,20 @@ export async function openSession(opts: CommonOptions): Promise<Session> {
   return { config, compiler, externals, defines, out, err };
 }
 
+/** A diagnostic as --json prints it. */
+export function jsonDiagnostic(d: Diagnostic) {
+  return { code: d.code, severity: d.severity, message: d.message, file: d.loc?.file, line: d.loc?.line, col: d.loc?.col, hint: d.hint, plugin: d.plugin, hook: d.hook };
+}
+
+/** Prints each distinct diagnostic once (modules that import one broken module share its error). */
 export function printDiagnostics(diags: Diagnostic[], verbose = false): void {
-  for (const d of diags) process.stderr.write(`${formatDiagnostic(d, { verbose })}\n\n`);
+  const seen = new Set<string>();
+  for (const d of diags) {
+    const text = formatDiagnostic(d, { verbose });
+    if (seen.has(text)) continue;
+    seen.add(text);
+    process.stderr.write(`${text}\n\n`);
+  }
 }
 
 /** `path/to/module.py:entry` -> [absolute module, entry?]. */

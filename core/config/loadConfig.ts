@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createJiti } from 'jiti';
 import { presets } from '../../presets/index.js';
@@ -31,18 +32,34 @@ export function findConfigFile(dir: string): string | null {
   }
 }
 
-/** Loads a config file (TypeScript through jiti). */
-export async function loadConfigFile(file: string): Promise<OrchConfig> {
-  const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false });
+/** Node's CommonJS module cache, which jiti's module cache shares. */
+const requireCache = createRequire(import.meta.url).cache;
+
+/**
+ * Loads a config file (TypeScript through jiti) and reports every file it loaded (the
+ * config, and the plugins and presets it imports), so watch mode can reload on their
+ * changes. Those files are dropped from the module cache again, so the next load reads
+ * them afresh; packages under node_modules stay cached.
+ */
+export async function loadConfigFile(file: string): Promise<{ config: OrchConfig; files: string[] }> {
+  const jiti = createJiti(import.meta.url, { moduleCache: true, fsCache: false });
+  const before = new Set(Object.keys(requireCache));
   let mod: unknown;
+  const files: string[] = [];
   try {
     mod = await jiti.import(file);
   } catch (e) {
     fail('E_CONFIG_LOAD', `cannot load ${file}: ${(e as Error).message.split('\n')[0]}`, { hint: 'fix the error in the config file; it must `export default defineConfig({...})`' });
+  } finally {
+    for (const f of Object.keys(requireCache)) {
+      if (before.has(f) || f.split(path.sep).includes('node_modules')) continue;
+      files.push(f);
+      delete requireCache[f];
+    }
   }
   const cfg = (mod as { default?: unknown }).default ?? mod;
   if (!cfg || typeof cfg !== 'object') fail('E_CONFIG_LOAD', `${file} does not export a config object`, { hint: 'write `export default defineConfig({...})`' });
-  return cfg as OrchConfig;
+  return { config: cfg as OrchConfig, files: files.includes(file) ? files : [file, ...files] };
 }
 
 export function validateConfig(cfg: OrchConfig, file: string): void {
@@ -91,7 +108,8 @@ export interface ConfigOverrides {
 export async function resolveConfig(over: ConfigOverrides = {}): Promise<ResolvedConfig> {
   const cwd = path.resolve(over.cwd ?? process.cwd());
   const file = over.configFile === undefined ? findConfigFile(cwd) : over.configFile;
-  const user: OrchConfig = file ? await loadConfigFile(file) : {};
+  const loaded = file ? await loadConfigFile(file) : { config: {}, files: [] };
+  const user: OrchConfig = loaded.config;
   if (file) validateConfig(user, file);
   const root = file ? path.dirname(file) : cwd;
   const preset = presetNamed(over.preset ?? user.preset ?? 'cpu');
@@ -100,6 +118,7 @@ export async function resolveConfig(over: ConfigOverrides = {}): Promise<Resolve
   return {
     root,
     configFile: file,
+    files: loaded.files,
     modules: user.modules ?? [],
     preset,
     plugins: [...preset.plugins, ...(user.plugins ?? [])],

@@ -81,6 +81,8 @@ export interface ResolvedConfig {
   /** Folder of the config file (or the working directory). */
   root: string;
   configFile: string | null;
+  /** Every file loading the config read: the config file and the plugins and presets it imports. */
+  files?: string[];
   modules: string[];
   preset: Preset;
   plugins: OrchPlugin[];

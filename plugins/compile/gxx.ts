@@ -59,9 +59,11 @@ export async function compileSharedLibrary(opts: CompileOptions): Promise<Compil
     await rm(partial, { force: true });
     let errors = diagnostics.filter((d) => d.severity === 'error');
     if (errors.length === 0) {
-      // Linker errors and crashes have no file:line:col; report them whole.
-      const last = stderr.trim().split('\n').filter(Boolean).pop() ?? `exit code ${result.exitCode}`;
-      errors = [{ code: 'E_CXX', severity: 'error', message: `${opts.compiler} failed: ${last}` }];
+      // Driver, linker and crash errors have no file:line:col (`cc1plus: fatal error: x.h:
+      // No such file`): report the first line that says error, else the last line.
+      const lines = stderr.trim().split('\n').filter(Boolean);
+      const said = lines.find((l) => /\berror\b/i.test(l)) ?? lines.pop() ?? `exit code ${result.exitCode}`;
+      errors = [{ code: 'E_CXX', severity: 'error', message: `${opts.compiler} failed: ${said}`, hint: 'see the full compiler output with --verbose' }];
     }
     const shown = errors.slice(0, MAX_ERRORS).map((d) => new OrchError({ ...d, detail: stderr }).diagnostic);
     if (errors.length > MAX_ERRORS) {

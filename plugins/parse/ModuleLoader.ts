@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fail } from '../../core/diagnostics.js';
+import { fail, registerSource } from '../../core/diagnostics.js';
 import type { PyExpr, PyStmt } from '../../core/python/ast.js';
 import { parsePython } from '../../core/python/parse.js';
 import { constEval, truthy } from './constEval.js';
@@ -16,6 +16,7 @@ import type { FunctionKind, FunctionInfo, ModuleScope, Value } from './values.js
 export class ModuleLoader {
   private readonly byFile = new Map<string, ModuleScope>();
   private readonly loading = new Set<string>();
+  private readonly failed = new Map<string, unknown>();
   /** Every source file read, with its content (for cache keys and watch). */
   readonly filesRead = new Map<string, string>();
   /** module file -> files it imports directly */
@@ -27,6 +28,8 @@ export class ModuleLoader {
     const abs = path.resolve(file);
     const cached = this.byFile.get(abs);
     if (cached) return cached;
+    const failure = this.failed.get(abs);
+    if (failure) throw failure;
     if (this.loading.has(abs)) fail('E_IMPORT_CYCLE', `import cycle through ${abs}`, { hint: 'orch evaluates module top levels once; break the cycle' });
     let source: string;
     try {
@@ -35,13 +38,23 @@ export class ModuleLoader {
       fail('E_MODULE_NOT_FOUND', `cannot read module ${file}`, { hint: 'check the path; modules are .py files' });
     }
     this.filesRead.set(abs, source);
+    // code frames must show the text this build read, not an older copy (watch mode)
+    registerSource(abs, source);
     this.loading.add(abs);
-    const mod = parsePython(abs, source);
-    const scope: ModuleScope = { name: name ?? path.basename(abs, '.py'), file: abs, names: new Map() };
-    this.byFile.set(abs, scope);
-    this.exec(mod.body, scope);
-    this.loading.delete(abs);
-    return scope;
+    try {
+      const mod = parsePython(abs, source);
+      const scope: ModuleScope = { name: name ?? path.basename(abs, '.py'), file: abs, names: new Map() };
+      this.byFile.set(abs, scope);
+      this.exec(mod.body, scope);
+      return scope;
+    } catch (e) {
+      // every importer of a broken module gets its error, not a bogus import cycle
+      this.byFile.delete(abs);
+      this.failed.set(abs, e);
+      throw e;
+    } finally {
+      this.loading.delete(abs);
+    }
   }
 
   lookup(scope: ModuleScope, name: string): Value | undefined {
