@@ -7,7 +7,8 @@ import { tapStage } from '../../core/stagePlugin.js';
 
 /**
  * analyze: the static memory report. Array sizes depend on runtime shapes, so each array
- * is reported with its symbolic shape, element size, storage role and pooling status.
+ * is reported with its symbolic shape, element size, storage role, where it lives (host,
+ * or device memory in a CUDA build) and pooling status.
  */
 export class AnalyzePlugin implements OrchPlugin {
   readonly name = 'orch:analyze';
@@ -15,6 +16,9 @@ export class AnalyzePlugin implements OrchPlugin {
     tapStage(compiler, 'analyze', this.name, (build) => {
       const p = build.program;
       if (!p) return;
+      // A CUDA build takes device arrays and allocates its temporaries and transients from
+      // the handle's stream-ordered pool, which keeps its memory between calls.
+      const device = compiler.config.preset.target === 'cuda';
       const arrays: MemoryReport['arrays'] = p.arrays.map((a) => ({
         name: a.name,
         role: a.role,
@@ -22,12 +26,20 @@ export class AnalyzePlugin implements OrchPlugin {
         axes: a.axes,
         bytesPerElement: bytesPerElement(a.dtype),
         shape: a.shape ? a.shape.map(printExpr) : [...a.axes].map((_, i) => `${a.name}.shape[${i}]`),
-        pooled: false,
+        pooled: device && a.role !== 'arg',
+        storage: device ? 'device' : 'host',
       }));
+      const notes: Record<string, string> = device
+        ? {
+            arg: 'device memory owned by the caller',
+            temporary: 'device memory per call of run, from the stream-ordered pool (kept between calls)',
+            transient: 'device memory per stencil launch, from the stream-ordered pool (kept between calls)',
+          }
+        : { arg: 'owned by the caller', temporary: 'allocated per call of run', transient: 'allocated per stencil launch (not pooled yet)' };
       const totals: MemoryReport['totals'] = {};
       for (const role of ['arg', 'temporary', 'transient']) {
         const n = arrays.filter((a) => a.role === role).length;
-        totals[role] = { arrays: n, note: role === 'arg' ? 'owned by the caller' : role === 'temporary' ? 'allocated per call of run' : 'allocated per stencil launch (not pooled yet)' };
+        totals[role] = { arrays: n, note: notes[role] };
       }
       build.memory = { arrays, totals };
     });

@@ -57,22 +57,27 @@ export async function compileSharedLibrary(opts: CompileOptions): Promise<Compil
   const diagnostics = parseGccDiagnostics(stderr);
   if (result.exitCode !== 0) {
     await rm(partial, { force: true });
-    let errors = diagnostics.filter((d) => d.severity === 'error');
-    if (errors.length === 0) {
-      // Linker errors and crashes have no file:line:col; report them whole.
-      const last = stderr.trim().split('\n').filter(Boolean).pop() ?? `exit code ${result.exitCode}`;
-      errors = [{ code: 'E_CXX', severity: 'error', message: `${opts.compiler} failed: ${last}` }];
-    }
-    const shown = errors.slice(0, MAX_ERRORS).map((d) => new OrchError({ ...d, detail: stderr }).diagnostic);
-    if (errors.length > MAX_ERRORS) {
-      shown.push({ code: 'E_CXX', severity: 'error', message: `${errors.length - MAX_ERRORS} more compiler errors (see --verbose)`, detail: stderr });
-    }
-    if (shown.length === 1) throw new OrchError(shown[0]);
-    throw new OrchErrors(shown);
+    throwCompileErrors(opts.compiler, stderr, diagnostics, result.exitCode);
   }
   await rename(partial, output);
   const warnings = diagnostics.filter((d) => d.severity === 'warning').map((d) => new OrchError({ ...d, detail: stderr }).diagnostic);
   return { warnings, stderr, command };
+}
+
+/** Throws the errors of a failed compiler run (each with the whole stderr as detail). */
+export function throwCompileErrors(compiler: string, stderr: string, diagnostics: Diagnostic[], exitCode: number | undefined): never {
+  let errors = diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length === 0) {
+    // Linker errors and crashes have no file:line:col; report them whole.
+    const last = stderr.trim().split('\n').filter(Boolean).pop() ?? `exit code ${exitCode}`;
+    errors = [{ code: 'E_CXX', severity: 'error', message: `${compiler} failed: ${last}` }];
+  }
+  const shown = errors.slice(0, MAX_ERRORS).map((d) => new OrchError({ ...d, detail: stderr }).diagnostic);
+  if (errors.length > MAX_ERRORS) {
+    shown.push({ code: 'E_CXX', severity: 'error', message: `${errors.length - MAX_ERRORS} more compiler errors (see --verbose)`, detail: stderr });
+  }
+  if (shown.length === 1) throw new OrchError(shown[0]);
+  throw new OrchErrors(shown);
 }
 
 /** `<compiler> --version`, first line: part of the cache key. */
