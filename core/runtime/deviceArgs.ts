@@ -1,4 +1,3 @@
-import type { CudaRuntime } from './CudaRuntime.js';
 import type { EntryArgs } from './callArgs.js';
 import { makeTypedArray, type NDArray, type TypedArray } from './ndarray.js';
 import type { ArgValue, DeviceArray, SignatureParam } from './NativeLibrary.js';
@@ -40,6 +39,14 @@ export function relayout(src: TypedArray, dst: TypedArray, shape: readonly numbe
   }
 }
 
+/** What staging needs of device memory: CudaRuntime, or a host stand-in in tests. */
+export interface DeviceMemory {
+  malloc(bytes: number): bigint;
+  free(ptr: bigint): void;
+  toDevice(dst: bigint, src: TypedArray): void;
+  toHost(dst: TypedArray, src: bigint): void;
+}
+
 export interface DeviceArgs {
   /** Arguments for `NativeLibrary.bind`: device arrays for fields, scalars as given. */
   args: Record<string, ArgValue>;
@@ -50,7 +57,7 @@ export interface DeviceArgs {
   free(): void;
 }
 
-export function stageOnDevice(rt: CudaRuntime, params: readonly SignatureParam[], args: EntryArgs, loopOrder: string): DeviceArgs {
+export function stageOnDevice(rt: DeviceMemory, params: readonly SignatureParam[], args: EntryArgs, loopOrder: string): DeviceArgs {
   const out: Record<string, ArgValue> = {};
   const staged: { host: NDArray; device: DeviceArray; scratch: TypedArray }[] = [];
   let bytes = 0;

@@ -212,18 +212,19 @@ class CudaGenerator extends ProgramGenerator {
     const nonEmpty = (n: number): string => `ihi${n} > ilo${n} && jhi${n} > jlo${n}`;
     if (v.order === 'PARALLEL') {
       v.body.forEach((h, n) => {
-        const call = this.parallelKernel(h, n, ctx);
+        const call = this.sweepKernel('points', v, [n], ctx);
         w.open(`if (${nonEmpty(n)} && khi > klo) {`);
         this.callLauncher(call);
         w.close();
       });
     } else if (!needsLevelBarrier(v)) {
-      const call = this.columnKernel(v, ctx);
-      w.open(`if (khi > klo && (${v.body.map((_, n) => `(${nonEmpty(n)})`).join(' || ')})) {`);
+      const all = v.body.map((_, n) => n);
+      const call = this.sweepKernel('column', v, all, ctx);
+      w.open(`if (khi > klo && (${all.map((n) => `(${nonEmpty(n)})`).join(' || ')})) {`);
       this.callLauncher(call);
       w.close();
     } else {
-      const calls = v.body.map((h, n) => this.levelKernel(v, h, n, ctx));
+      const calls = v.body.map((_, n) => this.sweepKernel('level', v, [n], ctx));
       w.open(v.order === 'FORWARD' ? 'for (int64_t k = klo; k < khi; ++k) {' : 'for (int64_t k = khi - 1; k >= klo; --k) {');
       calls.forEach((call, n) => {
         w.open(`if (${nonEmpty(n)}) {`);
@@ -255,15 +256,15 @@ class CudaGenerator extends ProgramGenerator {
       else if (e.kind === 'scalar') scalars.add(e.name);
       else if (e.kind === 'shape') shapes.add(e.name);
     });
+    for (const name of arrays) {
+      if (!ctx.hoisted.has(name)) throw new Error(`array '${name}' is accessed outside a launch that addresses it`);
+    }
     const params: Param[] = [];
     for (const [name, a] of ctx.hoisted) {
       if (!arrays.has(name)) continue;
       const constness = written.has(name) ? '' : 'const ';
       params.push({ type: `${constness}${STORAGE[a.dtype]}* __restrict__`, name: this.ptr(name), arg: this.ptr(name) });
       for (let pos = 0; pos < a.axes.length; pos++) params.push(int64Param(this.stride(name, pos)));
-    }
-    for (const name of arrays) {
-      if (!ctx.hoisted.has(name)) throw new Error(`array '${name}' is accessed outside a launch that addresses it`);
     }
     for (const s of this.program.scalars) {
       if (scalars.has(s.name)) params.push({ type: CTYPE[s.dtype], name: this.scalar(s.name), arg: this.scalar(s.name) });
@@ -274,11 +275,100 @@ class CudaGenerator extends ProgramGenerator {
     return params;
   }
 
-  /** The dimension (x fastest) each axis letter runs along. */
+  /**
+   * One kernel over the HLoops `indices` of `v`:
+   *
+   *  - `points` (a PARALLEL HLoop): threads over I, J and K;
+   *  - `column` (a FORWARD/BACKWARD VLoop): threads over I and J, each walking K in order
+   *    and running every HLoop at each level;
+   *  - `level` (one HLoop at one level `k`, launched per level by the host).
+   *
+   * An axis that some array written by the kernel lacks (an IJ field written over K, a K
+   * field written over IJ) cannot be spread over threads: every point along it writes the
+   * same element, and the IR's order decides which write wins (and what later points
+   * read). Such axes are looped inside the thread in the interpreter's order (K, then I,
+   * then J) instead.
+   */
+  private sweepKernel(kind: 'points' | 'column' | 'level', v: VLoop, indices: number[], ctx: PointContext): string {
+    const loops = indices.map((n) => v.body[n]);
+    const candidates = kind === 'points' ? 'IJK' : 'IJ';
+    const missing = new Set<string>();
+    for (const name of writes(loops.flatMap((h) => h.body))) {
+      for (const axis of 'IJK') if (!this.array(name).axes.includes(axis)) missing.add(axis);
+    }
+    const threadAxes = [...this.order].filter((a) => candidates.includes(a) && !missing.has(a));
+    const serialAxes = [...'KIJ'].filter((a) => candidates.includes(a) && missing.has(a));
+    const dims = this.dims(threadAxes.join(''));
+
+    const bounds: Param[] = [];
+    indices.forEach((n, m) => {
+      for (const b of ['ilo', 'ihi', 'jlo', 'jhi']) bounds.push(int64Param(`${b}${m}`, `${b}${n}`));
+    });
+    bounds.push(...(kind === 'level' ? [int64Param('k')] : [int64Param('klo'), int64Param('khi')]));
+
+    // Threads cover the hull of the loops' ranges; with several loops each keeps its own.
+    const hull = (axis: string, end: 'lo' | 'hi'): string => {
+      if (axis === 'K') return `k${end}`;
+      const names = loops.map((_, m) => `${axis.toLowerCase()}${end}${m}`);
+      return names.reduce((acc, x) => `orch::${end === 'lo' ? 'min' : 'max'}<int64_t>(${acc}, ${x})`);
+    };
+    const extents: Partial<Record<Dim, string>> = {};
+    for (const axis of threadAxes) extents[dims[axis]] = `${hull(axis, 'hi')} - ${hull(axis, 'lo')}`;
+
+    const what =
+      kind === 'points'
+        ? 'PARALLEL loop nest'
+        : kind === 'column'
+          ? `${v.order} column sweep, ${loops.length} loop nest${loops.length === 1 ? '' : 's'} per level`
+          : `one ${v.order} level of a loop nest that reads other columns of what its K sweep writes`;
+    const serialNote = serialAxes.length ? ` (${serialAxes.join('')} in each thread: written arrays lack ${serialAxes.length === 1 ? 'that axis' : 'those axes'})` : '';
+    const block = kind === 'points' ? this.cudaOpts.blockSize : this.cudaOpts.columnBlockSize;
+    return this.emitKernel(`${what}${serialNote}: ${this.launchComment}`, this.kernelParams(loops, ctx), bounds, block, extents, () => {
+      const w = this.w;
+      const range = (axis: string, m: number): [string, string] =>
+        axis === 'K' ? ['klo', 'khi'] : [`${axis.toLowerCase()}lo${m}`, `${axis.toLowerCase()}hi${m}`];
+      const serialLoops = (m: number): number => {
+        for (const axis of serialAxes) {
+          const v = axis.toLowerCase();
+          const [lo, hi] = range(axis, m);
+          w.open(`for (int64_t ${v} = ${lo}; ${v} < ${hi}; ++${v}) {`);
+        }
+        return serialAxes.length;
+      };
+      for (const axis of threadAxes) {
+        const lo = loops.length === 1 || axis === 'K' ? range(axis, 0)[0] : `(${hull(axis, 'lo')})`;
+        const hi = loops.length === 1 || axis === 'K' ? range(axis, 0)[1] : `(${hull(axis, 'hi')})`;
+        w.open(this.strideLoop(axis, dims[axis], lo, hi));
+      }
+      const guarded = loops.length > 1 && threadAxes.length > 0;
+      if (guarded) {
+        loops.forEach((_, m) => {
+          const conds = threadAxes.map((axis) => {
+            const [lo, hi] = range(axis, m);
+            return `${axis.toLowerCase()} >= ${lo} && ${axis.toLowerCase()} < ${hi}`;
+          });
+          w.line(`const bool in${m} = ${conds.join(' && ')};`);
+        });
+      }
+      if (kind === 'column') {
+        w.open(v.order === 'FORWARD' ? 'for (int64_t k = klo; k < khi; ++k) {' : 'for (int64_t k = khi - 1; k >= klo; --k) {');
+      }
+      loops.forEach((h, m) => {
+        if (guarded) w.open(`if (in${m}) {`);
+        const depth = serialLoops(m);
+        this.stmts(h.body, ctx);
+        for (let d = 0; d < depth; d++) w.close();
+        if (guarded) w.close();
+      });
+      if (kind === 'column') w.close();
+      for (let d = 0; d < threadAxes.length; d++) w.close();
+    });
+  }
+
+  /** The dimension each axis letter runs along: the last one x, the one before y, then z. */
   private dims(letters: string): Record<string, Dim> {
     const out: Record<string, Dim> = {};
-    const order = [...letters].reverse();
-    order.forEach((axis, n) => (out[axis] = (['x', 'y', 'z'] as const)[n]));
+    [...letters].reverse().forEach((axis, n) => (out[axis] = (['x', 'y', 'z'] as const)[n]));
     return out;
   }
 
@@ -290,35 +380,28 @@ class CudaGenerator extends ProgramGenerator {
 
   /**
    * Writes one kernel and its launcher; returns the host call. `extents` are the points
-   * per grid dimension, in terms of the launcher's parameters; `body` writes the kernel's
-   * thread loops and statements.
+   * per grid dimension in terms of the launcher's parameters; a dimension without one
+   * gets one thread and one block, so no two threads ever run the same points. `body`
+   * writes the kernel's loops and statements.
    */
-  private emitKernel(
-    comment: string,
-    params: Param[],
-    extra: Param[],
-    block: number[],
-    extents: Partial<Record<Dim, string>>,
-    body: () => void,
-  ): string {
+  private emitKernel(comment: string, params: Param[], extra: Param[], block: readonly number[], extents: Partial<Record<Dim, string>>, body: () => void): string {
     const n = this.kernelCount++;
     const launcher = `${this.symbol}_k${n}`;
     const kernel = `${launcher}_kernel`;
     const all = [...params, ...extra];
     const decls = all.map((p) => `${p.type} ${p.name}`).join(', ');
+    const threads = (['x', 'y', 'z'] as const).map((d, i) => (extents[d] ? (block[i] ?? 1) : 1));
     const kw = this.kernelWriter;
-    const threads = block.reduce((a, b) => a * b, 1);
     kw.line(`// ${comment}`);
-    kw.open(`__global__ void __launch_bounds__(${threads}) ${kernel}(${decls}) {`);
+    kw.open(`__global__ void __launch_bounds__(${threads.reduce((a, b) => a * b, 1)}) ${kernel}(${decls}) {`);
     this.into(kw, body);
     kw.close();
     kw.line('');
-    const [bx, by, bz] = [block[0] ?? 1, block[1] ?? 1, block[2] ?? 1];
     kw.open(`int ${launcher}(cudaStream_t stream, ${decls}) {`);
-    kw.line(`const dim3 block(${bx}, ${by}, ${bz});`);
+    kw.line(`const dim3 block(${threads.join(', ')});`);
     const grid = (['x', 'y', 'z'] as const).map((d, i) => {
       const extent = extents[d];
-      return extent ? `orch::cuda::blocks(${extent}, ${[bx, by, bz][i]}, ${GRID_LIMIT[d]})` : '1';
+      return extent ? `orch::cuda::blocks(${extent}, ${threads[i]}, ${GRID_LIMIT[d]})` : '1';
     });
     kw.line(`const dim3 grid(${grid.join(', ')});`);
     kw.line(`${kernel}<<<grid, block, 0, stream>>>(${all.map((p) => p.name).join(', ')});`);
@@ -337,85 +420,6 @@ class CudaGenerator extends ProgramGenerator {
     } finally {
       this.w = host;
     }
-  }
-
-  private describe(what: string): string {
-    return `${what}: ${this.launchComment}`;
-  }
-
-  /** PARALLEL HLoop: one thread per point. */
-  private parallelKernel(h: HLoop, n: number, ctx: PointContext): string {
-    const dims = this.dims(this.order);
-    const bounds = ['ilo', 'ihi', 'jlo', 'jhi'].map((b) => int64Param(b, `${b}${n}`));
-    bounds.push(int64Param('klo'), int64Param('khi'));
-    const extents: Partial<Record<Dim, string>> = {};
-    for (const axis of 'IJK') extents[dims[axis]] = `${axis.toLowerCase()}hi - ${axis.toLowerCase()}lo`;
-    return this.emitKernel(this.describe('PARALLEL loop nest'), this.kernelParams([h], ctx), bounds, this.cudaOpts.blockSize, extents, () => {
-      const w = this.w;
-      for (const axis of this.order) {
-        const v = axis.toLowerCase();
-        w.open(this.strideLoop(axis, dims[axis], `${v}lo`, `${v}hi`));
-      }
-      this.stmts(h.body, ctx);
-      for (let d = 0; d < 3; d++) w.close();
-    });
-  }
-
-  /** FORWARD/BACKWARD VLoop without horizontal dependencies: one thread per column. */
-  private columnKernel(v: VLoop, ctx: PointContext): string {
-    const ij = [...this.order].filter((c) => c !== 'K').join('');
-    const dims = this.dims(ij);
-    const bounds: Param[] = [];
-    v.body.forEach((_, n) => {
-      for (const b of ['ilo', 'ihi', 'jlo', 'jhi']) bounds.push(int64Param(`${b}${n}`));
-    });
-    bounds.push(int64Param('klo'), int64Param('khi'));
-    const count = v.body.length;
-    // The thread range is the hull of the nests' ranges; each nest keeps its own bounds.
-    const hull = (b: string, pick: 'min' | 'max'): string =>
-      v.body.map((_, n) => `${b}${n}`).reduce((acc, x) => `orch::${pick}<int64_t>(${acc}, ${x})`);
-    const extents: Partial<Record<Dim, string>> = {};
-    for (const axis of ij) {
-      const a = axis.toLowerCase();
-      extents[dims[axis]] = `${hull(`${a}hi`, 'max')} - ${hull(`${a}lo`, 'min')}`;
-    }
-    const comment = this.describe(`${v.order} column sweep, ${count} loop nest${count === 1 ? '' : 's'} per level`);
-    return this.emitKernel(comment, this.kernelParams(v.body, ctx), bounds, this.cudaOpts.columnBlockSize, extents, () => {
-      const w = this.w;
-      for (const axis of ij) {
-        const a = axis.toLowerCase();
-        w.open(this.strideLoop(axis, dims[axis], `(${hull(`${a}lo`, 'min')})`, `(${hull(`${a}hi`, 'max')})`));
-      }
-      if (count > 1) v.body.forEach((_, n) => w.line(`const bool in${n} = i >= ilo${n} && i < ihi${n} && j >= jlo${n} && j < jhi${n};`));
-      w.open(v.order === 'FORWARD' ? 'for (int64_t k = klo; k < khi; ++k) {' : 'for (int64_t k = khi - 1; k >= klo; --k) {');
-      v.body.forEach((h, n) => {
-        if (count > 1) w.open(`if (in${n}) {`);
-        this.stmts(h.body, ctx);
-        if (count > 1) w.close();
-      });
-      w.close();
-      for (let d = 0; d < 2; d++) w.close();
-    });
-  }
-
-  /** One level of one HLoop of a FORWARD/BACKWARD VLoop that needs barriers: threads over IJ. */
-  private levelKernel(v: VLoop, h: HLoop, n: number, ctx: PointContext): string {
-    const ij = [...this.order].filter((c) => c !== 'K').join('');
-    const dims = this.dims(ij);
-    const bounds = ['ilo', 'ihi', 'jlo', 'jhi'].map((b) => int64Param(b, `${b}${n}`));
-    bounds.push(int64Param('k'));
-    const extents: Partial<Record<Dim, string>> = {};
-    for (const axis of ij) extents[dims[axis]] = `${axis.toLowerCase()}hi - ${axis.toLowerCase()}lo`;
-    const comment = this.describe(`one ${v.order} level of a loop nest that reads other columns of what its K sweep writes`);
-    return this.emitKernel(comment, this.kernelParams([h], ctx), bounds, this.cudaOpts.columnBlockSize, extents, () => {
-      const w = this.w;
-      for (const axis of ij) {
-        const a = axis.toLowerCase();
-        w.open(this.strideLoop(axis, dims[axis], `${a}lo`, `${a}hi`));
-      }
-      this.stmts(h.body, ctx);
-      for (let d = 0; d < 2; d++) w.close();
-    });
   }
 
   kernelSource(fileName: string): string {
