@@ -15,7 +15,7 @@ const cuda: Preset = {
   target: 'cuda',
   compiler: {
     cxx: 'nvcc',
-    flags: ['-O3', '-std=c++17', '--expt-relaxed-constexpr', '--fmad=false', '-Xcompiler=-O3'],
+    flags: ['-O3', '-std=c++17', '--expt-relaxed-constexpr', '--fmad=false'],
     cudaArch: 'auto',
   },
   codegen: {

@@ -1,21 +1,16 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import koffi from 'koffi';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { EntryResult } from '../core/Compiler.js';
-import { NATIVE_DIR } from '../core/cache/hashing.js';
 import { presetNamed, resolveConfig } from '../core/config/loadConfig.js';
 import { formatDiagnostic, OrchError, OrchErrors } from '../core/diagnostics.js';
-import type { DeviceMemory } from '../core/runtime/deviceArgs.js';
-import type { TypedArray } from '../core/runtime/ndarray.js';
 import { NativeLibrary } from '../core/runtime/NativeLibrary.js';
 import { generateCuda, type CudaOptions } from '../plugins/codegen/cuda.js';
-import { compileSharedLibrary } from '../plugins/compile/gxx.js';
 import { gt4pyMismatch } from './conformanceKit.js';
 import { interpret, interpreterMismatch, runOnDevice, type EntryCall } from './deviceRuns.js';
+import { buildEmulated, HostMemory } from './cudaEmulation/emulate.js';
 import { eagerLimited, entryIR, gpuJobs, testConcurrency } from './gpuJobs.js';
 
 /**
@@ -34,8 +29,6 @@ import { eagerLimited, entryIR, gpuJobs, testConcurrency } from './gpuJobs.js';
  * real GPU, or CUDA's device math library.
  */
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const SHIM_DIR = path.resolve(here, '../../test/cudaEmulation');
 const work = mkdtempSync(path.join(os.tmpdir(), 'orch-cuda-emulation-'));
 const preset = presetNamed('cuda-h100');
 const config = await resolveConfig({ configFile: null, cwd: work, preset: 'cuda-h100' });
@@ -46,33 +39,6 @@ const options: CudaOptions = {
   columnBlockSize: preset.codegen.columnBlockSize!,
   syncLaunches: false,
 };
-
-/** Host memory standing in for device memory: the emulated kernels address it directly. */
-class HostMemory implements DeviceMemory {
-  private readonly buffers = new Map<bigint, ArrayBuffer>();
-  malloc(bytes: number): bigint {
-    const buffer = new ArrayBuffer(Math.max(8, bytes));
-    const address = koffi.address(buffer) as bigint;
-    this.buffers.set(address, buffer);
-    return address;
-  }
-  free(ptr: bigint): void {
-    this.buffers.delete(ptr);
-  }
-  toDevice(dst: bigint, src: TypedArray): void {
-    new Uint8Array(this.buffer(dst)).set(new Uint8Array(src.buffer, src.byteOffset, src.byteLength));
-  }
-  toHost(dst: TypedArray, src: bigint): void {
-    new Uint8Array(dst.buffer, dst.byteOffset, dst.byteLength).set(new Uint8Array(this.buffer(src), 0, dst.byteLength));
-  }
-  private buffer(ptr: bigint): ArrayBuffer {
-    const b = this.buffers.get(ptr);
-    if (!b) throw new Error(`no emulated device allocation at 0x${ptr.toString(16)}`);
-    return b;
-  }
-}
-
-const LAUNCH = /(\w+)<<<grid, block, 0, stream>>>\(/g;
 
 interface Built {
   entry?: EntryResult;
@@ -91,20 +57,7 @@ async function emulatedBuild(name: string, request: Parameters<typeof entryIR>[1
   mkdirSync(dir, { recursive: true });
   try {
     const out = generateCuda(ir.entry.program!, { ...options, sourceFileName: path.join(dir, 'host.cpp'), kernelFileName: path.join(dir, 'kernels.cu') });
-    writeFileSync(path.join(dir, 'host.cpp'), out.source);
-    writeFileSync(path.join(dir, 'kernels.cu'), out.kernels);
-    writeFileSync(path.join(dir, `${out.symbol}_kernels.h`), out.launchers);
-    writeFileSync(path.join(dir, 'kernels.emulated.cpp'), out.kernels.replace(LAUNCH, 'orch_emulate_launch($1, grid, block, '));
-    writeFileSync(path.join(dir, 'emulated.cpp'), '#include "host.cpp"\n#include "kernels.emulated.cpp"\n');
-    const library = path.join(dir, `lib${out.symbol}.so`);
-    await compileSharedLibrary({
-      compiler: 'g++',
-      flags: ['-O1', '-std=c++17', '-fPIC', '-shared', '-fvisibility=hidden'],
-      source: path.join(dir, 'emulated.cpp'),
-      output: library,
-      cwd: dir,
-      includeDirs: [SHIM_DIR, NATIVE_DIR, dir],
-    });
+    const library = await buildEmulated(out, dir);
     return { entry: ir.entry, library, symbol: out.symbol, kernels: out.kernels };
   } catch (e) {
     return { entry: ir.entry, error: e };

@@ -95,7 +95,7 @@ inline cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attr, const v
 inline cudaError_t cudaMallocFromPoolAsync(void** ptr, size_t bytes, cudaMemPool_t, cudaStream_t) {
   *ptr = std::malloc(bytes);
   if (!*ptr) return cudaErrorMemoryAllocation;
-  std::memset(*ptr, 0xA5, bytes);
+  std::memset(*ptr, 0x7F, bytes);  // about 1e306 as a double, 3e38 as a float: never mistaken for zero
   return cudaSuccess;
 }
 inline cudaError_t cudaFreeAsync(void* ptr, cudaStream_t) {
