@@ -120,6 +120,11 @@ export class CudaRuntime {
   }
 
   private check(rc: number, what: string): void {
-    if (rc !== 0) fail('E_CUDA', `${what} failed: ${this.fns.errorString(rc)} (error ${rc})`);
+    if (rc === 0) return;
+    const n = [0];
+    const noDevice = this.fns.getDeviceCount(n) !== 0 || n[0] === 0;
+    fail('E_CUDA', `${what} failed: ${this.fns.errorString(rc)} (error ${rc})`, {
+      hint: noDevice ? 'CUDA builds run on a machine with an NVIDIA GPU and its driver (nvidia-smi lists them); build here, run there' : undefined,
+    });
   }
 }
