@@ -182,6 +182,22 @@ inline unsigned blocks(int64_t n, unsigned block, unsigned limit) {
 }
 
 /*
+ * The preset's block reshaped for short extents: while the block is at least twice as wide
+ * as the extent along x, half its x threads move to y (or z) where there are points for
+ * them, keeping the block's size and at least one warp along x. A 24-wide domain then
+ * runs 32 x 8 blocks instead of leaving most of a 128 x 2 block idle.
+ */
+inline dim3 fit_block(dim3 b, int64_t nx, int64_t ny, int64_t nz) {
+  while (b.x > 32 && b.x / 2 >= nx) {
+    if (b.y < ny) b.y *= 2;
+    else if (b.z < 64 && b.z < nz) b.z *= 2;
+    else break;
+    b.x /= 2;
+  }
+  return b;
+}
+
+/*
  * Owns one zero-filled allocation from the handle's pool, freed in stream order when it
  * goes out of scope (every early `return` included). `Order...` lists the array's axis
  * positions from slowest to fastest, so temporaries get the layout the kernels' thread

@@ -65,11 +65,18 @@ const jobs = await gpuJobs(config);
 const t0 = performance.now();
 let buildsDone = 0;
 const builds = eagerLimited(jobs, testConcurrency(), async (job): Promise<Built> => {
-  const ir = await entryIR(config, job.request);
+  if (nvccProblem) return { irErrors: [], errors: [], seconds: 0 };
   const t = performance.now();
-  const r = nvccProblem ? undefined : await compiler.build({ ...job.request, mode: 'build' });
+  const r = await compiler.build({ ...job.request, mode: 'build' });
+  const seconds = (performance.now() - t) / 1000;
   buildsDone = performance.now();
-  return { ir: ir.entry, irErrors: ir.errors, result: r?.entries[0], errors: r?.errors ?? [], seconds: (performance.now() - t) / 1000 };
+  const result = r.entries[0];
+  // A failed build: is it the frontend's (the same for every target) or the CUDA backend's?
+  if (r.errors.length) {
+    const ir = await entryIR(config, job.request);
+    return { ir: ir.entry, irErrors: ir.errors, result, errors: r.errors, seconds };
+  }
+  return { ir: result, irErrors: [], result, errors: [], seconds };
 });
 
 function symbols(output: string): string[] {

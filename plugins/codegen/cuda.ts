@@ -33,6 +33,8 @@ import {
  *    read at a horizontal offset, each level needs a grid-wide barrier between HLoops and
  *    between levels, so the VLoop becomes one launch per level and HLoop instead
  *    (stream order is the barrier).
+ *  - An axis that an array written by a kernel lacks (an IJ field written at every level)
+ *    stays a loop inside each thread, in the interpreter's order.
  *
  * Thread mapping follows the preset's loop order, read like the CPU's: the last axis
  * varies fastest and runs along threadIdx.x, so it should be the contiguous one. Program
@@ -398,11 +400,10 @@ class CudaGenerator extends ProgramGenerator {
     kw.close();
     kw.line('');
     kw.open(`int ${launcher}(cudaStream_t stream, ${decls}) {`);
-    kw.line(`const dim3 block(${threads.join(', ')});`);
-    const grid = (['x', 'y', 'z'] as const).map((d, i) => {
-      const extent = extents[d];
-      return extent ? `orch::cuda::blocks(${extent}, ${threads[i]}, ${GRID_LIMIT[d]})` : '1';
-    });
+    const n3 = (['x', 'y', 'z'] as const).map((d) => extents[d] ?? '1');
+    kw.line(`const int64_t nx = ${n3[0]}, ny = ${n3[1]}, nz = ${n3[2]};`);
+    kw.line(`const dim3 block = orch::cuda::fit_block(dim3(${threads.join(', ')}), nx, ny, nz);`);
+    const grid = (['x', 'y', 'z'] as const).map((d) => (extents[d] ? `orch::cuda::blocks(n${d}, block.${d}, ${GRID_LIMIT[d]})` : '1'));
     kw.line(`const dim3 grid(${grid.join(', ')});`);
     kw.line(`${kernel}<<<grid, block, 0, stream>>>(${all.map((p) => p.name).join(', ')});`);
     kw.line('return static_cast<int>(cudaGetLastError());');
