@@ -120,7 +120,7 @@ jobs.forEach((job, n) => {
 });
 
 emulation('the cases exercise every kind of kernel the backend emits', () => {
-  for (const kind of ['PARALLEL loop nest', 'FORWARD column', 'BACKWARD column', 'one FORWARD level', 'one BACKWARD level', 'PARALLEL loop nest (K in each thread']) {
+  for (const kind of ['PARALLEL loop nest', 'FORWARD column', 'BACKWARD column', 'one FORWARD level', 'one BACKWARD level', 'PARALLEL loop nest (K in each thread', 'PARALLEL loop nest (IJ in each thread']) {
     assert.ok(kernelKinds.has(kind), `no case produced a '${kind}' kernel; seen: ${[...kernelKinds].join(', ')}`);
   }
 });
