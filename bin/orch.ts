@@ -15,7 +15,7 @@ const MODES = ['python', 'build', 'build-and-run', 'run'] as const;
 
 function common<T>(y: Argv<T>) {
   return y
-    .option('preset', { type: 'string', describe: 'preset name (cpu, cpu-native, debug)' })
+    .option('preset', { type: 'string', describe: 'preset name (cpu, cpu-native, debug, cuda, cuda-h100, cuda-a100)' })
     .option('externals', { type: 'string', describe: 'externals as JSON, e.g. {"N": 2, "i_start": {"axis": "I", "index": 0, "offset": 3}}' })
     .option('define', { type: 'string', array: true, describe: 'compile-time argument name=value (repeatable)' })
     .option('json', { type: 'boolean', describe: 'print one JSON object' })

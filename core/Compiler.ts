@@ -14,6 +14,8 @@ import { ensureDir } from './cache/ensureDir.js';
 import { entryInterface, type EntryInterface } from './runtime/callArgs.js';
 import { builtinPlugins } from '../plugins/builtins.js';
 import { compilerIdentity } from '../plugins/compile/gxx.js';
+import { nvccIdentity } from '../plugins/compile/nvcc.js';
+import { resolveCudaArch } from './config/cudaArch.js';
 import { moduleEntries } from '../plugins/parse/frontend.js';
 import type { Value } from '../plugins/parse/values.js';
 
@@ -80,6 +82,7 @@ export class Compiler {
 
   readonly cache: BuildCache;
   private identity: Promise<string> | undefined;
+  private cudaArch: Promise<string> | undefined;
 
   constructor(
     readonly config: ResolvedConfig,
@@ -97,7 +100,12 @@ export class Compiler {
   }
 
   private async entryInputs(moduleRel: string, entry: string, req: BuildRequest): Promise<EntryInputs> {
-    this.identity ??= compilerIdentity(this.config.compiler.cxx).catch(() => 'unavailable');
+    const { cxx, flags } = this.config.compiler;
+    const cuda = this.config.preset.target === 'cuda';
+    this.identity ??= (cuda ? nvccIdentity(cxx, flags) : compilerIdentity(cxx)).catch(() => 'unavailable');
+    // The GPU generation a CUDA build targets is part of its key (python mode builds nothing).
+    if (cuda && req.mode !== 'python') this.cudaArch ??= resolveCudaArch(this.config.compiler.cudaArch).then((r) => r.arch);
+    const cudaArch = cuda && req.mode !== 'python' ? { cudaArch: await this.cudaArch! } : {};
     return {
       module: moduleRel,
       entry,
@@ -105,7 +113,7 @@ export class Compiler {
       externals: req.externals,
       defines: req.defines,
       preset: this.config.preset.name,
-      compiler: { cxx: this.config.compiler.cxx, identity: await this.identity, flags: this.config.compiler.flags },
+      compiler: { cxx, identity: await this.identity, flags, ...cudaArch },
       codegen: this.config.codegen,
       plugins: this.config.plugins.map((p) => ({ name: p.name, version: p.version ?? '0' })),
       orch: orchVersion(),

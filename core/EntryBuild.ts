@@ -5,7 +5,8 @@ import type { Value } from '../plugins/parse/values.js';
 
 /** Static memory report of one program (written by the analyze stage). */
 export interface MemoryReport {
-  arrays: { name: string; role: string; dtype: string; axes: string; bytesPerElement: number; shape: string[]; pooled: boolean; offset?: string; zeroFill: boolean }[];
+  /** `storage`: where the array lives (device arrays in a CUDA build). */
+  arrays: { name: string; role: string; dtype: string; axes: string; bytesPerElement: number; shape: string[]; pooled: boolean; offset?: string; zeroFill: boolean; storage?: 'host' | 'device' }[];
   totals: Record<string, { arrays: number; note: string }>;
   /** symbolic peak bytes of each arena (sizes depend on the call's shapes) */
   peak: { temporaryArenaBytes: string; transientArenaBytes: string };
@@ -34,7 +35,8 @@ export interface EntryBuild {
   staging?: string;
   /** Final cache folder, set by emit. */
   dir?: string;
-  cpp?: { source: string; header: string; symbol: string; signature: unknown; file?: string };
+  /** `extraFiles`: more generated sources of the entry (the .cu and launcher header of a CUDA build). */
+  cpp?: { source: string; header: string; symbol: string; signature: unknown; file?: string; extraFiles?: string[] };
   library?: string;
   command?: string[];
   memory?: MemoryReport;

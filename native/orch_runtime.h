@@ -47,6 +47,13 @@ typedef struct orch_array {
 #define ORCH_OMP_MIN_POINTS 32768
 #endif
 
+/* The numeric helpers below are also called from CUDA kernels (plugins/codegen/cuda.ts). */
+#ifdef __CUDACC__
+#define ORCH_HD __host__ __device__
+#else
+#define ORCH_HD
+#endif
+
 namespace orch {
 
 /* Grow-only memory reused across calls (pooling): transients and temporaries are placed
@@ -202,33 +209,33 @@ class Buffer {
 
 /* Signed overflow is undefined in C++ but wraps in numpy: do integer + - * unary- in unsigned. */
 template <class T>
-inline T iadd(T a, T b) {
+ORCH_HD inline T iadd(T a, T b) {
   using U = std::make_unsigned_t<T>;
   return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
 }
 template <class T>
-inline T isub(T a, T b) {
+ORCH_HD inline T isub(T a, T b) {
   using U = std::make_unsigned_t<T>;
   return static_cast<T>(static_cast<U>(a) - static_cast<U>(b));
 }
 template <class T>
-inline T imul(T a, T b) {
+ORCH_HD inline T imul(T a, T b) {
   using U = std::make_unsigned_t<T>;
   return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
 }
 template <class T>
-inline T ineg(T a) {
+ORCH_HD inline T ineg(T a) {
   using U = std::make_unsigned_t<T>;
   return static_cast<T>(U(0) - static_cast<U>(a));
 }
 template <class T>
-inline T iabs(T a) {
+ORCH_HD inline T iabs(T a) {
   return a < 0 ? ineg(a) : a;
 }
 
 /* Python floor division. Division by zero gives 0 (numpy) instead of SIGFPE; MIN // -1 wraps. */
 template <class T>
-inline T floordiv(T a, T b) {
+ORCH_HD inline T floordiv(T a, T b) {
   if (b == 0) return 0;
   if (b == -1) return ineg(a);
   T q = a / b;
@@ -238,14 +245,14 @@ inline T floordiv(T a, T b) {
 
 /* Python modulo: the result has the sign of the divisor. x % 0 gives 0 (numpy). */
 template <class T>
-inline T imod(T a, T b) {
+ORCH_HD inline T imod(T a, T b) {
   if (b == 0 || b == -1) return 0;
   T r = a % b;
   if (r != 0 && ((r < 0) != (b < 0))) r += b;
   return r;
 }
 template <class T>
-inline T fmod_py(T a, T b) {
+ORCH_HD inline T fmod_py(T a, T b) {
   T r = std::fmod(a, b);
   if (r != 0 && ((r < 0) != (b < 0))) r += b;
   return r;
@@ -253,7 +260,7 @@ inline T fmod_py(T a, T b) {
 
 /* Integer power by squaring, wrapping. A negative exponent gives the truncated real result. */
 template <class T>
-inline T ipow(T base, T exp) {
+ORCH_HD inline T ipow(T base, T exp) {
   if (exp < 0) {
     if (base == 1) return 1;
     if (base == -1) return (exp % 2 == 0) ? 1 : -1;
@@ -270,17 +277,17 @@ inline T ipow(T base, T exp) {
 
 /* Python's min/max argument order (first wins on ties, NaN propagates from the first). */
 template <class T>
-inline T min(T a, T b) {
+ORCH_HD inline T min(T a, T b) {
   return b < a ? b : a;
 }
 template <class T>
-inline T max(T a, T b) {
+ORCH_HD inline T max(T a, T b) {
   return a < b ? b : a;
 }
 
 /* float -> int: truncation toward zero, saturating, NaN -> 0 (C++ leaves these undefined). */
 template <class T, class F>
-inline T ftoi(F x) {
+ORCH_HD inline T ftoi(F x) {
   if (x != x) return 0;
   if (x <= static_cast<F>(std::numeric_limits<T>::min())) return std::numeric_limits<T>::min();
   if (x >= static_cast<F>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();

@@ -30,7 +30,8 @@ export interface EntryInputs {
   externals: unknown;
   defines: unknown;
   preset: string;
-  compiler: { cxx: string; identity: string; flags: string[] };
+  /** `cudaArch`: the resolved GPU architectures of a CUDA build. */
+  compiler: { cxx: string; identity: string; flags: string[]; cudaArch?: string };
   codegen: unknown;
   plugins: { name: string; version: string }[];
   orch: string;

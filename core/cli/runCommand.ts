@@ -5,6 +5,8 @@ import { fail, OrchError } from '../diagnostics.js';
 import { Interpreter } from '../interpreter/Interpreter.js';
 import { buildEntryArgs, type CallSpec, type EntryArgs, type EntryInterface } from '../runtime/callArgs.js';
 import { cloneArray, type NDArray } from '../runtime/ndarray.js';
+import { CudaRuntime } from '../runtime/CudaRuntime.js';
+import { stageOnDevice, type DeviceArgs } from '../runtime/deviceArgs.js';
 import { NativeLibrary } from '../runtime/NativeLibrary.js';
 import { readNpy, writeNpy } from '../runtime/npy.js';
 import { compareArrays, type Comparison } from '../runtime/compareArrays.js';
@@ -156,21 +158,32 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     }
   } else {
     const lib = NativeLibrary.open(entry.library!, entry.symbol!);
+    // A GPU build takes device arrays: fields go to the device and come back after the runs.
+    const device = lib.target === 'cuda' ? CudaRuntime.open() : undefined;
+    const staged: DeviceArgs[] = [];
+    const bind = (a: EntryArgs) => {
+      if (!device) return lib.bind(a);
+      const s = stageOnDevice(device, lib.signature.params, a, session.config.codegen.loopOrder);
+      staged.push(s);
+      lib.bind(s.args);
+    };
     try {
-      lib.bind(args);
+      bind(args);
       let t = performance.now();
       lib.run();
       times.push((performance.now() - t) / 1000);
       if (scratch) {
         times.length = 0;
-        lib.bind(scratch);
+        bind(scratch);
         for (let r = 0; r < opts.repeat; r++) {
           t = performance.now();
           lib.run();
           times.push((performance.now() - t) / 1000);
         }
       }
+      for (const s of staged) s.download();
     } finally {
+      for (const s of staged) s.free();
       lib.close();
     }
   }

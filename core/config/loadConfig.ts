@@ -4,14 +4,14 @@ import path from 'node:path';
 import { createJiti } from 'jiti';
 import { presets } from '../../presets/index.js';
 import { didYouMean, fail } from '../diagnostics.js';
-import { PASS_NAMES, type OrchConfig, type PassName, type ResolvedConfig } from './types.js';
+import { PASS_NAMES, type OrchConfig, type PassName, type Preset, type ResolvedConfig } from './types.js';
 
 const CONFIG_NAMES = ['orch.config.ts', 'orch.config.mts', 'orch.config.js', 'orch.config.mjs'];
 
 const KNOWN_KEYS: (keyof OrchConfig)[] = ['modules', 'preset', 'plugins', 'compiler', 'codegen', 'cacheRoot', 'pythonPath', 'externals', 'defines', 'verifyIR', 'passes', 'debug'];
 const NESTED_KEYS: Record<string, string[]> = {
-  compiler: ['cxx', 'flags', 'extraFlags'],
-  codegen: ['loopOrder', 'openmp', 'lineDirectives'],
+  compiler: ['cxx', 'flags', 'extraFlags', 'cudaArch'],
+  codegen: ['loopOrder', 'openmp', 'lineDirectives', 'blockSize', 'columnBlockSize', 'syncLaunches'],
   passes: PASS_NAMES,
   debug: ['enabled', 'nan', 'tracers', 'threshold', 'delp', 'action'],
 };
@@ -104,6 +104,12 @@ export interface ConfigOverrides {
   cwd?: string;
 }
 
+/** The CUDA architecture setting (config over preset), absent for CPU presets. */
+function cudaArchOf(user: OrchConfig, preset: Preset): { cudaArch?: string } {
+  const arch = user.compiler?.cudaArch ?? preset.compiler.cudaArch;
+  return arch === undefined ? {} : { cudaArch: arch };
+}
+
 /** Config file (if any) merged over its preset, with CLI overrides on top. */
 export async function resolveConfig(over: ConfigOverrides = {}): Promise<ResolvedConfig> {
   const cwd = path.resolve(over.cwd ?? process.cwd());
@@ -122,7 +128,7 @@ export async function resolveConfig(over: ConfigOverrides = {}): Promise<Resolve
     modules: user.modules ?? [],
     preset,
     plugins: [...preset.plugins, ...(user.plugins ?? [])],
-    compiler: { cxx: user.compiler?.cxx ?? preset.compiler.cxx, flags },
+    compiler: { cxx: user.compiler?.cxx ?? preset.compiler.cxx, flags, ...cudaArchOf(user, preset) },
     codegen: { ...preset.codegen, ...(user.codegen ?? {}) },
     // the environment wins so MPI launchers and CI can redirect the cache
     cacheRoot: path.resolve(envRoot || (user.cacheRoot ? path.resolve(root, user.cacheRoot) : cwd)),

@@ -10,9 +10,14 @@ export interface OrchPlugin {
 }
 
 export interface CompilerOptions {
-  /** The C++ compiler command. */
+  /** The C++ compiler command (nvcc for CUDA presets). */
   cxx: string;
   flags: string[];
+  /**
+   * CUDA presets: the GPU architecture(s), e.g. 'sm_90' or 'sm_80,sm_90', or 'auto' for
+   * $CUDA_ARCH, else nvidia-smi, at build time (core/config/cudaArch.ts).
+   */
+  cudaArch?: string;
 }
 
 export interface CodegenOptions {
@@ -21,6 +26,15 @@ export interface CodegenOptions {
   openmp: boolean;
   /** Emit #line directives pointing at the user's .py lines. */
   lineDirectives: boolean;
+  /**
+   * CUDA: threads per block of PARALLEL kernels along x, y, z; x runs along the last
+   * axis of `loopOrder` (which should be the arrays' contiguous one).
+   */
+  blockSize?: [number, number, number];
+  /** CUDA: threads per block of FORWARD/BACKWARD kernels (x, y over I and J; K stays in the thread). */
+  columnBlockSize?: [number, number];
+  /** CUDA: synchronize after every kernel so a fault names its stencil (debugging, slow). */
+  syncLaunches?: boolean;
 }
 
 /** A preset is data: options and plugins for one kind of hardware. */

@@ -17,9 +17,28 @@ export interface ProgramSignature {
   abi: number;
   program: string;
   params: SignatureParam[];
+  /** Where field data lives: host memory (absent or 'cpu') or device memory ('cuda'). */
+  target?: 'cpu' | 'cuda';
 }
 
-export type ArgValue = NDArray | number | boolean | bigint;
+/**
+ * A field in device memory, for libraries built for a GPU (signature target 'cuda'): the
+ * device address, the element type and shape, and optionally strides in elements (default
+ * C-contiguous). What CuPy's `__cuda_array_interface__` describes, strides in elements.
+ */
+export interface DeviceArray {
+  devicePtr: bigint;
+  dtype: DType;
+  shape: number[];
+  strides?: number[];
+}
+
+export type ArgValue = NDArray | DeviceArray | number | boolean | bigint;
+
+export interface RunOptions {
+  /** GPU libraries: return once the kernels are queued, without waiting (call `sync` later). */
+  async?: boolean;
+}
 
 // Layout of `orch_array` (native/orch_runtime.h): void* data; int64_t shape[3]; int64_t strides[3].
 const ORCH_ARRAY_BYTES = 56;
@@ -38,10 +57,14 @@ interface Entry {
   run: (handle: unknown, args: bigint) => number;
   lastError: (handle: unknown) => string | null;
   exit: (handle: unknown) => void;
+  /** GPU libraries only. */
+  sync?: (handle: unknown) => number;
+  setStream?: (handle: unknown, stream: bigint | null) => number;
 }
 
 /**
- * A loaded program library (the ABI of plugins/codegen/cpp.ts) bound through koffi.
+ * A loaded program library (the ABI of plugins/codegen/cpp.ts, and of cuda.ts for GPU
+ * builds, whose fields are device arrays) bound through koffi.
  *
  * Arguments are packed once by `bind` into one native-addressable block: a `void*` table
  * (args[n]) followed by one 56-byte slot per parameter (an `orch_array`, or the scalar's
@@ -92,6 +115,10 @@ export class NativeLibrary {
       };
       const sig = lib.func(`${symbol}_signature`, 'const char *', []) as () => string;
       signature = parseSignature(sig());
+      if (signature.target === 'cuda') {
+        fns.sync = lib.func(`${symbol}_sync`, 'int', ['void *']);
+        fns.setStream = lib.func(`${symbol}_set_stream`, 'int', ['void *', 'void *']);
+      }
     } catch (e) {
       lib.unload();
       fail('E_LOAD', `${soPath} is not an orch program library for '${symbol}': ${(e as Error).message}`);
@@ -133,8 +160,10 @@ export class NativeLibrary {
       const value = args[p.name];
       const slot = slots + ORCH_ARRAY_BYTES * n;
       view.setBigUint64(POINTER_BYTES * n, base + BigInt(slot), true);
-      if (p.kind === 'field') writeArray(view, slot, p, value);
-      else writeScalar(view, slot, p, value);
+      if (p.kind === 'field') {
+        if (this.target === 'cuda') writeDeviceArray(view, slot, p, value, this.signature.program);
+        else writeArray(view, slot, p, value);
+      } else writeScalar(view, slot, p, value);
       bound.push(value);
     });
     this.block = block;
@@ -156,17 +185,46 @@ export class NativeLibrary {
     }
   }
 
-  /** Runs the program once with the bound arguments (binding `args` first if given). */
-  run(args?: Record<string, ArgValue>): void {
+  /** Where the library expects field data: host memory, or device memory for a GPU build. */
+  get target(): 'cpu' | 'cuda' {
+    return this.signature.target ?? 'cpu';
+  }
+
+  /**
+   * Runs the program once with the bound arguments (binding `args` first if given). A GPU
+   * library's run only queues kernels; this waits for them unless `async` is set.
+   */
+  run(args?: Record<string, ArgValue>, opts: RunOptions = {}): void {
     if (args) this.bind(args);
     this.init();
     if (!this.block) fail('E_ARG_MISSING', `program '${this.signature.program}' has no bound arguments`, { hint: 'call bind(args) first' });
     this.checkBound();
     const rc = this.fns.run(this.handle, this.blockAddress);
-    if (rc !== 0) {
-      const message = this.fns.lastError(this.handle) || `${this.symbol}_run returned ${rc}`;
-      fail('E_RUNTIME', `program '${this.signature.program}': ${message}`);
-    }
+    if (rc !== 0) this.runtimeError('run', rc);
+    if (!opts.async) this.sync();
+  }
+
+  /** Waits for the kernels queued by `run` (GPU libraries; nothing to wait for on a CPU). */
+  sync(): void {
+    this.live();
+    if (!this.fns.sync || this.handle === null) return;
+    const rc = this.fns.sync(this.handle);
+    if (rc !== 0) this.runtimeError('sync', rc);
+  }
+
+  /** GPU libraries: queue later runs on `stream` (a cudaStream_t address); null = the handle's own. */
+  setStream(stream: bigint | null): void {
+    this.init();
+    if (!this.fns.setStream) fail('E_TARGET', `program '${this.signature.program}' is a CPU build and has no stream`);
+    const rc = this.fns.setStream(this.handle, stream);
+    if (rc !== 0) this.runtimeError('set_stream', rc);
+  }
+
+  private runtimeError(entry: string, rc: number): never {
+    const message = this.fns.lastError(this.handle) || `${this.symbol}_${entry} returned ${rc}`;
+    const prefix = `program '${this.signature.program}'`;
+    // GPU libraries name the program themselves (their messages also reach non-Node hosts).
+    fail('E_RUNTIME', message.startsWith(prefix) ? message : `${prefix}: ${message}`);
   }
 
   /** Frees the handle and unloads the library; later calls throw instead of crashing. */
@@ -200,13 +258,48 @@ function isNDArray(v: ArgValue): v is NDArray {
   return typeof v === 'object' && v !== null && 'data' in v && 'shape' in v && 'dtype' in v;
 }
 
+function isDeviceArray(v: ArgValue): v is DeviceArray {
+  return typeof v === 'object' && v !== null && 'devicePtr' in v && 'shape' in v && 'dtype' in v;
+}
+
 function describe(v: ArgValue): string {
   if (isNDArray(v)) return `a ${v.dtype} array of shape [${v.shape.join(', ')}]`;
+  if (isDeviceArray(v)) return `a ${v.dtype} device array of shape [${v.shape.join(', ')}]`;
   return `a ${typeof v}`;
+}
+
+function writeDeviceArray(view: DataView, slot: number, p: SignatureParam, value: ArgValue, program: string): void {
+  const axes = p.axes ?? 'IJK';
+  if (isNDArray(value)) {
+    fail('E_ARG_DEVICE', `argument '${p.name}' is a host array, but program '${program}' was built for a GPU and takes device arrays`, {
+      hint: 'pass { devicePtr, dtype, shape, strides? } for memory on the device (core/runtime/CudaRuntime.ts copies host arrays there)',
+    });
+  }
+  if (!isDeviceArray(value)) fail('E_ARG_DTYPE', `argument '${p.name}' must be a ${p.dtype} ${axes} device array, got ${describe(value)}`);
+  if (value.dtype !== p.dtype) fail('E_ARG_DTYPE', `argument '${p.name}' must have dtype ${p.dtype}, got ${value.dtype}`);
+  if (typeof value.devicePtr !== 'bigint' || value.devicePtr < 0n) fail('E_ARG_DEVICE', `argument '${p.name}' needs devicePtr as a non-negative bigint address`);
+  if (value.shape.length !== axes.length) {
+    fail('E_ARG_RANK', `argument '${p.name}' is declared over ${axes} (${axes.length} axes) but has shape [${value.shape.join(', ')}]`);
+  }
+  if (value.shape.some((d) => !Number.isSafeInteger(d) || d < 0)) fail('E_ARG_SHAPE', `argument '${p.name}' has an invalid shape [${value.shape.join(', ')}]`);
+  const strides = value.strides ?? contiguousStrides(value.shape);
+  if (strides.length !== axes.length || strides.some((s) => !Number.isSafeInteger(s))) {
+    fail('E_ARG_SHAPE', `argument '${p.name}' has strides [${strides.join(', ')}], expected ${axes.length} integers (in elements)`);
+  }
+  const count = value.shape.reduce((a, b) => a * b, 1);
+  if (count > 0 && value.devicePtr === 0n) fail('E_ARG_DEVICE', `argument '${p.name}' has a null device pointer`);
+  view.setBigUint64(slot, value.devicePtr, true);
+  for (let d = 0; d < 3; d++) {
+    view.setBigInt64(slot + 8 + 8 * d, BigInt(value.shape[d] ?? 0), true);
+    view.setBigInt64(slot + 32 + 8 * d, BigInt(strides[d] ?? 0), true);
+  }
 }
 
 function writeArray(view: DataView, slot: number, p: SignatureParam, value: ArgValue): void {
   const axes = p.axes ?? 'IJK';
+  if (isDeviceArray(value)) {
+    fail('E_ARG_DEVICE', `argument '${p.name}' is a device array, but this library is a CPU build`, { hint: 'build the program with a cuda preset, or pass a host array' });
+  }
   if (!isNDArray(value)) fail('E_ARG_DTYPE', `argument '${p.name}' must be a ${p.dtype} ${axes} array, got ${describe(value)}`);
   if (value.dtype !== p.dtype || !(value.data instanceof TYPED_ARRAY[p.dtype])) {
     fail('E_ARG_DTYPE', `argument '${p.name}' must have dtype ${p.dtype}, got ${value.dtype} (${value.data.constructor.name})`, {

@@ -7,7 +7,8 @@ import { tapStage } from '../../core/stagePlugin.js';
 
 /**
  * analyze: the static memory report. Array sizes depend on runtime shapes, so each array
- * is reported with its symbolic shape, element size, storage role and pooling status.
+ * is reported with its symbolic shape, element size, storage role, where it lives (host,
+ * or device memory in a CUDA build) and pooling status.
  */
 export class AnalyzePlugin implements OrchPlugin {
   readonly name = 'orch:analyze';
@@ -15,6 +16,9 @@ export class AnalyzePlugin implements OrchPlugin {
     tapStage(compiler, 'analyze', this.name, (build) => {
       const p = build.program;
       if (!p) return;
+      // A CUDA build takes device arrays and allocates its temporaries and transients from
+      // the handle's stream-ordered pool, which keeps its memory between calls.
+      const device = compiler.config.preset.target === 'cuda';
       const arrays: MemoryReport['arrays'] = p.arrays.map((a) => ({
         name: a.name,
         role: a.role,
@@ -22,18 +26,24 @@ export class AnalyzePlugin implements OrchPlugin {
         axes: a.axes,
         bytesPerElement: bytesPerElement(a.dtype),
         shape: a.shape ? a.shape.map(printExpr) : [...a.axes].map((_, i) => `${a.name}.shape[${i}]`),
-        pooled: !!a.pool,
+        pooled: device ? a.role !== 'arg' : !!a.pool,
         offset: a.pool ? printExpr(a.pool.offset) : undefined,
         zeroFill: a.pool ? a.pool.zeroFill : a.role !== 'arg',
+        storage: device ? 'device' : 'host',
       }));
+      const notes: Record<string, string> = device
+        ? {
+            arg: 'device memory owned by the caller',
+            temporary: 'device memory per call of run, from the stream-ordered pool (kept between calls)',
+            transient: 'device memory per stencil launch, from the stream-ordered pool (kept between calls)',
+          }
+        : { arg: 'owned by the caller', temporary: '', transient: '' };
       const totals: MemoryReport['totals'] = {};
       for (const role of ['arg', 'temporary', 'transient']) {
         const n = arrays.filter((a) => a.role === role).length;
         const pooled = arrays.filter((a) => a.role === role && a.pooled).length;
-        totals[role] = {
-          arrays: n,
-          note: role === 'arg' ? 'owned by the caller' : pooled === n ? `${n} pooled (${role === 'temporary' ? 'temporary' : 'transient'} arena)` : `${pooled} of ${n} pooled`,
-        };
+        const poolNote = pooled === n ? `${n} pooled (${role} arena)` : `${pooled} of ${n} pooled`;
+        totals[role] = { arrays: n, note: device || role === 'arg' ? notes[role] : poolNote };
       }
       // peak: the temporaries' arena plus the largest launch's transients
       const ends = (role: string) => p.arrays.filter((a) => a.role === role && a.pool).map((a) => printExpr(a.pool!.end));

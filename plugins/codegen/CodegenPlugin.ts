@@ -4,15 +4,37 @@ import type { Compiler } from '../../core/Compiler.js';
 import type { OrchPlugin } from '../../core/config/types.js';
 import { tapStage } from '../../core/stagePlugin.js';
 import { generateCpp } from './cpp.js';
+import { DEFAULT_BLOCK, DEFAULT_COLUMN_BLOCK, generateCuda } from './cuda.js';
 
-/** codegen: one C++17/OpenMP source and header per program, written to the staging folder. */
+/**
+ * codegen, per program, by the preset's target: a C++17/OpenMP source and header (cpu),
+ * or a host .cpp, a kernels .cu, their shared launcher declarations and the header
+ * (cuda), written to the staging folder.
+ */
 export class CodegenPlugin implements OrchPlugin {
   readonly name = 'orch:codegen';
   apply(compiler: Compiler): void {
     tapStage(compiler, 'codegen', this.name, (build, compilation) => {
       if (!build.program) return;
-      const out = generateCpp(build.program, { ...compiler.config.codegen });
+      const options = compiler.config.codegen;
       build.staging = compilation.cache.staging(build.moduleRel, build.entry);
+      if (compiler.config.preset.target === 'cuda') {
+        const out = generateCuda(build.program, {
+          ...options,
+          blockSize: options.blockSize ?? DEFAULT_BLOCK,
+          columnBlockSize: options.columnBlockSize ?? DEFAULT_COLUMN_BLOCK,
+          syncLaunches: options.syncLaunches ?? false,
+        });
+        const file = path.join(build.staging, `${out.symbol}.cpp`);
+        const kernels = path.join(build.staging, `${out.symbol}.cu`);
+        writeCacheFile(file, out.source);
+        writeCacheFile(kernels, out.kernels);
+        writeCacheFile(path.join(build.staging, `${out.symbol}_kernels.h`), out.launchers);
+        writeCacheFile(path.join(build.staging, `${out.symbol}.h`), out.header);
+        build.cpp = { ...out, file, extraFiles: [kernels, path.join(build.staging, `${out.symbol}_kernels.h`)] };
+        return;
+      }
+      const out = generateCpp(build.program, { ...options });
       const file = path.join(build.staging, `${out.symbol}.cpp`);
       writeCacheFile(file, out.source);
       writeCacheFile(path.join(build.staging, `${out.symbol}.h`), out.header);

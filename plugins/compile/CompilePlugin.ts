@@ -4,22 +4,30 @@ import type { OrchPlugin } from '../../core/config/types.js';
 import { NATIVE_DIR } from '../../core/cache/hashing.js';
 import { tapStage } from '../../core/stagePlugin.js';
 import { compileSharedLibrary } from './gxx.js';
+import { compileCudaLibrary } from './nvcc.js';
 
-/** compile: g++ through execa into a shared library; compiler messages become diagnostics. */
+/**
+ * compile: g++ (cpu) or nvcc (cuda) through execa into a shared library; compiler
+ * messages become diagnostics.
+ */
 export class CompilePlugin implements OrchPlugin {
   readonly name = 'orch:compile';
   apply(compiler: Compiler): void {
     tapStage(compiler, 'compile', this.name, async (build) => {
       if (!build.cpp?.file || !build.staging) return;
       const output = path.join(build.staging, `lib${build.cpp.symbol}.so`);
-      const r = await compileSharedLibrary({
-        compiler: compiler.config.compiler.cxx,
-        flags: compiler.config.compiler.flags,
-        source: build.cpp.file,
-        output,
-        cwd: build.staging,
-        includeDirs: [NATIVE_DIR],
-      });
+      const { cxx, flags } = compiler.config.compiler;
+      const common = { flags, output, cwd: build.staging, includeDirs: [NATIVE_DIR] };
+      let r;
+      if (compiler.config.preset.target === 'cuda') {
+        // the architecture the cache key was computed with (Compiler.entryInputs)
+        const arch = build.inputs.compiler.cudaArch;
+        if (!arch) throw new Error(`CUDA build of ${build.entry} has no resolved GPU architecture in its inputs`);
+        const sources = [build.cpp.file, ...(build.cpp.extraFiles ?? []).filter((f) => f.endsWith('.cu'))];
+        r = await compileCudaLibrary({ ...common, nvcc: cxx, arch, sources });
+      } else {
+        r = await compileSharedLibrary({ ...common, compiler: cxx, source: build.cpp.file });
+      }
       build.library = output;
       build.command = r.command;
       build.warnings.push(...r.warnings);

@@ -57,24 +57,29 @@ export async function compileSharedLibrary(opts: CompileOptions): Promise<Compil
   const diagnostics = parseGccDiagnostics(stderr);
   if (result.exitCode !== 0) {
     await rm(partial, { force: true });
-    let errors = diagnostics.filter((d) => d.severity === 'error');
-    if (errors.length === 0) {
-      // Driver, linker and crash errors have no file:line:col (`cc1plus: fatal error: x.h:
-      // No such file`): report the first line that says error, else the last line.
-      const lines = stderr.trim().split('\n').filter(Boolean);
-      const said = lines.find((l) => /\berror\b/i.test(l)) ?? lines.pop() ?? `exit code ${result.exitCode}`;
-      errors = [{ code: 'E_CXX', severity: 'error', message: `${opts.compiler} failed: ${said}`, hint: 'see the full compiler output with --verbose' }];
-    }
-    const shown = errors.slice(0, MAX_ERRORS).map((d) => new OrchError({ ...d, detail: stderr }).diagnostic);
-    if (errors.length > MAX_ERRORS) {
-      shown.push({ code: 'E_CXX', severity: 'error', message: `${errors.length - MAX_ERRORS} more compiler errors (see --verbose)`, detail: stderr });
-    }
-    if (shown.length === 1) throw new OrchError(shown[0]);
-    throw new OrchErrors(shown);
+    throwCompileErrors(opts.compiler, stderr, diagnostics, result.exitCode);
   }
   await rename(partial, output);
   const warnings = diagnostics.filter((d) => d.severity === 'warning').map((d) => new OrchError({ ...d, detail: stderr }).diagnostic);
   return { warnings, stderr, command };
+}
+
+/** Throws the errors of a failed compiler run (each with the whole stderr as detail). */
+export function throwCompileErrors(compiler: string, stderr: string, diagnostics: Diagnostic[], exitCode: number | undefined): never {
+  let errors = diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length === 0) {
+    // Driver, linker and crash errors have no file:line:col (`cc1plus: fatal error: x.h:
+    // No such file`): report the first line that says error, else the last line.
+    const lines = stderr.trim().split('\n').filter(Boolean);
+    const said = lines.find((l) => /\berror\b/i.test(l)) ?? lines.pop() ?? `exit code ${exitCode}`;
+    errors = [{ code: 'E_CXX', severity: 'error', message: `${compiler} failed: ${said}`, hint: 'see the full compiler output with --verbose' }];
+  }
+  const shown = errors.slice(0, MAX_ERRORS).map((d) => new OrchError({ ...d, detail: stderr }).diagnostic);
+  if (errors.length > MAX_ERRORS) {
+    shown.push({ code: 'E_CXX', severity: 'error', message: `${errors.length - MAX_ERRORS} more compiler errors (see --verbose)`, detail: stderr });
+  }
+  if (shown.length === 1) throw new OrchError(shown[0]);
+  throw new OrchErrors(shown);
 }
 
 /** `<compiler> --version`, first line: part of the cache key. */

@@ -17,7 +17,7 @@ export class EmitPlugin implements OrchPlugin {
       const dir = build.staging;
       writeCacheFile(path.join(dir, 'ir.txt'), printProgram(build.program) + '\n');
       writeCacheFile(path.join(dir, 'memory.json'), JSON.stringify(build.memory ?? {}, null, 1));
-      const artifacts = [path.basename(build.library), path.basename(build.cpp.file!), `${build.cpp.symbol}.h`, 'ir.txt', 'memory.json'];
+      const artifacts = [path.basename(build.library), path.basename(build.cpp.file!), `${build.cpp.symbol}.h`, ...(build.cpp.extraFiles ?? []).map((f) => path.basename(f)), 'ir.txt', 'memory.json'];
       const checksums: Record<string, string> = {};
       for (const a of artifacts) checksums[a] = sha256(readFileSync(path.join(dir, a)));
       const sources: Record<string, string> = {};

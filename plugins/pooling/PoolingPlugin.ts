@@ -9,7 +9,8 @@ export class PoolingPlugin implements OrchPlugin {
   apply(compiler: Compiler): void {
     tapStage(compiler, 'pooling', this.name, (build) => {
       requireValidIR(build, 'pooling');
-      if (build.program && compiler.config.passes.pooling) build.program = assignPool(build.program);
+      // CUDA builds take their memory from the device's stream-ordered pool instead
+      if (build.program && compiler.config.passes.pooling && compiler.config.preset.target === 'cpu') build.program = assignPool(build.program);
     });
   }
 }

@@ -1,0 +1,62 @@
+import type { Program } from '../core/ir/types.js';
+import { forEachExpr, writes } from '../core/ir/walk.js';
+import { makeTypedArray, type NDArray } from '../core/runtime/ndarray.js';
+import type { EntryCall } from '../test/deviceRuns.js';
+
+/**
+ * What bench/gpuBench.ts times: an entry's call grown to a benchmark shape, and the
+ * argument traffic its effective bandwidth counts.
+ */
+
+/** Argument arrays a program reads and writes anywhere (each counted once per call). */
+export function traffic(program: Program): { read: Set<string>; written: Set<string> } {
+  const read = new Set<string>();
+  const written = new Set<string>();
+  const visit = (body: Program['body']) => {
+    for (const s of body) {
+      if (s.kind === 'launch') {
+        for (const v of s.loops) {
+          for (const h of v.body) {
+            writes(h.body, written);
+            forEachExpr(h.body, (e) => void (e.kind === 'field' && read.add(e.name)));
+          }
+        }
+      } else if (s.kind === 'for' || s.kind === 'while') visit(s.body);
+      else if (s.kind === 'if') {
+        visit(s.then);
+        visit(s.else);
+      }
+    }
+  };
+  visit(program.body);
+  const args = new Set(program.arrays.filter((a) => a.role === 'arg').map((a) => a.name));
+  return { read: new Set([...read].filter((a) => args.has(a))), written: new Set([...written].filter((a) => args.has(a))) };
+}
+
+/** The call with every field tiled to `target` along its axes (keeping each field's offset from the largest), and the domain grown alike. */
+export function scaledCall(c: EntryCall, target: [number, number, number]): EntryCall {
+  const base = [1, 1, 1];
+  for (const p of c.iface.params) {
+    if (p.kind !== 'field') continue;
+    [...(p.axes ?? 'IJK')].forEach((a, pos) => (base['IJK'.indexOf(a)] = Math.max(base['IJK'.indexOf(a)], c.inputs[p.name].shape[pos])));
+  }
+  const inputs: Record<string, NDArray> = {};
+  for (const p of c.iface.params) {
+    if (p.kind !== 'field') continue;
+    const src = c.inputs[p.name];
+    const letters = [...(p.axes ?? 'IJK')].map((a) => 'IJK'.indexOf(a));
+    const shape = src.shape.map((d, pos) => Math.max(1, target[letters[pos]] + d - base[letters[pos]]));
+    const count = shape.reduce((a, b) => a * b, 1);
+    const data = makeTypedArray(src.dtype, count);
+    const [s0, s1, s2] = [src.shape[0] ?? 1, src.shape[1] ?? 1, src.shape[2] ?? 1];
+    const [n0, n1, n2] = [shape[0] ?? 1, shape[1] ?? 1, shape[2] ?? 1];
+    const d = data as unknown as { [n: number]: number | bigint };
+    const s = src.data as unknown as ArrayLike<number | bigint>;
+    let o = 0;
+    for (let i = 0; i < n0; i++) for (let j = 0; j < n1; j++) for (let k = 0; k < n2; k++) d[o++] = s[((i % s0) * s1 + (j % s1)) * s2 + (k % s2)];
+    inputs[p.name] = { dtype: src.dtype, shape, data };
+  }
+  const domain = c.call.domain?.map((d, a) => Math.max(1, d + target[a] - base[a]));
+  return { ...c, inputs, call: { ...c.call, domain } };
+}
+

@@ -1,0 +1,59 @@
+import { execa } from 'execa';
+import { fail } from '../diagnostics.js';
+
+/**
+ * The GPU architecture a CUDA build targets. Presets name it (`sm_90` for cuda-h100), or
+ * say `auto` (the generic `cuda` preset): then it comes from `$CUDA_ARCH`, else from
+ * `nvidia-smi` on the build machine. The resolved value is part of the cache key, so a
+ * library built for one GPU generation is never reused on another.
+ */
+
+export interface ResolvedCudaArch {
+  /** Comma-separated `sm_XY` list, e.g. 'sm_90' or 'sm_80,sm_90'. */
+  arch: string;
+  /** Where it came from, for messages and build info. */
+  source: string;
+}
+
+/** Queries compute capabilities ("9.0" per GPU), or returns null when nvidia-smi is unavailable. */
+export type ComputeCapQuery = () => Promise<string[] | null>;
+
+const ARCH = /^(?:sm_|compute_)?(\d)\.?(\d)([a-z]?)$/i;
+
+/** 'sm_90', '90', '9.0', 'compute_90', 'sm_90a' -> 'sm_90' / 'sm_90a'; a list stays a list. */
+export function normalizeCudaArch(text: string, source: string): string {
+  const parts = text.split(/[,\s;]+/).filter(Boolean);
+  const out = parts.map((p) => {
+    const m = ARCH.exec(p.trim());
+    if (!m) {
+      fail('E_CUDA_ARCH', `'${p}' from ${source} is not a CUDA architecture`, {
+        hint: "write it as sm_90 (H100), sm_80 (A100), sm_86, ... or a compute capability such as 9.0; several are separated by commas",
+      });
+    }
+    return `sm_${m[1]}${m[2]}${m[3].toLowerCase()}`;
+  });
+  if (!out.length) fail('E_CUDA_ARCH', `${source} is empty`, { hint: 'set it to an architecture such as sm_90' });
+  return [...new Set(out)].join(',');
+}
+
+/** nvidia-smi's compute capability of every visible GPU. */
+export const nvidiaSmiComputeCaps: ComputeCapQuery = async () => {
+  const r = await execa('nvidia-smi', ['--query-gpu=compute_cap', '--format=csv,noheader'], { reject: false, stdin: 'ignore', encoding: 'utf8', timeout: 15000 });
+  if (r.failed) return null;
+  const caps = String(r.stdout).split('\n').map((l) => l.trim()).filter(Boolean);
+  return caps.length ? caps : null;
+};
+
+export async function resolveCudaArch(spec: string | undefined, env: NodeJS.ProcessEnv = process.env, query: ComputeCapQuery = nvidiaSmiComputeCaps): Promise<ResolvedCudaArch> {
+  if (spec && spec !== 'auto') return { arch: normalizeCudaArch(spec, 'the preset'), source: 'preset' };
+  const fromEnv = env.CUDA_ARCH?.trim();
+  if (fromEnv) return { arch: normalizeCudaArch(fromEnv, '$CUDA_ARCH'), source: '$CUDA_ARCH' };
+  const caps = await query();
+  if (!caps) {
+    fail('E_CUDA_ARCH', 'cannot tell which GPU to build for: $CUDA_ARCH is not set and nvidia-smi is not available', {
+      hint: 'set CUDA_ARCH (e.g. CUDA_ARCH=sm_90), or use a preset that names the GPU: cuda-h100 or cuda-a100',
+    });
+  }
+  // Several GPU generations in one machine: build for each of them.
+  return { arch: normalizeCudaArch(caps.join(','), 'nvidia-smi'), source: 'nvidia-smi' };
+}

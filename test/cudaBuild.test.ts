@@ -1,0 +1,171 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Compiler, type EntryResult } from '../core/Compiler.js';
+import type { BuildInfo } from '../core/cache/BuildCache.js';
+import { resolveConfig } from '../core/config/loadConfig.js';
+import { formatDiagnostic, OrchError, type Diagnostic } from '../core/diagnostics.js';
+import type { MemoryReport } from '../core/EntryBuild.js';
+import { CudaRuntime } from '../core/runtime/CudaRuntime.js';
+import { NativeLibrary, type ArgValue } from '../core/runtime/NativeLibrary.js';
+import { gt4pyMismatch } from './conformanceKit.js';
+import { interpret, interpreterMismatch, runOnDevice } from './deviceRuns.js';
+import { eagerLimited, entryIR, gpuJobs, testConcurrency } from './gpuJobs.js';
+
+/**
+ * Every conformance case and fixture entry builds with the cuda-h100 preset through the
+ * whole pipeline: nvcc compiles the kernels' .cu and the host .cpp into one library that
+ * links the CUDA runtime in (no cuda* symbol left undefined), exports exactly the C ABI
+ * (with _sync and _set_stream), loads, and reports device storage.
+ *
+ * Without a GPU (CI), running a library must fail cleanly, through last_error, with the
+ * CUDA runtime's own message and the program's name. With a GPU, every entry runs on the
+ * device and must match the interpreter (and GT4Py's outputs for conformance cases).
+ * Nothing is skipped: without nvcc every build test fails, saying so.
+ */
+
+const work = mkdtempSync(path.join(os.tmpdir(), 'orch-cuda-build-'));
+const config = await resolveConfig({ configFile: null, cwd: work, preset: 'cuda-h100' });
+config.cacheRoot = work;
+const compiler = new Compiler({ ...config, verifyIR: true }, { verifyIR: true, printIrAfter: [], timePasses: false, print: () => undefined });
+
+const nvcc = await execa(config.compiler.cxx, ['--version'], { reject: false, stdin: 'ignore', encoding: 'utf8' });
+const nvccProblem = nvcc.failed
+  ? `'${config.compiler.cxx}' could not be run (${nvcc.shortMessage}): the CUDA build tests need the CUDA toolkit's nvcc on PATH; they do not skip`
+  : undefined;
+
+/** A GPU to run on, if this machine has one (and the reason when it has none). */
+function findDevice(): { runtime?: CudaRuntime; reason: string } {
+  try {
+    const runtime = CudaRuntime.open();
+    const { count, reason } = runtime.devices();
+    if (count > 0) return { runtime, reason: `${count} device(s)` };
+    runtime.close();
+    return { reason: reason ?? 'no device' };
+  } catch (e) {
+    return { reason: (e as Error).message };
+  }
+}
+const device = findDevice();
+
+const ABI = ['init', 'run', 'last_error', 'exit', 'signature', 'sync', 'set_stream'];
+
+interface Built {
+  ir?: EntryResult;
+  irErrors: Diagnostic[];
+  result?: EntryResult;
+  errors: Diagnostic[];
+  seconds: number;
+}
+
+const jobs = await gpuJobs(config);
+const t0 = performance.now();
+let buildsDone = 0;
+const builds = eagerLimited(jobs, testConcurrency(), async (job): Promise<Built> => {
+  if (nvccProblem) return { irErrors: [], errors: [], seconds: 0 };
+  const t = performance.now();
+  const r = await compiler.build({ ...job.request, mode: 'build' });
+  const seconds = (performance.now() - t) / 1000;
+  buildsDone = performance.now();
+  const result = r.entries[0];
+  // A failed build: is it the frontend's (the same for every target) or the CUDA backend's?
+  if (r.errors.length) {
+    const ir = await entryIR(config, job.request);
+    return { ir: ir.entry, irErrors: ir.errors, result, errors: r.errors, seconds };
+  }
+  return { ir: result, irErrors: [], result, errors: [], seconds };
+});
+
+function symbols(output: string): string[] {
+  return output
+    .split('\n')
+    .map((l) => l.trim().split(/\s+/).pop() ?? '')
+    .filter(Boolean);
+}
+
+const cudaBuild = suite('cuda-h100 builds');
+
+cudaBuild('nvcc is available', () => {
+  assert.is(nvccProblem, undefined, nvccProblem);
+  assert.match(String(nvcc.stdout), /release \d+\.\d+/);
+});
+
+jobs.forEach((job, n) => {
+  cudaBuild(`${job.name}: nvcc builds and links it`, async () => {
+    assert.is(nvccProblem, undefined, nvccProblem);
+    const built = await builds[n];
+    if (built.irErrors.length) {
+      // Rejected by the frontend for every target (conformance.test.ts tracks these): the
+      // CUDA build must fail the same way, with nothing of its own.
+      assert.ok(job.case, `fixture ${job.name} does not build:\n${built.irErrors.map((d) => formatDiagnostic(d)).join('\n')}`);
+      assert.equal(
+        built.errors.map((d) => [d.code, d.message]),
+        built.irErrors.map((d) => [d.code, d.message]),
+      );
+      return;
+    }
+    assert.is(built.errors.length, 0, built.errors.map((d) => formatDiagnostic(d, { verbose: true })).join('\n'));
+    const e = built.result!;
+    assert.ok(e.status === 'built' && e.dir && e.library && e.symbol, `status ${e.status}`);
+    const sym = e.symbol!;
+    for (const f of [`${sym}.cpp`, `${sym}.cu`, `${sym}_kernels.h`, `${sym}.h`, `lib${sym}.so`]) assert.ok(existsSync(path.join(e.dir!, f)), `${f} is in the cache entry`);
+
+    const kernels = readFileSync(path.join(e.dir!, `${sym}.cu`), 'utf8');
+    const launches = JSON.stringify(built.ir!.program!.body).includes('"kind":"launch"');
+    if (launches) assert.match(kernels, /__global__ void/, 'the program launches kernels');
+
+    const info = JSON.parse(readFileSync(path.join(e.dir!, 'build-info.json'), 'utf8')) as BuildInfo;
+    assert.is(info.inputs.compiler.cudaArch, 'sm_90', 'the resolved architecture is part of the key');
+    assert.ok(info.command.includes('-arch=sm_90') && info.command.includes('--cudart=static'), info.command.join(' '));
+    const memory = JSON.parse(readFileSync(path.join(e.dir!, 'memory.json'), 'utf8')) as MemoryReport;
+    assert.ok(memory.arrays.every((a) => a.storage === 'device'), 'every array is device storage');
+
+    const exported = symbols((await execa('nm', ['-D', '--defined-only', e.library!])).stdout);
+    assert.equal(exported.sort(), ABI.map((a) => `${sym}_${a}`).sort(), 'exports exactly the C ABI');
+    const undefinedCuda = symbols((await execa('nm', ['-D', '--undefined-only', e.library!])).stdout).filter((s) => /^cu/.test(s));
+    assert.equal(undefinedCuda, [], 'the CUDA runtime is linked in');
+
+    const lib = NativeLibrary.open(e.library!, sym);
+    try {
+      assert.is(lib.target, 'cuda');
+      assert.equal(lib.signature.params, built.ir!.iface!.params);
+      const call = job.callFor(built.ir!);
+      if (device.runtime) {
+        const got = runOnDevice(lib, device.runtime, call, config.codegen.loopOrder);
+        assert.is(interpreterMismatch(interpret(call), got), null, 'device vs interpreter');
+        if (job.case) assert.is(gt4pyMismatch(job.case, got), null, 'device vs GT4Py');
+        return;
+      }
+      // No GPU: the run reaches the CUDA runtime and reports its refusal, naming the program.
+      const args: Record<string, ArgValue> = {};
+      for (const p of lib.signature.params) {
+        const v = built.ir!.iface!.params.find((x) => x.name === p.name)!;
+        args[p.name] = p.kind === 'field' ? { devicePtr: 0x100000n, dtype: p.dtype, shape: [...(v.axes ?? 'IJK')].map(() => 4) } : p.dtype === 'bool' ? true : 1;
+      }
+      try {
+        lib.run(args);
+        assert.unreachable(`ran without a GPU (${device.reason})`);
+      } catch (err) {
+        if (!(err instanceof OrchError)) throw err;
+        assert.is(err.diagnostic.code, 'E_RUNTIME');
+        assert.match(err.message, `program '${built.ir!.iface!.name}'`);
+        assert.match(err.message, /CUDA device|driver|cudaError/);
+      }
+    } finally {
+      lib.close();
+    }
+  });
+});
+
+cudaBuild('build time of every entry', async () => {
+  const all = await Promise.all(builds);
+  const nvccSeconds = all.reduce((s, b) => s + (b.result ? b.seconds : 0), 0);
+  const wall = (buildsDone - t0) / 1000;
+  console.log(`\n  cuda-h100: ${all.filter((b) => b.result?.status === 'built').length} libraries built, ${wall.toFixed(1)} s wall (${testConcurrency()} at a time), ${nvccSeconds.toFixed(1)} s of builds; device: ${device.reason}`);
+  assert.ok(all.length === jobs.length);
+});
+
+cudaBuild.run();

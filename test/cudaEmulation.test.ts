@@ -1,0 +1,128 @@
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { EntryResult } from '../core/Compiler.js';
+import { presetNamed, resolveConfig } from '../core/config/loadConfig.js';
+import { formatDiagnostic, OrchError, OrchErrors } from '../core/diagnostics.js';
+import { NativeLibrary } from '../core/runtime/NativeLibrary.js';
+import { generateCuda, type CudaOptions } from '../plugins/codegen/cuda.js';
+import { gt4pyMismatch } from './conformanceKit.js';
+import { interpret, interpreterMismatch, runOnDevice, type EntryCall } from './deviceRuns.js';
+import { buildEmulated, HostMemory } from './cudaEmulation/emulate.js';
+import { eagerLimited, entryIR, gpuJobs, testConcurrency } from './gpuJobs.js';
+
+/**
+ * The CUDA backend's generated code, run on the CPU. Every conformance case and fixture
+ * entry is generated with the cuda-h100 preset's options, built with g++ against the CUDA
+ * API stand-in in test/cudaEmulation/ (kernel launches become loops over blocks and
+ * threads), and run with the threads in increasing and in decreasing order, on arrays
+ * laid out as on the device. Both runs must match the interpreter, and GT4Py's outputs
+ * for conformance cases.
+ *
+ * This checks what a GPU-less machine can check of the generated code beyond nvcc
+ * accepting it: the thread mapping and grid-stride loops, the choice between column
+ * sweeps, per-level launches and axes serialized in a thread (a wrong choice makes the
+ * result depend on thread order), temporaries' layout and zero fill, bounds checks and
+ * the host program around the launches. It cannot check timing, the memory model of a
+ * real GPU, or CUDA's device math library.
+ */
+
+const work = mkdtempSync(path.join(os.tmpdir(), 'orch-cuda-emulation-'));
+const preset = presetNamed('cuda-h100');
+const config = await resolveConfig({ configFile: null, cwd: work, preset: 'cuda-h100' });
+config.cacheRoot = work;
+const options: CudaOptions = {
+  ...preset.codegen,
+  blockSize: preset.codegen.blockSize!,
+  columnBlockSize: preset.codegen.columnBlockSize!,
+  syncLaunches: false,
+};
+
+interface Built {
+  entry?: EntryResult;
+  gap?: string;
+  library?: string;
+  symbol?: string;
+  kernels?: string;
+  error?: unknown;
+}
+
+/** Generates the CUDA sources of an entry and builds them for the CPU. */
+async function emulatedBuild(name: string, request: Parameters<typeof entryIR>[1]): Promise<Built> {
+  const ir = await entryIR(config, request);
+  if (!ir.entry) return { gap: ir.errors.map((d) => formatDiagnostic(d)).join('\n') };
+  const dir = path.join(work, name.replace(/[^A-Za-z0-9_.-]/g, '_'));
+  mkdirSync(dir, { recursive: true });
+  try {
+    const out = generateCuda(ir.entry.program!, { ...options, sourceFileName: path.join(dir, 'host.cpp'), kernelFileName: path.join(dir, 'kernels.cu') });
+    const library = await buildEmulated(out, dir);
+    return { entry: ir.entry, library, symbol: out.symbol, kernels: out.kernels };
+  } catch (e) {
+    return { entry: ir.entry, error: e };
+  }
+}
+
+function runOrdered(lib: NativeLibrary, call: EntryCall, order: 'forward' | 'reverse') {
+  process.env.ORCH_EMULATE_ORDER = order;
+  try {
+    return runOnDevice(lib, new HostMemory(), call, options.loopOrder);
+  } finally {
+    delete process.env.ORCH_EMULATE_ORDER;
+  }
+}
+
+function describeError(e: unknown): string {
+  if (e instanceof OrchError) return formatDiagnostic(e.diagnostic, { verbose: true });
+  if (e instanceof OrchErrors) return e.diagnostics.map((d) => formatDiagnostic(d, { verbose: true })).join('\n');
+  return String((e as Error)?.stack ?? e);
+}
+
+const jobs = await gpuJobs(config);
+const builds = eagerLimited(jobs, testConcurrency(), (job) => emulatedBuild(job.name, job.request));
+const kernelKinds = new Set<string>();
+
+const emulation = suite('CUDA code emulated on the CPU');
+
+jobs.forEach((job, n) => {
+  emulation(`${job.name}: CUDA kernels match the interpreter in both thread orders`, async () => {
+    const built = await builds[n];
+    if (built.gap !== undefined) {
+      // The frontend rejects it for every target (conformance.test.ts tracks these).
+      assert.ok(job.case, `fixture ${job.name} does not build:\n${built.gap}`);
+      assert.match(built.gap, /error E_[A-Z_]+/, 'the frontend reports a coded, located error');
+      return;
+    }
+    if (built.error) assert.unreachable(`generated CUDA does not build for the CPU:\n${describeError(built.error)}`);
+    for (const m of built.kernels!.matchAll(/^\/\/ (PARALLEL loop nest|FORWARD column|BACKWARD column|one (?:FORWARD|BACKWARD) level)[^\n]*?( \([IJK]+ in each thread)?/gm)) {
+      kernelKinds.add(`${m[1]}${m[2] ?? ''}`);
+    }
+    const call = job.callFor(built.entry!);
+    const want = interpret(call);
+    const lib = NativeLibrary.open(built.library!, built.symbol!);
+    try {
+      assert.is(lib.target, 'cuda');
+      for (const order of ['forward', 'reverse'] as const) {
+        let got;
+        try {
+          got = runOrdered(lib, call, order);
+        } catch (e) {
+          assert.unreachable(`${order} run failed: ${describeError(e)}`);
+        }
+        assert.is(interpreterMismatch(want, got!), null, `threads in ${order} order vs the interpreter`);
+        if (job.case) assert.is(gt4pyMismatch(job.case, got!), null, `threads in ${order} order vs GT4Py`);
+      }
+    } finally {
+      lib.close();
+    }
+  });
+});
+
+emulation('the cases exercise every kind of kernel the backend emits', () => {
+  for (const kind of ['PARALLEL loop nest', 'FORWARD column', 'BACKWARD column', 'one FORWARD level', 'one BACKWARD level', 'PARALLEL loop nest (K in each thread', 'PARALLEL loop nest (IJ in each thread']) {
+    assert.ok(kernelKinds.has(kind), `no case produced a '${kind}' kernel; seen: ${[...kernelKinds].join(', ')}`);
+  }
+});
+
+emulation.run();
