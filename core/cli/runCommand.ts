@@ -5,7 +5,7 @@ import { fail, OrchError } from '../diagnostics.js';
 import { Interpreter } from '../interpreter/Interpreter.js';
 import { buildEntryArgs, type CallSpec, type EntryArgs, type EntryInterface } from '../runtime/callArgs.js';
 import { cloneArray, type NDArray } from '../runtime/ndarray.js';
-import { NativeLibrary } from '../runtime/NativeLibrary.js';
+import { NativeLibrary, type HostCallback } from '../runtime/NativeLibrary.js';
 import { readNpy, writeNpy } from '../runtime/npy.js';
 import { compareArrays, type Comparison } from '../runtime/compareArrays.js';
 import { syntheticInputs } from '../runtime/syntheticInputs.js';
@@ -157,6 +157,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   } else {
     const lib = NativeLibrary.open(entry.library!, entry.symbol!);
     try {
+      lib.setCallbacks(hostCallbacks(iface));
       lib.bind(args);
       let t = performance.now();
       lib.run();
@@ -216,6 +217,11 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     if (outputs.length) session.out(`wrote ${outputs.length} field(s) to ${opts.out}`);
   }
   return check && !check.passed ? 1 : 0;
+}
+
+/** orch's own evaluation of each callback body (the CLI has no Python to call). */
+function hostCallbacks(iface: EntryInterface): Record<string, HostCallback> {
+  return Object.fromEntries((iface.callbacks ?? []).map((cb) => [cb.name, Interpreter.hostFunction(cb)]));
 }
 
 function fieldsOf(iface: EntryInterface, args: EntryArgs): Record<string, NDArray> {

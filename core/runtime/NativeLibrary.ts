@@ -12,12 +12,28 @@ export interface SignatureParam {
   axes?: Axes;
 }
 
+/** One host callback of a compiled program (ABI index = `index`). */
+export interface SignatureCallback {
+  index: number;
+  name: string;
+  /** Where the host finds the function (Python module file and name). */
+  function: { file: string; name: string };
+  params: { name: string; dtype: DType }[];
+  result: DType | null;
+}
+
 /** The JSON returned by `<sym>_signature`. */
 export interface ProgramSignature {
   abi: number;
   program: string;
   params: SignatureParam[];
+  callbacks?: SignatureCallback[];
 }
+
+/** A host callback implementation: scalar arguments in, a scalar (or nothing) out. */
+export type HostCallback = (args: number[]) => number | boolean | bigint | undefined;
+
+const KOFFI_TYPE: Record<DType, string> = { float64: 'double', float32: 'float', int32: 'int32_t', int64: 'int64_t', bool: 'bool' };
 
 export type ArgValue = NDArray | number | boolean | bigint;
 
@@ -35,6 +51,7 @@ const TYPED_ARRAY: Record<DType, new (n: number) => TypedArray> = {
 
 interface Entry {
   init: () => unknown;
+  setCallback: ((handle: unknown, index: number, fn: bigint) => number) | undefined;
   run: (handle: unknown, args: bigint) => number;
   lastError: (handle: unknown) => string | null;
   exit: (handle: unknown) => void;
@@ -59,6 +76,10 @@ export class NativeLibrary {
   private blockAddress = 0n;
   /** Keeps the bound arrays (and so the memory the block points at) alive. */
   private bound: ArgValue[] = [];
+  /** Registered koffi trampolines, by callback index. */
+  private trampolines: bigint[] = [];
+  /** The error a callback raised during the current run (rethrown by `run`). */
+  private callbackError: unknown;
 
   private constructor(
     readonly path: string,
@@ -84,6 +105,7 @@ export class NativeLibrary {
     try {
       fns = {
         init: lib.func(`${symbol}_init`, 'void *', []),
+        setCallback: optionalFunc(lib, `${symbol}_set_callback`, 'int', ['void *', 'int', 'void *']) as Entry['setCallback'],
         run: lib.func(`${symbol}_run`, 'int', ['void *', 'void *']),
         lastError: lib.func(`${symbol}_last_error`, 'const char *', ['void *']),
         exit: lib.func(`${symbol}_exit`, 'void', ['void *']),
@@ -104,6 +126,44 @@ export class NativeLibrary {
     const h = this.fns.init();
     if (h === null || h === 0n) fail('E_RUNTIME', `${this.symbol}_init failed (out of memory)`);
     this.handle = h;
+  }
+
+  /**
+   * Registers host implementations of the program's callbacks (by name), as C function
+   * pointers. A callback that throws makes the library stop the run; `run` rethrows it.
+   */
+  setCallbacks(impls: Record<string, HostCallback>): void {
+    this.init();
+    const decls = this.signature.callbacks ?? [];
+    for (const name of Object.keys(impls)) {
+      if (!decls.some((d) => d.name === name)) fail('E_ARG_UNKNOWN', `program '${this.signature.program}' has no callback '${name}'`, { hint: `its callbacks are: ${decls.map((d) => d.name).join(', ') || 'none'}` });
+    }
+    for (const d of decls) {
+      const impl = impls[d.name];
+      if (!impl) fail('E_CALLBACK_MISSING', `no host implementation given for callback '${d.name}' of program '${this.signature.program}'`);
+      if (!this.fns.setCallback) fail('E_LOAD', `${this.path} does not export ${this.symbol}_set_callback`, { hint: 'rebuild the program with this version of orch' });
+      const argTypes = d.params.map((p) => KOFFI_TYPE[p.dtype]);
+      if (d.result) argTypes.push(koffi.pointer(KOFFI_TYPE[d.result]) as unknown as string);
+      const proto = koffi.proto('int', argTypes);
+      const n = d.params.length;
+      const trampoline = koffi.register((...raw: unknown[]) => {
+        try {
+          const r = impl(raw.slice(0, n).map((x) => Number(x)));
+          if (d.result) {
+            if (r === undefined) fail('E_CALLBACK_RESULT', `callback '${d.name}' returned nothing, but is declared to return ${d.result}`);
+            const v = d.result === 'int64' ? BigInt(Math.trunc(Number(r))) : d.result === 'bool' ? Boolean(r) : Number(r);
+            koffi.encode(raw[n], KOFFI_TYPE[d.result], v);
+          }
+          return 0;
+        } catch (e) {
+          this.callbackError ??= e;
+          return 1;
+        }
+      }, koffi.pointer(proto));
+      if (this.trampolines[d.index] !== undefined) koffi.unregister(this.trampolines[d.index]);
+      this.trampolines[d.index] = trampoline;
+      if (this.fns.setCallback(this.handle, d.index, trampoline) !== 0) fail('E_RUNTIME', `${this.symbol}_set_callback(${d.index}): ${this.fns.lastError(this.handle)}`);
+    }
   }
 
   /** Checks and packs every parameter; keeps the pointers for all following `run`s. */
@@ -145,7 +205,13 @@ export class NativeLibrary {
     if (args) this.bind(args);
     this.init();
     if (!this.block) fail('E_ARG_MISSING', `program '${this.signature.program}' has no bound arguments`, { hint: 'call bind(args) first' });
+    this.callbackError = undefined;
     const rc = this.fns.run(this.handle, this.blockAddress);
+    if (this.callbackError !== undefined) {
+      const e = this.callbackError;
+      this.callbackError = undefined;
+      throw e;
+    }
     if (rc !== 0) {
       const message = this.fns.lastError(this.handle) || `${this.symbol}_run returned ${rc}`;
       fail('E_RUNTIME', `program '${this.signature.program}': ${message}`);
@@ -157,6 +223,8 @@ export class NativeLibrary {
     if (!this.lib) return;
     if (this.handle !== null) this.fns.exit(this.handle);
     this.handle = null;
+    for (const t of this.trampolines) if (t !== undefined) koffi.unregister(t);
+    this.trampolines = [];
     this.bound = [];
     this.block = undefined;
     this.lib.unload();
@@ -169,6 +237,14 @@ export class NativeLibrary {
 
   private live(): void {
     if (!this.lib) fail('E_CLOSED', `program library ${this.path} was closed`, { hint: 'open it again with NativeLibrary.open' });
+  }
+}
+
+function optionalFunc(lib: LibraryHandle, name: string, result: string, args: string[]): unknown {
+  try {
+    return lib.func(name, result, args);
+  } catch {
+    return undefined;
   }
 }
 

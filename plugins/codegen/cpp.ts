@@ -4,6 +4,7 @@ import type { ProgramSignature, SignatureParam } from '../../core/runtime/Native
 import {
   axisIndices,
   type ArrayDecl,
+  type CallbackDecl,
   type AxisBound,
   type DType,
   type Expr,
@@ -70,7 +71,15 @@ export function programSignature(program: Program): ProgramSignature {
     if (!s) throw new Error(`program '${program.name}': scalar parameter '${p.name}' has no 'arg' scalar`);
     return { name: p.name, kind: 'scalar', dtype: s.dtype };
   });
-  return { abi: 1, program: program.name, params };
+  const callbacks = (program.callbacks ?? []).map((cb, index) => ({ index, name: cb.name, function: cb.function, params: cb.params, result: cb.result }));
+  return { abi: 2, program: program.name, params, callbacks };
+}
+
+/** C type of callback `cb`'s function pointer: typed scalars by value, then `T* result`. */
+function callbackPointerType(cb: CallbackDecl): string {
+  const params = cb.params.map((p) => CTYPE[p.dtype]);
+  if (cb.result) params.push(`${CTYPE[cb.result]}*`);
+  return `int (*)(${params.join(', ') || 'void'})`;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -278,7 +287,18 @@ class ProgramGenerator {
     w.line('');
     w.line(`constexpr const char* kSignature = ${cString(JSON.stringify(signature))};`);
     w.line('');
-    w.open('int run_program(orch::State* st, void* const* args) {');
+    const callbacks = p.callbacks ?? [];
+    callbacks.forEach((cb, n) => w.line(`using callback${n}_t = ${callbackPointerType(cb)};  // ${commentText(cb.name)}`));
+    w.line('/* A handle: the error buffer, and the host callbacks registered with set_callback. */');
+    w.open('struct Handle : orch::State {');
+    callbacks.forEach((_, n) => w.line(`callback${n}_t callback${n} = nullptr;`));
+    w.close('};');
+    w.line('');
+    w.open('int run_program(Handle* h, void* const* args) {');
+    w.line('orch::State* st = h;');
+    callbacks.forEach((cb, n) =>
+      w.line(`if (!h->callback${n}) return orch::fail(st, "callback %d (%s) is not registered: call ${this.symbol}_set_callback before run", ${n}, ${cString(cb.name)});`),
+    );
     this.prologue();
     this.pstmts(p.body);
     w.line('return 0;');
@@ -288,26 +308,36 @@ class ProgramGenerator {
     w.line('');
     const api = `extern "C" __attribute__((visibility("default")))`;
     w.open(`${api} void* ${this.symbol}_init(void) {`);
-    w.line('return new (std::nothrow) orch::State{};');
+    w.line('return new (std::nothrow) Handle{};');
+    w.close();
+    w.line('');
+    w.open(`${api} int ${this.symbol}_set_callback(void* handle, int index, void* fn) {`);
+    w.line('if (!handle) return 1;');
+    w.line('Handle* h = static_cast<Handle*>(handle);');
+    w.open('switch (index) {');
+    callbacks.forEach((_, n) => w.line(`case ${n}: h->callback${n} = reinterpret_cast<callback${n}_t>(fn); return 0;`));
+    w.line(`default: return orch::fail(h, "set_callback: no callback with index %d (this program has ${callbacks.length})", index);`);
+    w.close();
     w.close();
     w.line('');
     w.open(`${api} int ${this.symbol}_run(void* handle, void* const* args) {`);
     w.line('if (!handle) return 1;');
-    w.line('orch::State* st = static_cast<orch::State*>(handle);');
+    w.line('Handle* h = static_cast<Handle*>(handle);');
+    w.line('orch::State* st = h;');
     w.line("st->error[0] = '\\0';");
     w.line('if (!args) return orch::fail(st, "run: the argument array is null");');
     w.open('try {');
-    w.line('return run_program(st, args);');
+    w.line('return run_program(h, args);');
     w.close('} catch (...) {');
     w.line('  return orch::fail(st, "run: unexpected C++ exception");');
     w.line('}');
     w.close();
     w.line('');
     w.open(`${api} const char* ${this.symbol}_last_error(void* handle) {`);
-    w.line('return handle ? static_cast<orch::State*>(handle)->error : "null handle";');
+    w.line('return handle ? static_cast<Handle*>(handle)->error : "null handle";');
     w.close();
     w.line('');
-    w.line(`${api} void ${this.symbol}_exit(void* handle) { delete static_cast<orch::State*>(handle); }`);
+    w.line(`${api} void ${this.symbol}_exit(void* handle) { delete static_cast<Handle*>(handle); }`);
     w.line('');
     w.line(`${api} const char* ${this.symbol}_signature(void) { return kSignature; }`);
     return w.text(this.opts.sourceFileName ?? `${this.symbol}.cpp`);
@@ -422,7 +452,32 @@ class ProgramGenerator {
       case 'launch':
         this.launch(s);
         return;
+      case 'callback':
+        this.callback(s);
+        return;
     }
+  }
+
+  /** A host call: arguments by value, the result through a pointer, failure ends the run. */
+  private callback(s: Extract<PStmt, { kind: 'callback' }>): void {
+    const w = this.w;
+    const index = (this.program.callbacks ?? []).findIndex((c) => c.name === s.callback);
+    const cb = this.program.callbacks?.[index];
+    if (!cb) throw new Error(`call of unknown callback '${s.callback}'`);
+    const args = s.args.map((a, n) => convert(this.expr(a, undefined), a.dtype, cb.params[n].dtype));
+    const failed = `return orch::fail(st, "callback '%s' failed at %s", ${cString(cb.name)}, ${cString(locText(s.loc))});`;
+    w.open('{');
+    if (cb.result) {
+      w.line(`${CTYPE[cb.result]} result = ${convert('0', 'int32', cb.result)};`);
+      args.push('&result');
+    }
+    this.mapped(s.loc, () => w.line(`if (h->callback${index}(${args.join(', ')}) != 0) ${failed}`));
+    if (s.result !== null && cb.result) {
+      const v = this.scalars.get(s.result);
+      if (!v) throw new Error(`callback result stored in unknown scalar '${s.result}'`);
+      w.line(`${this.scalar(v.name)} = ${convert('result', cb.result, v.dtype)};`);
+    }
+    w.close();
   }
 
   private launch(s: LaunchStmt): void {
@@ -785,6 +840,9 @@ function programHeader(program: Program, symbol: string, signature: ProgramSigna
   const storage: Record<DType, string> = {
     float64: 'const double*', float32: 'const float*', int32: 'const int32_t*', int64: 'const int64_t*', bool: 'const uint8_t* (0 or 1)',
   };
+  const callbackRows = (program.callbacks ?? []).map(
+    (cb, n) => ` *   callback ${n}  ${commentText(cb.name)}: ${callbackPointerType(cb)}${cb.result ? '  (result through the last pointer)' : ''}`,
+  );
   const rows = signature.params.map((p, n) =>
     p.kind === 'field'
       ? ` *   args[${n}]  ${commentText(p.name)}: field ${p.dtype} ${p.axes}  (orch_array*)`
@@ -796,6 +854,10 @@ function programHeader(program: Program, symbol: string, signature: ProgramSigna
  * ABI (plain C; one handle per concurrent caller, a handle is not reentrant):
  *   void*       ${symbol}_init(void);
  *       Allocates a handle (error buffer, persistent state); NULL if out of memory.
+ *   int         ${symbol}_set_callback(void* handle, int index, void* fn);
+ *       Registers host callback \`index\` (list below) right after init; run fails while
+ *       one is missing. A callback returns 0 on success and nonzero to report failure
+ *       (e.g. a Python exception), which ends the run with an error naming it.
  *   int         ${symbol}_run(void* handle, void* const* args);
  *       Runs the program once. args[n] points at parameter n (order below): an orch_array
  *       for fields (shape/strides in elements, see orch_runtime.h), the value for scalars.
@@ -805,10 +867,14 @@ function programHeader(program: Program, symbol: string, signature: ProgramSigna
  *   void        ${symbol}_exit(void* handle);
  *       Frees the handle.
  *   const char* ${symbol}_signature(void);
- *       JSON: {"abi":1,"program":...,"params":[{"name","kind":"field"|"scalar","dtype","axes"?}]}
+ *       JSON: {"abi":2,"program":...,"params":[{"name","kind":"field"|"scalar","dtype","axes"?}],
+ *              "callbacks":[{"index","name","function":{"file","name"},"params","result"}]}
  *
  * Parameters of ${symbol}_run:
 ${rows.join('\n') || ' *   (none)'}
+ *
+ * Callbacks (called in program order, from the thread that called run):
+${callbackRows.join('\n') || ' *   (none)'}
  */
 #ifndef ${guard}
 #define ${guard}
@@ -820,6 +886,7 @@ extern "C" {
 #endif
 
 void* ${symbol}_init(void);
+int ${symbol}_set_callback(void* handle, int index, void* fn);
 int ${symbol}_run(void* handle, void* const* args);
 const char* ${symbol}_last_error(void* handle);
 void ${symbol}_exit(void* handle);

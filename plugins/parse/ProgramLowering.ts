@@ -1,6 +1,7 @@
 import { didYouMean, fail } from '../../core/diagnostics.js';
-import type { ArrayDecl, DType, Expr, PStmt, Program, ScalarVar, SourceLoc, StencilDef } from '../../core/ir/types.js';
+import type { ArrayDecl, CallbackDecl, DType, Expr, PStmt, Program, ScalarVar, SourceLoc, StencilDef } from '../../core/ir/types.js';
 import type { PyExpr, PyStmt } from '../../core/python/ast.js';
+import { lowerCallback } from './CallbackLowering.js';
 import { truthy } from './constEval.js';
 import { ExprLowering, valueToExpr, type Term } from './ExprLowering.js';
 import type { ModuleLoader } from './ModuleLoader.js';
@@ -26,10 +27,12 @@ export interface StencilResolver {
  * folded; runtime scalars stay variables.
  */
 export class ProgramLowering extends ExprLowering {
+  protected override readonly context = 'a program';
   private readonly arrays = new Map<string, ArrayDecl>();
   private readonly scalarVars = new Map<string, ScalarVar>();
   private readonly stencils: Record<string, StencilDef> = {};
   private readonly stencilNames = new Map<FunctionInfo, string>();
+  private readonly callbacks = new Map<FunctionInfo, CallbackDecl>();
   private scope!: PScope;
   private uid = 0;
   private depth = 0;
@@ -96,6 +99,7 @@ export class ProgramLowering extends ExprLowering {
       scalars: [...this.scalarVars.values()],
       compiletime,
       stencils: this.stencils,
+      callbacks: [...this.callbacks.values()],
       body,
     };
   }
@@ -141,7 +145,7 @@ export class ProgramLowering extends ExprLowering {
         fail('E_UNSUPPORTED', `${s.what} is not supported in a program`, { loc: s.loc, length: s.length, hint: 'programs may call stencils, programs and callbacks, and use scalar arithmetic, for/while/if; see docs/programs.md' });
       // eslint-disable-next-line no-fallthrough
       default:
-        fail('E_UNSUPPORTED', `a ${s.t} statement is not supported in a program`, { loc: s.loc, hint: 'programs may call stencils, programs and callbacks, and use scalar arithmetic, for/while/if; see docs/programs.md' });
+        fail('E_UNSUPPORTED', `${/^[aeiou]/.test(s.t) ? 'an' : 'a'} ${s.t} statement is not supported in a program`, { loc: s.loc, hint: 'programs may call stencils, programs and callbacks, and use scalar arithmetic, for/while/if; see docs/programs.md' });
     }
   }
 
@@ -212,10 +216,11 @@ export class ProgramLowering extends ExprLowering {
     if (s.targets.length !== 1) fail('E_UNSUPPORTED', 'chained assignment is not supported', { loc: s.loc, hint: 'assign each target separately' });
     const target = s.targets[0];
     const value = s.value;
-    // tmp = temporary(q)
+    // tmp = temporary(q); n = some_callback(...)
     if (value.t === 'call') {
       const f = this.term(value.func);
       if ('c' in f && f.c.k === 'builtin' && f.c.name === 'temporary') return this.temporary(target, value);
+      if ('c' in f && f.c.k === 'function' && f.c.fn.kind === 'callback') return [this.callbackCall(f.c.fn, value, target)];
     }
     if (target.t === 'tuple') {
       // nx, ny, nz = q.shape
@@ -253,14 +258,19 @@ export class ProgramLowering extends ExprLowering {
   }
 
   private setScalar(target: PyExpr, value: Expr, loc: SourceLoc): PStmt[] {
+    return [{ kind: 'set', name: this.scalarTarget(target, value.dtype), value, loc }];
+  }
+
+  /** The program scalar an assignment to `target` writes (declared on first assignment). */
+  private scalarTarget(target: PyExpr, dtype: DType): string {
     if (target.t !== 'name') fail('E_ASSIGN_TARGET', 'programs can only assign to names', { loc: target.loc, hint: 'assign scalars to names' });
     const existing = this.scope.vars.get(target.id);
+    if (existing && existing.k === 'array') fail('E_ASSIGN_TARGET', `'${target.id}' is a field and cannot be reassigned`, { loc: target.loc, hint: 'use a new name for the scalar' });
     if (existing && existing.k === 'scalar' && this.scalarVars.get(existing.name)?.role === 'arg') {
       // arguments are passed by value: shadow with a local
       this.scope.vars.delete(target.id);
     }
-    const name = this.declareScalar(target.id, value.dtype);
-    return [{ kind: 'set', name, value, loc }];
+    return this.declareScalar(target.id, dtype);
   }
 
   private temporary(target: PyExpr, call: Extract<PyExpr, { t: 'call' }>): PStmt[] {
@@ -286,7 +296,9 @@ export class ProgramLowering extends ExprLowering {
     if (e.t === 'name') {
       const b = this.scope.vars.get(e.id);
       if (b && b.k === 'array') return this.arrays.get(b.name)!;
+      if (!b) this.name(e.id, e); // an undefined name is reported as such
     }
+    if (e.t === 'unsupported') this.term(e);
     fail('E_NOT_A_FIELD', 'expected a field', { loc: e.loc, hint: 'pass a field argument or a temporary' });
   }
 
@@ -304,9 +316,61 @@ export class ProgramLowering extends ExprLowering {
     }
     const fn = f.c.fn;
     if (fn.kind === 'program') return this.inlineProgram(fn, e);
-    if (fn.kind === 'stencil' || fn.kind === 'plain') return [this.stencilCall(fn, e)];
-    if (fn.kind === 'callback') fail('E_UNSUPPORTED', 'callbacks are not supported by this build of orch yet', { loc: e.loc, hint: 'run this program in python mode' });
+    if (fn.kind === 'callback') return [this.callbackCall(fn, e, null)];
+    if (fn.kind === 'stencil' || (fn.kind === 'plain' && fn.def.body.some((st) => st.t === 'with'))) return [this.stencilCall(fn, e)];
+    if (fn.kind === 'plain') {
+      fail('E_UNKNOWN_CALL', `'${fn.name}' is a plain Python function: orch cannot compile it into the program`, {
+        loc: e.func.loc,
+        length: fn.name.length,
+        hint: `mark it @callback to run it on the host (scalar arguments), or @program / @stencil to compile it`,
+      });
+    }
     fail('E_UNKNOWN_CALL', `'${fn.name}' is a @gtscript.function; call it from a stencil`, { loc: e.loc, hint: 'programs call stencils, not helpers' });
+  }
+
+  /** The callback's declaration, lowered once per program (names unique across modules). */
+  private callback(fn: FunctionInfo): CallbackDecl {
+    let decl = this.callbacks.get(fn);
+    if (!decl) {
+      let name = fn.name;
+      const taken = new Set([...this.callbacks.values()].map((d) => d.name));
+      while (taken.has(name)) name = `${fn.name}_${++this.uid}`;
+      decl = lowerCallback(fn, name, this.loader);
+      this.callbacks.set(fn, decl);
+    }
+    return decl;
+  }
+
+  /** `cb(args)` or `x = cb(args)`: a host call in program order. */
+  private callbackCall(fn: FunctionInfo, e: Extract<PyExpr, { t: 'call' }>, target: PyExpr | null): PStmt {
+    const decl = this.callback(fn);
+    const params = fn.def.params;
+    if (e.args.length > params.length) fail('E_CALL_ARGS', `${fn.name}() takes ${params.length} arguments, got ${e.args.length}`, { loc: e.loc, hint: `parameters: ${params.map((p) => p.name).join(', ')}` });
+    for (const kw of e.kwargs) {
+      if (!kw.name || !params.some((p) => p.name === kw.name)) {
+        const guess = didYouMean(kw.name ?? '', params.map((p) => p.name));
+        fail('E_CALL_ARGS', `${fn.name}() has no parameter '${kw.name}'`, { loc: kw.loc, hint: guess ? `did you mean '${guess}'?` : `parameters: ${params.map((p) => p.name).join(', ')}` });
+      }
+    }
+    const args = decl.params.map((p, i) => {
+      const kw = e.kwargs.find((k) => k.name === p.name);
+      const given = kw ? kw.value : e.args[i];
+      if (given) return cast(this.expr(given, 'scalar argument'), p.dtype);
+      const dflt = params[i].default;
+      if (!dflt) fail('E_ARG_MISSING', `${fn.name}() is missing argument '${p.name}'`, { loc: e.loc, hint: `pass ${p.name}=...` });
+      return cast(valueToExpr(this.loader.eval(dflt, fn.module), dflt.loc), p.dtype);
+    });
+    let result: string | null = null;
+    if (target) {
+      if (decl.result === null) {
+        fail('E_CALLBACK_RESULT', `callback '${fn.name}' returns nothing, so its result cannot be assigned`, {
+          loc: e.loc,
+          hint: fn.def.returns ? 'call it as a statement' : `annotate its return type (def ${fn.name}(...) -> float:)`,
+        });
+      }
+      result = this.scalarTarget(target, decl.result);
+    }
+    return { kind: 'callback', callback: decl.name, args, result, loc: e.loc };
   }
 
   private stencilName(fn: FunctionInfo, def: StencilDef): string {
@@ -446,6 +510,13 @@ export class ProgramLowering extends ExprLowering {
       fail('E_NOT_A_VALUE', `field '${id}' cannot be used as a value in a program`, { loc: e.loc, hint: 'fields are passed to stencils; read them inside a stencil' });
     }
     const v = this.loader.lookup(this.scope.fn.module, id);
+    if (v === undefined && HOST_BUILTINS.has(id)) {
+      fail('E_UNKNOWN_CALL', `'${id}' is Python host code, which orch cannot compile into a program`, {
+        loc: e.loc,
+        length: id.length,
+        hint: 'move it into a @callback function (called with scalars, run by the host), or out of the program',
+      });
+    }
     if (v === undefined) {
       const guess = didYouMean(id, [...this.scope.vars.keys(), ...this.scope.fn.module.names.keys()]);
       fail('E_UNKNOWN_NAME', `name '${id}' is not defined`, { loc: e.loc, length: id.length, hint: guess ? `did you mean '${guess}'?` : 'define or import it' });
@@ -470,6 +541,12 @@ export class ProgramLowering extends ExprLowering {
   }
 
   protected userCall(callee: Value, e: Extract<PyExpr, { t: 'call' }>): Term {
+    if (callee.k === 'function' && callee.fn.kind === 'callback') {
+      fail('E_CALLBACK_CALL', `callback '${callee.fn.name}' is called inside an expression`, {
+        loc: e.loc,
+        hint: `assign its result to a name first (x = ${callee.fn.name}(...)), then use the name; callbacks run in statement order`,
+      });
+    }
     const what = e.func.t === 'name' ? e.func.id : e.func.t === 'attr' ? e.func.attr : 'this';
     fail('E_UNKNOWN_CALL', `cannot call ${describeValue(callee)} ('${what}') in an expression`, { loc: e.func.loc, length: what.length, hint: 'programs may use math functions in expressions; stencils and programs are called as statements' });
   }
@@ -511,6 +588,7 @@ export function stencilEntryProgram(def: StencilDef): Program {
     scalars,
     compiletime: {},
     stencils: { [def.name]: def },
+    callbacks: [],
     body: [
       {
         kind: 'call',
@@ -524,6 +602,13 @@ export function stencilEntryProgram(def: StencilDef): Program {
     ],
   };
 }
+
+/** Python builtins that only make sense on the host (I/O, containers, introspection). */
+const HOST_BUILTINS = new Set([
+  'print', 'open', 'input', 'len', 'sum', 'list', 'dict', 'set', 'tuple', 'str', 'repr', 'format', 'isinstance', 'type',
+  'getattr', 'setattr', 'hasattr', 'iter', 'next', 'enumerate', 'zip', 'map', 'filter', 'sorted', 'reversed', 'any', 'all',
+  'exec', 'eval', 'id', 'hash', 'vars', 'dir', 'globals', 'locals', 'object', 'super', 'divmod', 'chr', 'ord',
+]);
 
 function collectNames(t: PyExpr, out: Set<string>): void {
   if (t.t === 'name') out.add(t.id);
