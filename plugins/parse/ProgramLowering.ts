@@ -6,9 +6,18 @@ import { truthy } from './constEval.js';
 import { ExprLowering, valueToExpr, type Term } from './ExprLowering.js';
 import type { ModuleLoader } from './ModuleLoader.js';
 import { cast } from './typeRules.js';
-import { describeValue, type FunctionInfo, type Value } from './values.js';
+import { describeValue, type ClassInfo, type FunctionInfo, type Value } from './values.js';
 
-type PBinding = { k: 'array'; name: string } | { k: 'scalar'; name: string } | { k: 'value'; value: Value };
+/** What a name (or `self.attr`) means in a program. */
+type PBinding =
+  | { k: 'array'; name: string }
+  | { k: 'scalar'; name: string }
+  | { k: 'value'; value: Value }
+  /** An instance of a program class: what its __init__ stored on `self`. */
+  | { k: 'object'; cls: ClassInfo; attrs: Map<string, PBinding> }
+  /** A method of an instance (inlined like a nested program, `self` bound). */
+  | { k: 'method'; fn: FunctionInfo; self: PObject };
+type PObject = Extract<PBinding, { k: 'object' }>;
 
 interface PScope {
   vars: Map<string, PBinding>;
@@ -22,9 +31,13 @@ export interface StencilResolver {
 }
 
 /**
- * `@program` function -> `Program` IR. Nested program calls are inlined so the whole call
- * tree is one body; stencil calls become coarse `call` nodes. Compile-time arguments are
- * folded; runtime scalars stay variables.
+ * `@program` function (or program class) -> `Program` IR. Nested program calls are inlined
+ * so the whole call tree is one body; stencil calls become coarse `call` nodes.
+ * Compile-time arguments are folded; runtime scalars stay variables.
+ *
+ * A program class is an `__init__` that only stores stencils, temporaries, constants and
+ * other program-class instances on `self` (run at compile time, its arguments are
+ * compile-time values), plus a `__call__` lowered like a program function.
  */
 export class ProgramLowering extends ExprLowering {
   protected override readonly context = 'a program';
@@ -37,8 +50,13 @@ export class ProgramLowering extends ExprLowering {
   private uid = 0;
   private depth = 0;
 
+  /** Names of all defines a program may take (function or __call__ compiletime args, constructor args). */
+  private readonly defineNames = new Set<string>();
+  /** > 0 while lowering the body of a runtime if/while/for. */
+  private runtimeFlow = 0;
+
   constructor(
-    readonly fn: FunctionInfo,
+    readonly entry: FunctionInfo | ClassInfo,
     readonly defines: Record<string, number | boolean>,
     readonly loader: ModuleLoader,
     readonly resolveStencil: StencilResolver,
@@ -47,19 +65,29 @@ export class ProgramLowering extends ExprLowering {
   }
 
   lower(): Program {
-    const def = this.fn.def;
-    this.scope = { vars: new Map(), fn: this.fn, prefix: '' };
-    const params: Program['params'] = [];
     const compiletime: Record<string, number | boolean> = {};
+    if (!('methods' in this.entry)) return this.lowerFunction(this.entry, null, compiletime, this.entry.def.nameLoc);
+    const cls = this.entry;
+    const call = cls.methods.get('__call__');
+    if (!call) fail('E_CLASS_FORM', `program class '${cls.name}' has no __call__`, { loc: cls.def.loc, hint: 'define __call__(self, fields..., scalars...) with the program body' });
+    const self = this.instantiate(cls, null, cls.def.loc, compiletime);
+    return { ...this.lowerFunction(call, self, compiletime, cls.def.loc), name: cls.name };
+  }
+
+  private lowerFunction(fn: FunctionInfo, self: PObject | null, compiletime: Record<string, number | boolean>, loc: SourceLoc): Program {
+    const def = fn.def;
+    this.scope = { vars: new Map(self ? [['self', self]] : []), fn, prefix: '' };
+    const params: Program['params'] = [];
     for (const p of def.params) {
       if (p.name === 'self') continue;
       if (p.kind === 'varargs' || p.kind === 'kwargs') fail('E_PARAM', 'programs cannot take *args/**kwargs', { loc: p.loc, hint: 'declare every argument by name' });
       if (!p.annotation) fail('E_PARAM_TYPE', `program argument '${p.name}' has no type annotation`, { loc: p.loc, hint: 'annotate fields (FloatField), scalars (Float, int, bool) and compile-time values (compiletime(int))' });
-      const t = this.loader.eval(p.annotation, this.fn.module);
+      const t = this.loader.eval(p.annotation, fn.module);
       if (t.k === 'compiletime') {
+        this.defineNames.add(p.name);
         let v: number | boolean | undefined = this.defines[p.name];
         if (v === undefined && p.default) {
-          const d = this.loader.eval(p.default, this.fn.module);
+          const d = this.loader.eval(p.default, fn.module);
           if (d.k === 'num' || d.k === 'bool') v = d.value;
         }
         if (v === undefined) {
@@ -82,18 +110,18 @@ export class ProgramLowering extends ExprLowering {
         fail('E_PARAM_TYPE', `the annotation of '${p.name}' is not a field, scalar or compiletime(...) type${t.k === 'opaque' ? `: ${t.why}` : ''}`, { loc: p.annotation.loc, hint: 'use FloatField, Float, int, bool or compiletime(int)' });
       }
     }
+    const name = self ? self.cls.name : def.name;
     for (const k of Object.keys(this.defines)) {
-      if (!(k in compiletime)) {
-        const names = def.params.map((p) => p.name);
-        const guess = didYouMean(k, names);
-        fail('E_DEFINE_UNKNOWN', `--define ${k}: program '${def.name}' has no compile-time argument '${k}'`, { loc: def.nameLoc, hint: guess ? `did you mean '${guess}'?` : `compile-time arguments: ${Object.keys(compiletime).join(', ') || 'none'}` });
+      if (!this.defineNames.has(k)) {
+        const guess = didYouMean(k, this.defineNames);
+        fail('E_DEFINE_UNKNOWN', `--define ${k}: program '${name}' has no compile-time argument '${k}'`, { loc, hint: guess ? `did you mean '${guess}'?` : `compile-time arguments: ${[...this.defineNames].join(', ') || 'none'}` });
       }
     }
     const body = this.block(def.body);
     return {
-      name: def.name,
+      name,
       entryKind: 'program',
-      loc: def.nameLoc,
+      loc,
       params,
       arrays: [...this.arrays.values()],
       scalars: [...this.scalarVars.values()],
@@ -106,6 +134,182 @@ export class ProgramLowering extends ExprLowering {
 
   private block(stmts: PyStmt[]): PStmt[] {
     return stmts.flatMap((s) => this.stmt(s));
+  }
+
+  /** The body of a runtime if/while/for: names bound there cannot alias fields. */
+  private runtimeBlock(stmts: PyStmt[]): PStmt[] {
+    this.runtimeFlow++;
+    try {
+      return this.block(stmts);
+    } finally {
+      this.runtimeFlow--;
+    }
+  }
+
+  // ---- program classes ----
+
+  /**
+   * Runs a program class's `__init__` at compile time. The entry class takes its
+   * arguments from the defines (or defaults); a nested instance (`self.sub = Sub(...)`)
+   * from compile-time arguments at the call.
+   */
+  private instantiate(cls: ClassInfo, call: Extract<PyExpr, { t: 'call' }> | null, loc: SourceLoc, compiletime: Record<string, number | boolean>): PObject {
+    const obj: PObject = { k: 'object', cls, attrs: new Map() };
+    const init = cls.methods.get('__init__');
+    if (!init) {
+      if (call && (call.args.length || call.kwargs.length)) fail('E_CALL_ARGS', `${cls.name}() takes no arguments (it has no __init__)`, { loc: call.loc, hint: `write ${cls.name}()` });
+      return obj;
+    }
+    const vars = new Map<string, PBinding>([['self', obj]]);
+    const params = init.def.params.filter((p) => p.name !== 'self');
+    params.forEach((p, i) => {
+      if (p.kind === 'varargs' || p.kind === 'kwargs') fail('E_CLASS_INIT', `__init__ of program class '${cls.name}' cannot take *args/**kwargs`, { loc: p.loc, hint: 'declare every constructor argument by name' });
+      if (!call) {
+        // the entry class: constructor arguments are the build's compile-time values
+        this.defineNames.add(p.name);
+        const given = this.defines[p.name];
+        if (given !== undefined) {
+          compiletime[p.name] = given;
+          vars.set(p.name, { k: 'value', value: typeof given === 'boolean' ? { k: 'bool', value: given } : { k: 'num', value: given, isInt: Number.isInteger(given) && !this.floatAnnotated(init, p.annotation) } });
+          return;
+        }
+        if (!p.default) fail('E_COMPILETIME_MISSING', `constructor argument '${p.name}' of '${cls.name}' has no value`, { loc: p.loc, hint: `pass --define ${p.name}=<value> or give it a default` });
+        vars.set(p.name, { k: 'value', value: this.loader.eval(p.default, init.module) });
+        return;
+      }
+      const kw = call.kwargs.find((k) => k.name === p.name);
+      const a = kw ? kw.value : call.args[i];
+      if (!a) {
+        if (!p.default) fail('E_ARG_MISSING', `${cls.name}() is missing argument '${p.name}'`, { loc: call.loc, hint: `pass ${p.name}=...` });
+        vars.set(p.name, { k: 'value', value: this.loader.eval(p.default, init.module) });
+        return;
+      }
+      vars.set(p.name, this.initValue(a, p.name));
+    });
+    const saved = this.scope;
+    this.scope = { vars, fn: init, prefix: call ? `${cls.name}_${++this.uid}_` : '' };
+    this.depth++;
+    if (this.depth > 32) fail('E_RECURSION', `recursive construction of '${cls.name}'`, { loc, hint: 'program classes cannot contain themselves' });
+    try {
+      for (const st of init.def.body) this.initStmt(st, cls);
+    } finally {
+      this.depth--;
+      this.scope = saved;
+    }
+    return obj;
+  }
+
+  private floatAnnotated(fn: FunctionInfo, annotation: PyExpr | null): boolean {
+    if (!annotation) return false;
+    const t = this.loader.eval(annotation, fn.module);
+    return t.k === 'dtype' && t.dtype.startsWith('float');
+  }
+
+  private initStmt(s: PyStmt, cls: ClassInfo): void {
+    const bad = (what: string, loc: SourceLoc) =>
+      fail('E_CLASS_INIT', `${what} in the __init__ of program class '${cls.name}'`, {
+        loc,
+        hint: '__init__ may only store stencils, temporaries, constants and program-class instances on self (and compute compile-time values)',
+      });
+    switch (s.t) {
+      case 'pass':
+        return;
+      case 'expr':
+        if (s.value.t === 'str') return;
+        return bad('an expression statement', s.loc);
+      case 'assign': {
+        if (s.targets.length !== 1) return bad('chained assignment', s.loc);
+        const target = s.targets[0];
+        if (target.t === 'attr') {
+          const owner = this.resolve(target.value);
+          if (owner?.k !== 'object') return bad('assignment to an attribute of something other than self', target.loc);
+          owner.attrs.set(target.attr, this.initValue(s.value, target.attr));
+          return;
+        }
+        if (target.t === 'name') {
+          this.scope.vars.set(target.id, this.initValue(s.value, target.id));
+          return;
+        }
+        return bad('this assignment', s.loc);
+      }
+      case 'if': {
+        const t = this.term(s.test);
+        const tv = 'c' in t ? truthy(t.c) : undefined;
+        if (tv === undefined) return bad('a condition that is not known at compile time', s.test.loc);
+        for (const st of tv ? s.body : s.orelse) this.initStmt(st, cls);
+        return;
+      }
+      default:
+        return bad(s.t === 'unsupported' ? s.what : `a ${s.t} statement`, s.loc);
+    }
+  }
+
+  /** What `__init__` may store: a temporary, an instance, a field, or a compile-time value. */
+  private initValue(e: PyExpr, nameHint: string): PBinding {
+    if (e.t === 'call') {
+      const f = this.term(e.func);
+      if ('c' in f && f.c.k === 'builtin' && f.c.name === 'temporary') return { k: 'array', name: this.temporaryArray(e, nameHint) };
+      if ('c' in f && f.c.k === 'class') return this.instantiate(f.c.cls, e, e.loc, {});
+    }
+    const b = e.t === 'name' || e.t === 'attr' ? this.resolve(e) : undefined;
+    if (b && b.k !== 'value') return b;
+    const t = this.term(e);
+    if ('r' in t) {
+      fail('E_CLASS_INIT', `'${nameHint}' depends on runtime values; __init__ runs at compile time`, {
+        loc: e.loc,
+        hint: 'store compile-time values (constructor arguments, constants) in __init__; compute runtime values in __call__',
+      });
+    }
+    return { k: 'value', value: t.c };
+  }
+
+  /** A name or `a.b.c` attribute chain through program-class instances, if it is one. */
+  private resolve(e: PyExpr): PBinding | undefined {
+    if (e.t === 'name') return this.scope.vars.get(e.id);
+    if (e.t !== 'attr') return undefined;
+    const base = this.resolve(e.value);
+    if (base?.k !== 'object') return undefined;
+    return this.member(base, e.attr, e);
+  }
+
+  private member(obj: PObject, attr: string, e: PyExpr): PBinding {
+    const own = obj.attrs.get(attr);
+    if (own) return own;
+    const method = obj.cls.methods.get(attr);
+    if (method) return { k: 'method', fn: method, self: obj };
+    const constant = obj.cls.attrs.get(attr);
+    if (constant) return { k: 'value', value: constant };
+    const guess = didYouMean(attr, [...obj.attrs.keys(), ...obj.cls.methods.keys(), ...obj.cls.attrs.keys()]);
+    fail('E_UNKNOWN_NAME', `'${obj.cls.name}' object has no attribute '${attr}'`, {
+      loc: e.loc,
+      hint: guess ? `did you mean '${guess}'?` : `store it on self in ${obj.cls.name}.__init__`,
+    });
+  }
+
+  /** The term a binding gives where a value is expected. */
+  private bindingTerm(b: PBinding, what: string, e: PyExpr): Term {
+    switch (b.k) {
+      case 'scalar':
+        return { r: { kind: 'scalar', name: b.name, dtype: this.scalarVars.get(b.name)!.dtype } };
+      case 'value':
+        return { c: b.value };
+      case 'array':
+        fail('E_NOT_A_VALUE', `field '${what}' cannot be used as a value in a program`, { loc: e.loc, hint: 'fields are passed to stencils; read them inside a stencil' });
+      // eslint-disable-next-line no-fallthrough
+      case 'object':
+        fail('E_NOT_A_VALUE', `'${what}' is a ${b.cls.name} object, not a value`, { loc: e.loc, hint: `call it (${what}(...)) or use its attributes` });
+      // eslint-disable-next-line no-fallthrough
+      case 'method':
+        fail('E_NOT_A_VALUE', `method '${b.fn.name}' cannot be used as a value`, { loc: e.loc, hint: 'call it as a statement' });
+    }
+  }
+
+  override term(e: PyExpr): Term {
+    if (e.t === 'attr') {
+      const b = this.resolve(e);
+      if (b) return this.bindingTerm(b, e.attr, e);
+    }
+    return super.term(e);
   }
 
   private stmt(s: PyStmt): PStmt[] {
@@ -125,7 +329,7 @@ export class ProgramLowering extends ExprLowering {
         return this.forStmt(s);
       case 'while': {
         const pre = this.materialize([s.body], s.loc);
-        return [...pre, { kind: 'while', cond: cast(this.expr(s.test), 'bool'), body: this.block(s.body), loc: s.loc }];
+        return [...pre, { kind: 'while', cond: cast(this.expr(s.test), 'bool'), body: this.runtimeBlock(s.body), loc: s.loc }];
       }
       case 'if': {
         const t = this.term(s.test);
@@ -135,7 +339,7 @@ export class ProgramLowering extends ExprLowering {
           return this.block(tv ? s.body : s.orelse);
         }
         const pre = this.materialize([s.body, s.orelse], s.loc);
-        return [...pre, { kind: 'if', cond: cast(t.r, 'bool'), then: this.block(s.body), else: this.block(s.orelse), loc: s.loc }];
+        return [...pre, { kind: 'if', cond: cast(t.r, 'bool'), then: this.runtimeBlock(s.body), else: this.runtimeBlock(s.orelse), loc: s.loc }];
       }
       case 'return':
         if (s.value) fail('E_PROGRAM_STMT', 'programs return nothing', { loc: s.loc, hint: 'write results into field arguments' });
@@ -195,7 +399,7 @@ export class ProgramLowering extends ExprLowering {
     const pre = this.materialize([s.body], s.loc);
     this.scope.vars.delete(s.target.id);
     const v = this.declareScalar(s.target.id, 'int64');
-    return [...pre, { kind: 'for', var: v, start, stop, step, body: this.block(s.body), loc: s.loc }];
+    return [...pre, { kind: 'for', var: v, start, stop, step, body: this.runtimeBlock(s.body), loc: s.loc }];
   }
 
   private declareScalar(pyName: string, dtype: DType): string {
@@ -221,6 +425,15 @@ export class ProgramLowering extends ExprLowering {
       const f = this.term(value.func);
       if ('c' in f && f.c.k === 'builtin' && f.c.name === 'temporary') return this.temporary(target, value);
       if ('c' in f && f.c.k === 'function' && f.c.fn.kind === 'callback') return [this.callbackCall(f.c.fn, value, target)];
+    }
+    // a name for a field or an instance (`tmp = self.tmp`): an alias, fixed at compile time
+    if (target.t === 'name' && (value.t === 'name' || value.t === 'attr')) {
+      const b = this.resolve(value);
+      if (b && (b.k === 'array' || b.k === 'object' || b.k === 'method')) {
+        if (this.runtimeFlow) fail('E_ALIAS_IN_FLOW', `'${target.id}' would name a field only on some runtime paths`, { loc: s.loc, hint: 'bind field names outside runtime if/while/for, or call the stencil on each branch with the field it needs' });
+        this.scope.vars.set(target.id, b);
+        return [];
+      }
     }
     if (target.t === 'tuple') {
       // nx, ny, nz = q.shape
@@ -275,29 +488,51 @@ export class ProgramLowering extends ExprLowering {
 
   private temporary(target: PyExpr, call: Extract<PyExpr, { t: 'call' }>): PStmt[] {
     if (target.t !== 'name') fail('E_ASSIGN_TARGET', 'temporary(...) must be assigned to a name', { loc: target.loc, hint: 'write tmp = temporary(q)' });
-    if (call.args.length !== 1) fail('E_CALL_ARGS', 'temporary() takes the field it copies the shape and dtype of', { loc: call.loc, hint: 'write tmp = temporary(q)' });
-    const like = this.arrayOf(call.args[0]);
-    let dtype = like.dtype;
+    if (this.runtimeFlow) fail('E_ALIAS_IN_FLOW', 'temporary(...) inside a runtime if/while/for', { loc: call.loc, hint: 'declare temporaries at the top of the program' });
+    this.scope.vars.set(target.id, { k: 'array', name: this.temporaryArray(call, target.id) });
+    return [];
+  }
+
+  /**
+   * `temporary(q)` (shape, axes and dtype of field q) or `temporary(shape=(nx, ny, nz),
+   * dtype=Float)` (IJK for 3 extents, IJ for 2, K for 1): a zero-filled program array.
+   */
+  private temporaryArray(call: Extract<PyExpr, { t: 'call' }>, nameHint: string): string {
+    const usage = 'write temporary(q) for a field like q, or temporary(shape=(nx, ny, nz), dtype=Float)';
+    const shapeKw = call.kwargs.find((k) => k.name === 'shape');
+    for (const k of call.kwargs) if (k.name !== 'shape' && k.name !== 'dtype') fail('E_CALL_ARGS', `temporary() has no parameter '${k.name}'`, { loc: k.loc, hint: usage });
+    let dtype: DType = 'float64';
+    let axes: ArrayDecl['axes'];
+    let shape: Expr[];
+    if (call.args.length === 1 && !shapeKw) {
+      const like = this.arrayOf(call.args[0]);
+      dtype = like.dtype;
+      axes = like.axes;
+      shape = [...like.axes].map((_, i) => (like.shape ? like.shape[i] : { kind: 'shape', name: like.name, axis: i, dtype: 'int64' }));
+    } else if (call.args.length === 0 && shapeKw) {
+      shape = this.intTuple(shapeKw.value, 'shape');
+      const byRank: Record<number, ArrayDecl['axes']> = { 1: 'K', 2: 'IJ', 3: 'IJK' };
+      if (!byRank[shape.length]) fail('E_CALL_ARGS', `a temporary has 1 to 3 extents, got ${shape.length}`, { loc: shapeKw.value.loc, hint: usage });
+      axes = byRank[shape.length];
+    } else {
+      fail('E_CALL_ARGS', 'temporary() takes a field or shape=(...)', { loc: call.loc, hint: usage });
+    }
     const dt = call.kwargs.find((k) => k.name === 'dtype');
     if (dt) {
       const v = this.constant(dt.value, 'the dtype');
       if (v.k !== 'dtype') fail('E_PARAM_TYPE', 'dtype must be a type such as Float or np.float64', { loc: dt.value.loc, hint: 'write dtype=Float' });
       dtype = v.dtype;
     }
-    let real = this.scope.prefix + target.id;
+    let real = this.scope.prefix + nameHint;
     while (this.arrays.has(real) || this.scalarVars.has(real)) real = `${real}_${++this.uid}`;
-    const shape: Expr[] = [...like.axes].map((_, i) => (like.shape ? like.shape[i] : { kind: 'shape', name: like.name, axis: i, dtype: 'int64' }));
-    this.arrays.set(real, { name: real, dtype, axes: like.axes, role: 'temporary', shape, loc: call.loc });
-    this.scope.vars.set(target.id, { k: 'array', name: real });
-    return [];
+    this.arrays.set(real, { name: real, dtype, axes, role: 'temporary', shape, loc: call.loc });
+    return real;
   }
 
   private arrayOf(e: PyExpr): ArrayDecl {
-    if (e.t === 'name') {
-      const b = this.scope.vars.get(e.id);
-      if (b && b.k === 'array') return this.arrays.get(b.name)!;
-      if (!b) this.name(e.id, e); // an undefined name is reported as such
-    }
+    const b = this.resolve(e);
+    if (b && b.k === 'array') return this.arrays.get(b.name)!;
+    if (e.t === 'name' && !b) this.name(e.id, e); // an undefined name is reported as such
     if (e.t === 'unsupported') this.term(e);
     fail('E_NOT_A_FIELD', 'expected a field', { loc: e.loc, hint: 'pass a field argument or a temporary' });
   }
@@ -305,6 +540,13 @@ export class ProgramLowering extends ExprLowering {
   // ---- calls ----
 
   private callStmt(e: Extract<PyExpr, { t: 'call' }>): PStmt[] {
+    const target = this.resolve(e.func);
+    if (target?.k === 'object') {
+      const call = target.cls.methods.get('__call__');
+      if (!call) fail('E_UNKNOWN_CALL', `'${target.cls.name}' objects are not callable (no __call__)`, { loc: e.func.loc, hint: `define ${target.cls.name}.__call__` });
+      return this.inlineProgram(call, e, target);
+    }
+    if (target?.k === 'method') return this.inlineProgram(target.fn, e, target.self);
     const f = this.term(e.func);
     if (!('c' in f) || f.c.k !== 'function') {
       const what = e.func.t === 'name' ? e.func.id : e.func.t === 'attr' ? e.func.attr : 'this';
@@ -463,18 +705,19 @@ export class ProgramLowering extends ExprLowering {
     });
   }
 
-  private inlineProgram(fn: FunctionInfo, e: Extract<PyExpr, { t: 'call' }>): PStmt[] {
+  private inlineProgram(fn: FunctionInfo, e: Extract<PyExpr, { t: 'call' }>, self: PObject | null = null): PStmt[] {
     if (this.depth > 32) fail('E_RECURSION', `recursive program call of '${fn.name}'`, { loc: e.loc, hint: 'programs cannot call themselves' });
     const params = fn.def.params.filter((p) => p.name !== 'self');
-    const vars = new Map<string, PBinding>();
+    const vars = new Map<string, PBinding>(self ? [['self', self]] : []);
     const out: PStmt[] = [];
     const prefix = `${fn.name}_${++this.uid}_`;
     params.forEach((p, i) => {
       const kw = e.kwargs.find((k) => k.name === p.name);
       const a = kw ? kw.value : i < e.args.length ? e.args[i] : p.default;
       if (!a) fail('E_ARG_MISSING', `${fn.name}() is missing argument '${p.name}'`, { loc: e.loc, hint: `pass ${p.name}=...` });
-      if ((kw || i < e.args.length) && a.t === 'name' && this.scope.vars.get(a.id)?.k === 'array') {
-        vars.set(p.name, this.scope.vars.get(a.id)!);
+      const bound = kw || i < e.args.length ? this.resolve(a) : undefined;
+      if (bound && (bound.k === 'array' || bound.k === 'object' || bound.k === 'method')) {
+        vars.set(p.name, bound);
         return;
       }
       const t: Term = kw || i < e.args.length ? this.term(a) : { c: this.loader.eval(a, fn.module) };
@@ -504,11 +747,7 @@ export class ProgramLowering extends ExprLowering {
 
   protected name(id: string, e: PyExpr): Term {
     const b = this.scope.vars.get(id);
-    if (b) {
-      if (b.k === 'scalar') return { r: { kind: 'scalar', name: b.name, dtype: this.scalarVars.get(b.name)!.dtype } };
-      if (b.k === 'value') return { c: b.value };
-      fail('E_NOT_A_VALUE', `field '${id}' cannot be used as a value in a program`, { loc: e.loc, hint: 'fields are passed to stencils; read them inside a stencil' });
-    }
+    if (b) return this.bindingTerm(b, id, e);
     const v = this.loader.lookup(this.scope.fn.module, id);
     if (v === undefined && HOST_BUILTINS.has(id)) {
       fail('E_UNKNOWN_CALL', `'${id}' is Python host code, which orch cannot compile into a program`, {
@@ -541,6 +780,12 @@ export class ProgramLowering extends ExprLowering {
   }
 
   protected userCall(callee: Value, e: Extract<PyExpr, { t: 'call' }>): Term {
+    if (callee.k === 'class') {
+      fail('E_CLASS_INSTANCE', `'${callee.cls.name}' objects cannot be created in a program`, {
+        loc: e.loc,
+        hint: callee.cls.isProgram ? `create it in the __init__ of a program class (self.x = ${callee.cls.name}(...)) and call self.x(...)` : 'programs work on fields and scalars; move object code into a @callback',
+      });
+    }
     if (callee.k === 'function' && callee.fn.kind === 'callback') {
       fail('E_CALLBACK_CALL', `callback '${callee.fn.name}' is called inside an expression`, {
         loc: e.loc,
