@@ -39,9 +39,12 @@ async function main(argv: string[]): Promise<number> {
     .command(
       'build [paths..]',
       'build every entry of the given modules (or of the config modules)',
-      (y) => common(y).positional('paths', { type: 'string', array: true, default: [] as string[] }),
+      (y) =>
+        common(y)
+          .positional('paths', { type: 'string', array: true, default: [] as string[], describe: 'modules (file.py or file.py:entry), folders or globs' })
+          .option('build', { type: 'boolean', default: true, describe: 'build on a miss; --no-build only looks entries up (a missing or stale entry is an error naming why)' }),
       async (a) => {
-        code = await buildCommand({ ...a, paths: a.paths as string[], printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr });
+        code = await buildCommand({ ...a, paths: a.paths as string[], noBuild: a.build === false, printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr });
       },
     )
     .command(

@@ -23,6 +23,8 @@ export interface BuildRequest {
   modules: string[];
   /** Restrict to one entry (orch run); otherwise every entry of each module. */
   entry?: string;
+  /** Per module (absolute path): the entries to build (`orch build m.py:A m.py:B`). */
+  entries?: Record<string, string[]>;
   externals: Record<string, Value>;
   defines: Record<string, number | boolean>;
   /** build: hit or build; python: IR only, no cache; lookup: hit or report the miss. */
@@ -40,6 +42,8 @@ export interface EntryResult {
   dir?: string;
   library?: string;
   symbol?: string;
+  /** The generated Python binding of the library. */
+  binding?: string;
   program?: Program;
   /** How to call the entry (from the IR, or from build-info.json on a hit). */
   iface?: EntryInterface;
@@ -141,7 +145,7 @@ export class Compiler {
         const moduleRel = this.moduleRel(file);
         let entries: string[];
         try {
-          entries = req.entry ? [req.entry] : this.entriesOf(file, compilation);
+          entries = req.entry ? [req.entry] : (req.entries?.[file] ?? this.entriesOf(file, compilation));
         } catch (e) {
           const diags = toDiagnostics(e);
           errors.push(...diags);
@@ -184,6 +188,7 @@ export class Compiler {
           dir: found.dir,
           library: path.join(found.dir, found.info.library),
           symbol: found.info.symbol,
+          binding: found.info.binding && path.join(found.dir, found.info.binding),
           iface: found.info.interface as EntryInterface,
           warnings,
           durationS: (performance.now() - t0) / 1000,
@@ -207,6 +212,7 @@ export class Compiler {
         dir: build.dir,
         library: build.library,
         symbol: build.cpp?.symbol,
+        binding: build.cpp?.binding && build.dir && path.join(build.dir, build.cpp.binding),
         warnings: build.warnings,
         program: build.program,
         iface: build.program && entryInterface(build.program),

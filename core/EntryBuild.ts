@@ -32,7 +32,7 @@ export interface EntryBuild {
   staging?: string;
   /** Final cache folder, set by emit. */
   dir?: string;
-  cpp?: { source: string; header: string; symbol: string; signature: unknown; file?: string };
+  cpp?: { source: string; header: string; symbol: string; signature: unknown; file?: string; /** generated Python binding (file name) */ binding?: string };
   library?: string;
   command?: string[];
   memory?: MemoryReport;

@@ -48,6 +48,8 @@ export interface BuildInfo {
   entry: string;
   symbol: string;
   library: string;
+  /** The generated Python (ctypes) binding, next to the library. */
+  binding?: string;
   created: string;
   inputs: EntryInputs;
   sources: Record<string, string>;

@@ -10,6 +10,8 @@ export interface SignatureParam {
   dtype: DType;
   /** Fields only. */
   axes?: Axes;
+  /** Fields only: whether the program writes the array (so it must be writable). */
+  written?: boolean;
 }
 
 /** One host callback of a compiled program (ABI index = `index`). */

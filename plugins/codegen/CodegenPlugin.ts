@@ -4,8 +4,9 @@ import type { Compiler } from '../../core/Compiler.js';
 import type { OrchPlugin } from '../../core/config/types.js';
 import { tapStage } from '../../core/stagePlugin.js';
 import { generateCpp } from './cpp.js';
+import { generatePythonBinding } from './pythonBinding.js';
 
-/** codegen: one C++17/OpenMP source and header per program, written to the staging folder. */
+/** codegen: one C++17/OpenMP source, header and Python binding per program, written to the staging folder. */
 export class CodegenPlugin implements OrchPlugin {
   readonly name = 'orch:codegen';
   apply(compiler: Compiler): void {
@@ -16,7 +17,8 @@ export class CodegenPlugin implements OrchPlugin {
       const file = path.join(build.staging, `${out.symbol}.cpp`);
       writeFileSync(file, out.source);
       writeFileSync(path.join(build.staging, `${out.symbol}.h`), out.header);
-      build.cpp = { ...out, file };
+      writeFileSync(path.join(build.staging, 'binding.py'), generatePythonBinding(out.signature, out.symbol));
+      build.cpp = { ...out, file, binding: 'binding.py' };
     });
   }
 }

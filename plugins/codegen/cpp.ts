@@ -61,11 +61,12 @@ export function programSymbol(name: string): string {
 
 /** The JSON a library returns from `<sym>_signature`: params in ABI order. */
 export function programSignature(program: Program): ProgramSignature {
+  const written = writtenArrays(program.body);
   const params: SignatureParam[] = program.params.map((p) => {
     if (p.kind === 'field') {
       const a = program.arrays.find((x) => x.name === p.name && x.role === 'arg');
       if (!a) throw new Error(`program '${program.name}': field parameter '${p.name}' has no 'arg' array`);
-      return { name: p.name, kind: 'field', dtype: a.dtype, axes: a.axes };
+      return { name: p.name, kind: 'field', dtype: a.dtype, axes: a.axes, written: written.has(p.name) };
     }
     const s = program.scalars.find((x) => x.name === p.name && x.role === 'arg');
     if (!s) throw new Error(`program '${program.name}': scalar parameter '${p.name}' has no 'arg' scalar`);
@@ -73,6 +74,19 @@ export function programSignature(program: Program): ProgramSignature {
   });
   const callbacks = (program.callbacks ?? []).map((cb, index) => ({ index, name: cb.name, function: cb.function, params: cb.params, result: cb.result }));
   return { abi: 2, program: program.name, params, callbacks };
+}
+
+/** Arrays some launch of the (expanded) program assigns to: the fields a host must pass writable. */
+function writtenArrays(body: readonly PStmt[], out = new Set<string>()): Set<string> {
+  for (const s of body) {
+    if (s.kind === 'launch') for (const v of s.loops) for (const h of v.body) collectTargets(h.body, out);
+    else if (s.kind === 'for' || s.kind === 'while') writtenArrays(s.body, out);
+    else if (s.kind === 'if') {
+      writtenArrays(s.then, out);
+      writtenArrays(s.else, out);
+    }
+  }
+  return out;
 }
 
 /** C type of callback `cb`'s function pointer: typed scalars by value, then `T* result`. */

@@ -17,7 +17,7 @@ export class EmitPlugin implements OrchPlugin {
       const dir = build.staging;
       writeFileSync(path.join(dir, 'ir.txt'), printProgram(build.program) + '\n');
       writeFileSync(path.join(dir, 'memory.json'), JSON.stringify(build.memory ?? {}, null, 1));
-      const artifacts = [path.basename(build.library), path.basename(build.cpp.file!), `${build.cpp.symbol}.h`, 'ir.txt', 'memory.json'];
+      const artifacts = [path.basename(build.library), path.basename(build.cpp.file!), `${build.cpp.symbol}.h`, ...(build.cpp.binding ? [build.cpp.binding] : []), 'ir.txt', 'memory.json'];
       const checksums: Record<string, string> = {};
       for (const a of artifacts) checksums[a] = sha256(readFileSync(path.join(dir, a)));
       const sources: Record<string, string> = {};
@@ -28,6 +28,7 @@ export class EmitPlugin implements OrchPlugin {
         entry: build.entry,
         symbol: build.cpp.symbol,
         library: path.basename(build.library),
+        binding: build.cpp.binding,
         created: new Date().toISOString(),
         inputs: build.inputs,
         sources,
