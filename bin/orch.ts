@@ -5,6 +5,7 @@ import { buildCommand } from '../core/cli/buildCommand.js';
 import { cleanCommand } from '../core/cli/cleanCommand.js';
 import { infoCommand } from '../core/cli/infoCommand.js';
 import { runCommand, type RunMode } from '../core/cli/runCommand.js';
+import { serveCommand } from '../core/cli/serveCommand.js';
 import { printDiagnostics } from '../core/cli/session.js';
 import { OrchError, OrchErrors } from '../core/diagnostics.js';
 
@@ -65,6 +66,14 @@ async function main(argv: string[]): Promise<number> {
       async (a) => {
         const mode = a.mode === 'build' ? 'build-and-run' : a.mode;
         code = await runCommand({ ...a, target: a.target as string, mode, printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr, repeat: a.repeat });
+      },
+    )
+    .command(
+      'serve',
+      'answer JSON-line requests on stdin by running entries on the reference interpreter (for the Python package)',
+      (y) => common(y),
+      async (a) => {
+        code = await serveCommand(a);
       },
     )
     .command('clean', 'remove the cache folders under the cache root', (y) => y.option('quiet', { type: 'boolean', alias: 'q' }), async (a) => {

@@ -6,6 +6,7 @@ import { truthy } from './constEval.js';
 import { ExprLowering, valueToExpr, type Term } from './ExprLowering.js';
 import type { ModuleLoader } from './ModuleLoader.js';
 import { cast } from './typeRules.js';
+import { visitExpr } from '../../core/ir/walk.js';
 import { describeValue, type ClassInfo, type FunctionInfo, type Value } from './values.js';
 
 /** What a name (or `self.attr`) means in a program. */
@@ -488,7 +489,6 @@ export class ProgramLowering extends ExprLowering {
 
   private temporary(target: PyExpr, call: Extract<PyExpr, { t: 'call' }>): PStmt[] {
     if (target.t !== 'name') fail('E_ASSIGN_TARGET', 'temporary(...) must be assigned to a name', { loc: target.loc, hint: 'write tmp = temporary(q)' });
-    if (this.runtimeFlow) fail('E_ALIAS_IN_FLOW', 'temporary(...) inside a runtime if/while/for', { loc: call.loc, hint: 'declare temporaries at the top of the program' });
     this.scope.vars.set(target.id, { k: 'array', name: this.temporaryArray(call, target.id) });
     return [];
   }
@@ -511,6 +511,17 @@ export class ProgramLowering extends ExprLowering {
       shape = [...like.axes].map((_, i) => (like.shape ? like.shape[i] : { kind: 'shape', name: like.name, axis: i, dtype: 'int64' }));
     } else if (call.args.length === 0 && shapeKw) {
       shape = this.intTuple(shapeKw.value, 'shape');
+      // temporaries are allocated when the program starts, before any local is assigned
+      for (const [n, e] of shape.entries()) {
+        visitExpr(e, (x) => {
+          if (x.kind === 'scalar' && this.scalarVars.get(x.name)?.role !== 'arg') {
+            fail('E_TEMPORARY_SHAPE', 'the shape of a temporary must be known when the program starts', {
+              loc: shapeKw.value.t === 'tuple' ? shapeKw.value.elts[n].loc : shapeKw.value.loc,
+              hint: 'use compile-time values, scalar arguments or field shapes (q.shape[0]), or temporary(q) for a field like q',
+            });
+          }
+        });
+      }
       const byRank: Record<number, ArrayDecl['axes']> = { 1: 'K', 2: 'IJ', 3: 'IJK' };
       if (!byRank[shape.length]) fail('E_CALL_ARGS', `a temporary has 1 to 3 extents, got ${shape.length}`, { loc: shapeKw.value.loc, hint: usage });
       axes = byRank[shape.length];

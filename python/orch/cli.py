@@ -1,11 +1,13 @@
 """orch's command line (Node) as the Python package uses it: builds, cache lookups, and
 stencil runs on orch's reference interpreter. One process per request; the package
 caches what it gets back, so a program pays this once per process and specialization."""
+import atexit
 import json
 import os
 import shutil
 import subprocess
 import tempfile
+import threading
 from pathlib import Path
 
 from .errors import BuildError, CacheMissError, OrchError
@@ -56,24 +58,54 @@ def build_entry(file, entry, defines, *, build=True, layout_args=()):
     return found
 
 
+class _Interpreter:
+    """One long-lived `orch serve` process: orch's reference interpreter for Python mode."""
+
+    def __init__(self):
+        self._process = None
+        self._next = 0
+        self._lock = threading.Lock()
+
+    def run(self, request):
+        with self._lock:
+            if self._process is None or self._process.poll() is not None:
+                self._process = subprocess.Popen(command() + ["serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+                atexit.register(self.close)
+            self._next += 1
+            request = dict(request, id=self._next)
+            self._process.stdin.write(json.dumps(request) + "\n")
+            self._process.stdin.flush()
+            line = self._process.stdout.readline()
+        if not line:
+            raise OrchError("orch's interpreter (orch serve) stopped unexpectedly; see its messages above")
+        answer = json.loads(line)
+        if not answer.get("ok"):
+            raise OrchError(f"orch could not run {request['target']}:\n{answer.get('error')}")
+
+    def close(self):
+        if self._process is not None and self._process.poll() is None:
+            self._process.stdin.close()
+            self._process.wait(timeout=10)
+        self._process = None
+
+
+_interpreter = _Interpreter()
+
+
 def run_interpreted(file, entry, fields, scalars, origin, domain):
     """One call of stencil `file:entry` on orch's interpreter; fields are updated in place."""
     import numpy as np
 
     with tempfile.TemporaryDirectory(prefix="orch-stencil-") as work:
-        args = ["run", f"{file}:{entry}", "--mode", "python", "--json", "--out", os.path.join(work, "out")]
+        inputs = {}
         for name, value in fields.items():
-            path = os.path.join(work, f"{name}.npy")
-            np.save(path, np.ascontiguousarray(value))
-            args += ["--in", f"{name}={path}"]
-        if scalars:
-            args += ["--scalars", json.dumps(scalars)]
+            inputs[name] = os.path.join(work, f"{name}.npy")
+            np.save(inputs[name], np.ascontiguousarray(value))
+        request = {"target": f"{file}:{entry}", "in": inputs, "out": os.path.join(work, "out"), "scalars": scalars}
         if origin is not None:
-            args += ["--origin", json.dumps(origin) if isinstance(origin, dict) else ",".join(str(int(x)) for x in origin)]
+            request["origin"] = {k: list(v) for k, v in origin.items()} if isinstance(origin, dict) else [int(x) for x in origin]
         if domain is not None:
-            args += ["--domain", ",".join(str(int(x)) for x in domain)]
-        p = subprocess.run(command() + args, capture_output=True, text=True)
-        if p.returncode != 0:
-            raise OrchError(f"orch could not run stencil {file}:{entry}:\n{p.stderr.strip()}")
+            request["domain"] = [int(x) for x in domain]
+        _interpreter.run(request)
         for name, value in fields.items():
             value[...] = np.load(os.path.join(work, "out", f"{name}.npy"))

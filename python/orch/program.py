@@ -124,7 +124,10 @@ def _dispatcher(fn, file, entry, method):
     source = (
         f"def dispatch({head}):\n"
         f"    key = {key}\n"
-        f"    bound = _bound.get(key)\n"
+        f"    try:\n"
+        f"        bound = _bound.get(key)\n"
+        f"    except TypeError:\n"
+        f"        bound = None  # an unhashable compile-time value: _load says why\n"
         f"    if bound is None:\n"
         f"        bound = _load(key, {'self' if method else 'None'}, {{{', '.join(f'{n!r}: {n}' for n in compile_time)}}})\n"
         f"    return bound({', '.join(runtime)})\n"
