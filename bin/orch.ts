@@ -7,7 +7,7 @@ import { infoCommand } from '../core/cli/infoCommand.js';
 import { runCommand, type RunMode } from '../core/cli/runCommand.js';
 import { serveCommand } from '../core/cli/serveCommand.js';
 import { printDiagnostics } from '../core/cli/session.js';
-import { OrchError, OrchErrors } from '../core/diagnostics.js';
+import { fail, OrchError, OrchErrors } from '../core/diagnostics.js';
 
 // Argument parsing only: every command lives in core/cli.
 
@@ -54,7 +54,7 @@ async function main(argv: string[]): Promise<number> {
       (y) =>
         common(y)
           .positional('target', { type: 'string', demandOption: true, describe: 'module.py or module.py:entry' })
-          .option('mode', { choices: MODES, default: (envMode && (MODES as readonly string[]).includes(envMode) ? envMode : 'python') as (typeof MODES)[number], describe: 'python interprets; build-and-run builds on a miss; run needs a cache hit (also ORCH_MODE)' })
+          .option('mode', { choices: MODES, default: (envMode && (MODES as readonly string[]).includes(envMode) ? envMode : 'python') as (typeof MODES)[number], describe: 'python interprets; build builds and exits; build-and-run builds on a miss, then runs; run needs a cache hit (also ORCH_MODE)' })
           .option('domain', { type: 'string', describe: 'NX,NY,NZ' })
           .option('origin', { type: 'string', describe: 'I,J,K for all fields, or JSON per field {"_all_": [..], "q": [..]}' })
           .option('scalars', { type: 'string', describe: 'scalar arguments as JSON' })
@@ -64,8 +64,10 @@ async function main(argv: string[]): Promise<number> {
           .option('check', { type: 'boolean', describe: 'also run the interpreter and compare every field' })
           .option('shape', { type: 'string', describe: 'NX,NY,NZ: fill fields not given with --in with deterministic values' }),
       async (a) => {
-        const mode = a.mode === 'build' ? 'build-and-run' : a.mode;
-        code = await runCommand({ ...a, target: a.target as string, mode, printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr, repeat: a.repeat });
+        if (envMode && !(MODES as readonly string[]).includes(envMode) && !argv.some((x) => x === '--mode' || x.startsWith('--mode='))) {
+          fail('E_USAGE_MODE', `ORCH_MODE=${envMode} is not a mode orch knows`, { hint: `use one of ${MODES.join(', ')}` });
+        }
+        code = await runCommand({ ...a, target: a.target as string, mode: a.mode, printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr, repeat: a.repeat });
       },
     )
     .command(

@@ -11,7 +11,11 @@ import { compareArrays, type Comparison } from '../runtime/compareArrays.js';
 import { syntheticInputs } from '../runtime/syntheticInputs.js';
 import { openSession, parseTarget, printDiagnostics, timePassesTable, type CommonOptions } from './session.js';
 
-export type RunMode = 'python' | 'build-and-run' | 'run';
+/**
+ * python: interpret (no native build); build: build (or hit), then exit without running;
+ * build-and-run: build on a miss, then run; run: load only, a missing or stale entry is an error.
+ */
+export type RunMode = 'python' | 'build' | 'build-and-run' | 'run';
 
 export interface RunOptions extends CommonOptions {
   target: string;
@@ -126,6 +130,12 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     fail('E_CACHE_MISS', `no usable cache entry for ${entry.moduleRel}:${entry.entry}: ${entry.reason}`, { hint: 'build it first (orch build, or --mode build-and-run)' });
   }
   printDiagnostics(entry.warnings, opts.verbose);
+  if (opts.mode === 'build') {
+    const cache = entry.status === 'hit' ? 'hit' : 'miss';
+    if (opts.json) session.out(JSON.stringify({ entry: entry.entry, module: entry.moduleRel, mode: opts.mode, cache, reason: entry.reason, build_s: buildS, runs: 0, outputs: [], library: entry.library }));
+    else if (!opts.quiet) session.out(`${entry.moduleRel}:${entry.entry} [build] ${cache === 'hit' ? 'cache hit' : `built (${entry.reason})`} in ${buildS.toFixed(3)} s; not run (mode build)`);
+    return 0;
+  }
   const iface = entry.iface;
   if (!iface) fail('E_CACHE_CORRUPT', `cache entry ${entry.key?.slice(0, 12)} has no call interface`, { hint: 'run orch clean and build again' });
   const shape = opts.shape ? parseIntList(opts.shape, 'shape') : undefined;
