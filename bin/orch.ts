@@ -43,6 +43,10 @@ async function main(argv: string[]): Promise<number> {
       (y) =>
         common(y)
           .positional('paths', { type: 'string', array: true, default: [] as string[], describe: 'modules (file.py or file.py:entry), folders or globs' })
+          .option('layout', { type: 'string', describe: 'rank layout NXxNY: build each distinct code path (1 for 1x1, 4 for 2x2, 9 for 3x3+)' })
+          .option('rank', { type: 'number', describe: 'with --layout: only the code path of this rank' })
+          .option('rank-domain', { type: 'string', describe: 'with --layout: NX,NY,NZ compute domain of one rank' })
+          .option('halo', { type: 'number', describe: 'with --layout: halo width (default 3)' })
           .option('build', { type: 'boolean', default: true, describe: 'build on a miss; --no-build only looks entries up (a missing or stale entry is an error naming why)' }),
       async (a) => {
         code = await buildCommand({ ...a, paths: a.paths as string[], noBuild: a.build === false, printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr });
@@ -62,7 +66,11 @@ async function main(argv: string[]): Promise<number> {
           .option('out', { type: 'string', describe: 'folder to write every field after the call' })
           .option('repeat', { type: 'number', default: 0, describe: 'time N further calls' })
           .option('check', { type: 'boolean', describe: 'also run the interpreter and compare every field' })
-          .option('shape', { type: 'string', describe: 'NX,NY,NZ: fill fields not given with --in with deterministic values' }),
+          .option('shape', { type: 'string', describe: 'NX,NY,NZ: fill fields not given with --in with deterministic values' })
+          .option('layout', { type: 'string', describe: 'rank layout NXxNY (with --rank): run the code path of that rank' })
+          .option('rank', { type: 'number', describe: 'with --layout: the rank of this process' })
+          .option('rank-domain', { type: 'string', describe: 'with --layout: NX,NY,NZ compute domain of one rank' })
+          .option('halo', { type: 'number', describe: 'with --layout: halo width (default 3)' }),
       async (a) => {
         if (envMode && !(MODES as readonly string[]).includes(envMode) && !argv.some((x) => x === '--mode' || x.startsWith('--mode='))) {
           fail('E_USAGE_MODE', `ORCH_MODE=${envMode} is not a mode orch knows`, { hint: `use one of ${MODES.join(', ')}` });

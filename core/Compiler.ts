@@ -2,7 +2,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { AsyncSeriesHook, SyncHook } from 'tapable';
-import { BuildCache, type EntryInputs } from './cache/BuildCache.js';
+import { BuildCache, type BuildInfo, type EntryInputs } from './cache/BuildCache.js';
+import type { CodePath, LayoutTarget } from './layout/RankLayout.js';
 import { nativeHeadersHash, orchVersion, sha256 } from './cache/hashing.js';
 import { Compilation, type PipelineOptions } from './Compilation.js';
 import type { ResolvedConfig } from './config/types.js';
@@ -85,6 +86,8 @@ export class Compiler {
     readonly config: ResolvedConfig,
     readonly pipeline: PipelineOptions,
     readonly codepath = 'A',
+    /** Set for layout builds: every entry is built for this code path of this rank grid. */
+    readonly layout: LayoutTarget | null = null,
   ) {
     this.cache = new BuildCache(config.cacheRoot, codepath);
     for (const p of [...builtinPlugins(), ...config.plugins]) p.apply(this);
@@ -110,6 +113,7 @@ export class Compiler {
       plugins: this.config.plugins.map((p) => ({ name: p.name, version: p.version ?? '0' })),
       orch: orchVersion(),
       native: nativeHeadersHash(),
+      ...(this.layout ? { layout: { domain: [...this.layout.domain], halo: this.layout.halo } } : {}),
     };
   }
 
@@ -176,7 +180,9 @@ export class Compiler {
     const inputs = await this.entryInputs(moduleRel, entry, req);
     const base = { module: file, moduleRel, entry, warnings: [] as Diagnostic[], errors: [] as Diagnostic[], timings: {} as Record<string, number> };
     if (req.mode !== 'python') {
-      const found = this.cache.lookup(inputs);
+      let found = this.cache.lookup(inputs);
+      const recorded = found.status === 'hit' ? this.recordedMismatch(found.info) : null;
+      if (recorded) found = { status: 'miss', reason: recorded, optionsKey: found.optionsKey };
       if (found.status === 'hit') {
         this.cache.record(moduleRel, entry, { time: new Date().toISOString(), result: 'hit', key: found.key });
         // cached warnings are replayed on a hit
@@ -230,7 +236,28 @@ export class Compiler {
   }
 
   private newBuild(file: string, moduleRel: string, entry: string, req: BuildRequest, inputs: EntryInputs, optionsKey: string): EntryBuild {
-    return { module: file, moduleRel, entry, externals: req.externals, defines: req.defines, inputs, optionsKey, files: new Map(), warnings: [], timings: {} };
+    const layout = this.layout ? { codepath: this.codepath as CodePath, target: this.layout } : undefined;
+    return { module: file, moduleRel, entry, externals: req.externals, defines: req.defines, inputs, optionsKey, files: new Map(), warnings: [], timings: {}, layout };
+  }
+
+  /**
+   * What the entry's build info says it was built for, against what this compiler asks:
+   * code path, layout, per-rank domain, preset and orch version (the key covers them; this
+   * also catches cache folders copied between code paths or machines).
+   */
+  private recordedMismatch(info: BuildInfo): string | null {
+    const built = info.inputs;
+    if (built.codepath !== this.codepath) return `entry was built for code path ${built.codepath}, not ${this.codepath}`;
+    if (built.preset !== this.config.preset.name) return `entry was built with preset ${built.preset}`;
+    if (built.orch !== orchVersion()) return `entry was built by orch ${built.orch}`;
+    const asked = this.layout;
+    if (!!asked !== !!info.layout) return asked ? 'entry was built without a layout' : `entry was built for layout ${info.layout!.layout}`;
+    if (asked && info.layout) {
+      if (info.layout.domain.join('x') !== asked.domain.join('x')) return `entry was built for a per-rank domain of ${info.layout.domain.join('x')}, not ${asked.domain.join('x')}`;
+      if (info.layout.halo !== asked.halo) return `entry was built for halo ${info.layout.halo}, not ${asked.halo}`;
+      if (info.layout.codepath !== this.codepath) return `entry was built for code path ${info.layout.codepath}`;
+    }
+    return null;
   }
 }
 

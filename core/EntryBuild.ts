@@ -1,6 +1,7 @@
 import type { EntryInputs } from './cache/BuildCache.js';
 import type { Diagnostic } from './diagnostics.js';
 import type { Program } from './ir/types.js';
+import type { LayoutContext } from '../plugins/parse/layoutExternals.js';
 import type { Value } from '../plugins/parse/values.js';
 
 /** Static memory report of one program (written by the analyze stage). */
@@ -21,6 +22,8 @@ export interface EntryBuild {
   entry: string;
   externals: Record<string, Value>;
   defines: Record<string, number | boolean>;
+  /** Layout builds: the code path and rank grid this entry is specialized for. */
+  layout?: LayoutContext;
   inputs: EntryInputs;
   optionsKey: string;
   /** The IR as the last stage left it. */

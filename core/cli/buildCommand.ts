@@ -1,11 +1,13 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
-import { fail, OrchError } from '../diagnostics.js';
-import type { BuildResult } from '../Compiler.js';
+import { fail, formatDiagnostic, OrchError, type Diagnostic } from '../diagnostics.js';
+import { Compiler, type BuildResult } from '../Compiler.js';
+import { layoutText } from '../layout/RankLayout.js';
+import { layoutRequest, type LayoutOptions } from './layoutOptions.js';
 import { openSession, printDiagnostics, timePassesTable, type CommonOptions } from './session.js';
 
-export interface BuildOptions extends CommonOptions {
+export interface BuildOptions extends CommonOptions, LayoutOptions {
   /** Files (optionally `file.py:entry`), folders or globs. */
   paths: string[];
   /** Only look entries up: a miss is an error that names its cause (`run` mode). */
@@ -70,27 +72,50 @@ export async function buildCommand(opts: BuildOptions): Promise<number> {
   const session = await openSession(opts);
   const targets = splitTargets(opts.paths);
   const modules = await resolveModules(targets.paths, session.config.modules, session.config.root);
-  const result = await session.compiler.build({ modules, entries: targets.entries, externals: session.externals, defines: session.defines, mode: opts.noBuild ? 'lookup' : 'build' });
-  for (const e of result.entries) {
+  const layout = layoutRequest(opts, session.config);
+  // one compiler (and cache folder) per code path; their builds run concurrently and
+  // share the machine's compiler slots (plugins/compile/compilerSlots.ts)
+  const compilers = layout ? layout.codepaths.map((cp) => new Compiler(session.config, session.compiler.pipeline, cp, layout.target)) : [session.compiler];
+  const t0 = performance.now();
+  const request = { modules, entries: targets.entries, externals: session.externals, defines: session.defines, mode: opts.noBuild ? ('lookup' as const) : ('build' as const) };
+  const results = await Promise.all(compilers.map((c) => c.build(request)));
+  const durationS = (performance.now() - t0) / 1000;
+  const entries = results.flatMap((r, n) => r.entries.map((e) => ({ ...e, codepath: layout ? compilers[n].codepath : undefined })));
+  const errors: Diagnostic[] = [];
+  const seen = new Set<string>();
+  const addError = (d: Diagnostic) => {
+    // the same user error is found once per code path: report it once
+    const text = formatDiagnostic(d);
+    if (!seen.has(text)) errors.push(d);
+    seen.add(text);
+  };
+  for (const e of entries) {
+    e.errors.forEach(addError);
     if (e.status !== 'miss') continue;
     const d = new OrchError({
       code: 'E_CACHE_MISS',
       severity: 'error',
-      message: `no usable cache entry for ${e.moduleRel}:${e.entry}: ${e.reason}`,
+      message: `no usable cache entry for ${e.moduleRel}:${e.entry}${e.codepath ? ` (code path ${e.codepath})` : ''}: ${e.reason}`,
       hint: 'build it first (orch build, or ORCH_MODE=build-and-run)',
     }).diagnostic;
     e.errors.push(d);
-    result.errors.push(d);
+    addError(d);
   }
-  if (opts.timePasses) session.err(timePassesTable(session.compiler, result.passTimes));
-  for (const e of result.entries) if (e.status === 'hit' || e.status === 'built') printDiagnostics(e.warnings, opts.verbose);
-  printDiagnostics(result.errors, opts.verbose);
+  if (opts.timePasses) {
+    const times = new Map<string, number>();
+    for (const r of results) for (const [k, t] of r.passTimes) times.set(k, (times.get(k) ?? 0) + t);
+    session.err(timePassesTable(session.compiler, times));
+  }
+  for (const e of entries) if (e.status === 'hit' || e.status === 'built') printDiagnostics(e.warnings, opts.verbose);
+  printDiagnostics(errors, opts.verbose);
   if (opts.json) {
     session.out(
       JSON.stringify({
-        entries: result.entries.map((e) => ({
+        ...(layout ? { layout: layoutText(layout.target.layout), codepaths: layout.codepaths, rank_domain: layout.target.domain, halo: layout.target.halo } : {}),
+        entries: entries.map((e) => ({
           module: e.moduleRel,
           entry: e.entry,
+          ...(e.codepath ? { codepath: e.codepath } : {}),
           status: e.status === 'built' ? 'miss' : e.status === 'miss' ? 'missing' : e.status,
           reason: e.reason,
           key: e.key,
@@ -101,17 +126,18 @@ export async function buildCommand(opts: BuildOptions): Promise<number> {
           interface: e.iface,
           duration_s: e.durationS,
         })),
-        hits: result.entries.filter((e) => e.status === 'hit').length,
-        misses: result.entries.filter((e) => e.status === 'built').length,
-        errors: result.errors.map((d) => ({ code: d.code, message: d.message, file: d.loc?.file, line: d.loc?.line, col: d.loc?.col })),
-        duration_s: result.durationS,
+        hits: entries.filter((e) => e.status === 'hit').length,
+        misses: entries.filter((e) => e.status === 'built').length,
+        errors: errors.map((d) => ({ code: d.code, message: d.message, file: d.loc?.file, line: d.loc?.line, col: d.loc?.col })),
+        duration_s: durationS,
       }),
     );
   } else if (!opts.quiet) {
-    for (const l of describeBuild(result)) session.out(l);
-    const hits = result.entries.filter((e) => e.status === 'hit').length;
-    const built = result.entries.filter((e) => e.status === 'built').length;
-    session.out(`${result.entries.length} entr${result.entries.length === 1 ? 'y' : 'ies'}: ${hits} hit, ${built} built, ${result.errors.length} error(s) in ${result.durationS.toFixed(2)} s`);
+    if (layout) session.out(`layout ${layoutText(layout.target.layout)} (rank domain ${layout.target.domain.join('x')}, halo ${layout.target.halo}): code paths ${layout.codepaths.join(', ')}`);
+    for (const [n, r] of results.entries()) for (const l of describeBuild(r)) session.out(layout ? `[${compilers[n].codepath}] ${l}` : l);
+    const hits = entries.filter((e) => e.status === 'hit').length;
+    const built = entries.filter((e) => e.status === 'built').length;
+    session.out(`${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}: ${hits} hit, ${built} built, ${errors.length} error(s) in ${durationS.toFixed(2)} s`);
   }
-  return result.errors.length ? 1 : 0;
+  return errors.length ? 1 : 0;
 }

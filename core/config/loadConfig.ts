@@ -7,10 +7,11 @@ import type { OrchConfig, ResolvedConfig } from './types.js';
 
 const CONFIG_NAMES = ['orch.config.ts', 'orch.config.mts', 'orch.config.js', 'orch.config.mjs'];
 
-const KNOWN_KEYS: (keyof OrchConfig)[] = ['modules', 'preset', 'plugins', 'compiler', 'codegen', 'cacheRoot', 'pythonPath', 'externals', 'defines', 'verifyIR'];
+const KNOWN_KEYS: (keyof OrchConfig)[] = ['modules', 'preset', 'plugins', 'compiler', 'codegen', 'cacheRoot', 'pythonPath', 'externals', 'defines', 'verifyIR', 'layout'];
 const NESTED_KEYS: Record<string, string[]> = {
   compiler: ['cxx', 'flags', 'extraFlags'],
   codegen: ['loopOrder', 'openmp', 'lineDirectives'],
+  layout: ['layout', 'domain', 'halo'],
 };
 
 /** Finds orch.config.* in `dir` or its parents. */
@@ -105,5 +106,6 @@ export async function resolveConfig(over: ConfigOverrides = {}): Promise<Resolve
     externals: user.externals ?? {},
     defines: user.defines ?? {},
     verifyIR: user.verifyIR ?? process.env.ORCH_VERIFY_IR === '1',
+    layout: user.layout,
   };
 }

@@ -51,6 +51,15 @@ export interface OrchConfig {
   defines?: Record<string, number | boolean>;
   /** Verify the IR after every pass (on in tests). */
   verifyIR?: boolean;
+  /** Default rank layout of `orch build`/`orch run` (the CLI's --layout, --rank-domain, --halo override). */
+  layout?: LayoutConfig;
+}
+
+/** A rank layout: NXxNY ranks per tile, each with compute domain `domain` and halo `halo` (default 3). */
+export interface LayoutConfig {
+  layout: string;
+  domain: [number, number, number];
+  halo?: number;
 }
 
 /** The configuration a Compiler runs with: preset merged under the user's config. */
@@ -68,4 +77,5 @@ export interface ResolvedConfig {
   externals: Record<string, unknown>;
   defines: Record<string, number | boolean>;
   verifyIR: boolean;
+  layout?: LayoutConfig;
 }

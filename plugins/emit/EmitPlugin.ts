@@ -7,6 +7,7 @@ import type { OrchPlugin } from '../../core/config/types.js';
 import { printProgram } from '../../core/ir/print.js';
 import { entryInterface } from '../../core/runtime/callArgs.js';
 import { tapStage } from '../../core/stagePlugin.js';
+import { layoutText } from '../../core/layout/RankLayout.js';
 
 /** emit: IR dump, memory report and build info (with checksums), then an atomic rename into the cache. */
 export class EmitPlugin implements OrchPlugin {
@@ -37,6 +38,7 @@ export class EmitPlugin implements OrchPlugin {
         timings: build.timings,
         signature: build.cpp.signature,
         interface: entryInterface(build.program),
+        layout: build.layout && { layout: layoutText(build.layout.target.layout), codepath: build.layout.codepath, domain: [...build.layout.target.domain], halo: build.layout.target.halo },
         command: build.command ?? [],
       };
       // build-info.json is written last: an entry without it is never loaded

@@ -2,6 +2,7 @@ import { didYouMean, fail } from '../../core/diagnostics.js';
 import type { ArrayDecl, CallbackDecl, DType, Expr, PStmt, Program, ScalarVar, SourceLoc, StencilDef } from '../../core/ir/types.js';
 import type { PyExpr, PyStmt } from '../../core/python/ast.js';
 import { lowerCallback } from './CallbackLowering.js';
+import { axisOffsets, type LayoutContext } from './layoutExternals.js';
 import { truthy } from './constEval.js';
 import { ExprLowering, valueToExpr, type Term } from './ExprLowering.js';
 import type { ModuleLoader } from './ModuleLoader.js';
@@ -26,9 +27,12 @@ interface PScope {
   prefix: string;
 }
 
-/** Resolves and caches lowered stencils for the programs that call them. */
+/**
+ * Resolves and caches lowered stencils for the programs that call them. `callExternals`
+ * (region externals of a layout build, per call) rank below the stencil's own externals.
+ */
 export interface StencilResolver {
-  (fn: FunctionInfo, loc: SourceLoc): StencilDef;
+  (fn: FunctionInfo, loc: SourceLoc, callExternals?: Record<string, Value>): StencilDef;
 }
 
 /**
@@ -45,7 +49,7 @@ export class ProgramLowering extends ExprLowering {
   private readonly arrays = new Map<string, ArrayDecl>();
   private readonly scalarVars = new Map<string, ScalarVar>();
   private readonly stencils: Record<string, StencilDef> = {};
-  private readonly stencilNames = new Map<FunctionInfo, string>();
+  private readonly stencilNames = new Map<StencilDef, string>();
   private readonly callbacks = new Map<FunctionInfo, CallbackDecl>();
   private scope!: PScope;
   private uid = 0;
@@ -61,6 +65,8 @@ export class ProgramLowering extends ExprLowering {
     readonly defines: Record<string, number | boolean>,
     readonly loader: ModuleLoader,
     readonly resolveStencil: StencilResolver,
+    /** Set in a layout build: stencils get NDSL's region externals for their code path. */
+    readonly layout: LayoutContext | null = null,
   ) {
     super();
   }
@@ -626,19 +632,20 @@ export class ProgramLowering extends ExprLowering {
     return { kind: 'callback', callback: decl.name, args, result, loc: e.loc };
   }
 
-  private stencilName(fn: FunctionInfo, def: StencilDef): string {
-    const known = this.stencilNames.get(fn);
+  private stencilName(def: StencilDef): string {
+    const known = this.stencilNames.get(def);
     if (known) return known;
     let name = def.name;
     while (this.stencils[name]) name = `${def.name}_${++this.uid}`;
-    this.stencilNames.set(fn, name);
+    this.stencilNames.set(def, name);
     this.stencils[name] = def;
     return name;
   }
 
   private stencilCall(fn: FunctionInfo, e: Extract<PyExpr, { t: 'call' }>): PStmt {
-    const def = this.resolveStencil(fn, e.loc);
-    const name = this.stencilName(fn, def);
+    const layoutExternals = this.layout ? this.layoutExternals(e) : undefined;
+    const def = this.resolveStencil(fn, e.loc, layoutExternals);
+    const name = this.stencilName(def);
     const fieldArgs: Record<string, string> = {};
     const scalarArgs: Record<string, Expr> = {};
     let originArg: PyExpr | null = null;
@@ -705,6 +712,25 @@ export class ProgramLowering extends ExprLowering {
       domain = [dims[0], dims[1], dims[2]];
     }
     return { kind: 'call', stencil: name, fields: fieldArgs, scalars: scalarArgs, origins, domain, loc: e.loc };
+  }
+
+  /** NDSL's region externals for this call on this code path, from its compile-time origin and domain. */
+  private layoutExternals(e: Extract<PyExpr, { t: 'call' }>): Record<string, Value> {
+    const known = (x: PyExpr | undefined): (number | null)[] => {
+      let t = x;
+      if (t?.t === 'dict') {
+        const all = t.keys.findIndex((k) => k.t === 'str' && k.value === '_all_');
+        t = all >= 0 ? t.values[all] : undefined;
+      }
+      if (t?.t !== 'tuple') return [null, null, null];
+      return t.elts.map((v) => {
+        const c = this.term(v);
+        return 'c' in c && c.c.k === 'num' && c.c.isInt ? c.c.value : null;
+      });
+    };
+    const origin = e.kwargs.find((k) => k.name === 'origin');
+    const domain = e.kwargs.find((k) => k.name === 'domain');
+    return axisOffsets(this.layout!, origin ? known(origin.value) : [0, 0, 0], known(domain?.value), e.loc);
   }
 
   private intTuple(e: PyExpr, what: string): Expr[] {

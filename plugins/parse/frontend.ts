@@ -1,6 +1,7 @@
 import { didYouMean, fail } from '../../core/diagnostics.js';
 import type { Program, SourceLoc, StencilDef } from '../../core/ir/types.js';
 import type { ModuleLoader } from './ModuleLoader.js';
+import type { LayoutContext } from './layoutExternals.js';
 import { ProgramLowering, stencilEntryProgram } from './ProgramLowering.js';
 import { StencilLowering } from './StencilLowering.js';
 import type { ClassInfo, FunctionInfo, ModuleScope, Value } from './values.js';
@@ -13,6 +14,8 @@ export interface EntryOptions {
   externals: Record<string, Value>;
   /** Compile-time program arguments. */
   defines: Record<string, number | boolean>;
+  /** A layout build's code path and rank grid (region externals per stencil call). */
+  layout?: LayoutContext | null;
 }
 
 function hasComputation(fn: FunctionInfo): boolean {
@@ -54,16 +57,21 @@ export function findEntry(scope: ModuleScope, entry: string): EntryInfo {
 
 /** Lowers one entry (a @program, or a stencil called directly) to program IR. */
 export function lowerEntry(loader: ModuleLoader, fn: EntryInfo, opts: EntryOptions): Program {
-  const stencilCache = new Map<FunctionInfo, StencilDef>();
-  const resolve = (sfn: FunctionInfo, _loc: SourceLoc): StencilDef => {
-    let def = stencilCache.get(sfn);
+  // one lowering per stencil and distinct set of per-call externals
+  const stencilCache = new Map<FunctionInfo, Map<string, StencilDef>>();
+  const resolve = (sfn: FunctionInfo, _loc: SourceLoc, callExternals: Record<string, Value> = {}): StencilDef => {
+    let defs = stencilCache.get(sfn);
+    if (!defs) stencilCache.set(sfn, (defs = new Map()));
+    // an unknown value only matters if used, and then its first lowering reports it
+    const key = JSON.stringify(callExternals, (_k, v: unknown) => ((v as Value | null)?.k === 'opaque' ? 'opaque' : v));
+    let def = defs.get(key);
     if (!def) {
-      def = new StencilLowering(sfn, { ...sfn.externals, ...opts.externals }, loader).lower();
-      stencilCache.set(sfn, def);
+      def = new StencilLowering(sfn, { ...callExternals, ...sfn.externals, ...opts.externals }, loader).lower();
+      defs.set(key, def);
     }
     return def;
   };
-  if ('methods' in fn || fn.kind === 'program') return new ProgramLowering(fn, opts.defines, loader, resolve).lower();
+  if ('methods' in fn || fn.kind === 'program') return new ProgramLowering(fn, opts.defines, loader, resolve, opts.layout ?? null).lower();
   if (fn.kind === 'gtfunction' || fn.kind === 'callback') {
     fail('E_ENTRY_KIND', `'${fn.name}' is a ${fn.kind === 'gtfunction' ? '@gtscript.function helper' : '@callback'}, not a stencil or program`, {
       loc: fn.def.nameLoc,

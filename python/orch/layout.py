@@ -53,7 +53,7 @@ def cli_args():
         return []
     args = ["--layout", s["layout"], "--rank", str(s["rank"])]
     if "domain" in s:
-        args += ["--domain", s["domain"]]
+        args += ["--rank-domain", s["domain"]]
     if "halo" in s:
         args += ["--halo", str(s["halo"])]
     return args
