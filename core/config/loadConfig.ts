@@ -62,6 +62,13 @@ export function validateConfig(cfg: OrchConfig, file: string): void {
   if (cfg.modules !== undefined && (!Array.isArray(cfg.modules) || cfg.modules.some((m) => typeof m !== 'string'))) {
     fail('E_CONFIG_VALUE', "'modules' must be a list of glob strings", { hint: "write modules: ['stencils/**/*.py']" });
   }
+  const layout = cfg.layout;
+  if (layout !== undefined) {
+    const domainOk = Array.isArray(layout?.domain) && layout.domain.length === 3 && layout.domain.every((n) => Number.isInteger(n) && n > 0);
+    if (typeof layout?.layout !== 'string' || !domainOk || (layout.halo !== undefined && !(Number.isInteger(layout.halo) && layout.halo >= 0))) {
+      fail('E_CONFIG_VALUE', "'layout' must be { layout: 'NXxNY', domain: [nx, ny, nz], halo?: number } (domain: the compute domain of one rank)", { hint: "write layout: { layout: '3x3', domain: [48, 48, 79] }" });
+    }
+  }
   if (cfg.plugins !== undefined && (!Array.isArray(cfg.plugins) || cfg.plugins.some((p) => !p || typeof p.apply !== 'function' || typeof p.name !== 'string'))) {
     fail('E_CONFIG_VALUE', "'plugins' must be a list of objects with a name and an apply(compiler) method", { hint: 'see docs/plugins.md' });
   }
