@@ -84,6 +84,19 @@ py('the binding checks arguments, rebinds new arrays, and carries callback excep
   assert.is(r.code, 0, r.stdout + r.stderr);
   assert.is(r.stdout.trim(), 'ok');
 
+  // the same direct stencil call in Python mode (orch's interpreter here)
+  const direct = await execa('python3', ['-c', `
+import sys, numpy as np, orch
+sys.path.insert(0, sys.argv[1])
+import checked
+x = np.arange(60, dtype=np.float64).reshape(5, 4, 3); y = np.zeros((5, 4, 3))
+checked.axpy(x, y, 2.0, origin=(1, 0, 0), domain=(3, 4, 3))
+want = np.zeros((5, 4, 3)); want[1:4] = 2.0 * x[1:4]
+assert np.array_equal(y, want)
+print(orch.mode())`, dir], { cwd: dir, env: { PYTHONPATH: path.join(repo, 'python'), GT_CACHE_ROOT: dir, ORCH_MODE: 'python' }, reject: false });
+  assert.is(direct.exitCode, 0, String(direct.stderr));
+  assert.is(String(direct.stdout).trim(), 'python');
+
   // run mode loads what was built; after an edit it fails, naming the entry and the cause
   const call = ['-c', 'import sys; sys.path.insert(0, sys.argv[1]); import numpy as np, orch, checked; checked.prog(np.ones((3, 3, 2)), np.zeros((3, 3, 2)), np.zeros((3, 3)), 1.0)', dir];
   const env = { PYTHONPATH: path.join(repo, 'python'), GT_CACHE_ROOT: dir, ORCH_MODE: 'run' };

@@ -126,4 +126,13 @@ assert any("weight" in n for n in getattr(e, "__notes__", [])), e.__notes__
 # a callback returning the wrong type
 expect(TypeError, "declared to return int64", lambda: checked.counted(x, y, 2.5))
 
+# a stencil called directly from Python runs as its own compiled entry, GT4Py style
+xs, ys = np.arange(60, dtype=np.float64).reshape(shape), np.zeros(shape)
+checked.axpy(xs, ys, 2.0, origin=(1, 0, 0), domain=(3, 4, 3))
+want = np.zeros(shape)
+want[1:4] = 2.0 * xs[1:4]
+assert np.array_equal(ys, want), ys
+checked.axpy(xs, ys, a=1.0)
+assert np.array_equal(ys, want + xs)
+
 print("ok")
