@@ -189,15 +189,15 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
   add(5, 'raise ValueError(f"{SIGNATURE[\'program\']}: arguments {names[j]!r} and {names[i]!r} share memory; pass distinct arrays")');
   add(0, '');
   add(1, `def __call__(self, ${args.join(', ')}):`);
-  if (fields.length) add(2, 'rebound = False');
+  if (fields.length) add(2, '_orch_rebound = False');
   fields.forEach((f, index) => {
     const v = pyName(f.name);
     add(2, `if ${v} is not self._r${f.n} or ${v}.shape != self._k${f.n} or ${v}.strides != self._t${f.n} or ${v}.dtype is not self._d${f.n}:`);
     add(3, `self._bind(${index}, ${f.n}, ${v})`);
-    add(3, 'rebound = True');
+    add(3, '_orch_rebound = True');
   });
   if (fields.length > 1) {
-    add(2, 'if rebound:');
+    add(2, 'if _orch_rebound:');
     add(3, 'try:');
     add(4, 'self._check_overlaps()');
     add(3, 'except ValueError:');
@@ -263,8 +263,11 @@ function pyTuple(names: string[]): string {
 
 const PY_KEYWORDS = new Set(['False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif', 'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try', 'while', 'with', 'yield', 'self']);
 
-/** Parameter names are Python identifiers already; keywords (impossible from Python source) get a suffix. */
+/**
+ * Parameter names are Python identifiers already; `self`, keywords and the binding's own
+ * `_orch_*` names get a suffix so no argument shadows what `__call__` uses.
+ */
 function pyName(name: string): string {
   const clean = name.replace(/[^A-Za-z0-9_]/g, '_');
-  return PY_KEYWORDS.has(clean) ? `${clean}_` : clean;
+  return PY_KEYWORDS.has(clean) || clean.startsWith('_orch_') ? `${clean}_` : clean;
 }
