@@ -15,7 +15,7 @@ import { NativeLibrary } from '../core/runtime/NativeLibrary.js';
 import { readNpy } from '../core/runtime/npy.js';
 
 /**
- * Rank layouts end to end: region externals per code path (fixtures/programs/tile_edges.py
+ * Rank layouts end to end: region externals per code path (fixtures/layouts/tile_edges.py
  * marks the tile edges a rank touches) against hand-computed masks, interpreted and
  * compiled; `orch build --layout` building the distinct code paths; `orch run --layout
  * --rank` (and the Python package) resolving a rank to its code path; build info.
@@ -23,7 +23,7 @@ import { readNpy } from '../core/runtime/npy.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
-const fixture = path.join(repo, 'fixtures/programs/tile_edges.py');
+const fixture = path.join(repo, 'fixtures/layouts/tile_edges.py');
 const orchBin = path.join(repo, 'dist/bin/orch.js');
 
 const N = 10; // arrays are 10 x 10 x 2: a 4 x 4 rank domain inside a halo of 3
@@ -181,7 +181,7 @@ import tile_edges
 q = np.full((${N}, ${N}, 2), -1.0); h = np.full((${N}, ${N}, 2), -1.0)
 tile_edges.tile_edges(q, h)
 print(json.dumps(q[:, :, 0].tolist()))`;
-  const r = await execa('python3', ['-c', code, path.join(repo, 'fixtures/programs')], {
+  const r = await execa('python3', ['-c', code, path.join(repo, 'fixtures/layouts')], {
     cwd: dir,
     reject: false,
     env: { PYTHONPATH: path.join(repo, 'python'), GT_CACHE_ROOT: dir, ORCH_MODE: 'build-and-run', ORCH_LAYOUT: '6x6', ORCH_RANK: '30', ORCH_DOMAIN: '4,4,2' },

@@ -31,14 +31,19 @@ export function splitTargets(paths: string[]): { paths: string[]; entries: Recor
   return { paths: out, entries };
 }
 
-/** Expands CLI paths (files, folders, globs) or the config's `modules` into module files. */
+/** Expands CLI paths (files, folders, globs; `!glob` excludes) or the config's `modules` into module files. */
 export async function resolveModules(paths: string[], configModules: string[], root: string): Promise<string[]> {
   const patterns: string[] = [];
   const files = new Set<string>();
   const cwd = process.cwd();
   const inputs = paths.length ? paths : configModules;
   const base = paths.length ? cwd : root;
+  const ignore = ['**/node_modules/**', '**/.gt_cache*/**', '**/__pycache__/**'];
   for (const p of inputs) {
+    if (p.startsWith('!')) {
+      ignore.push(path.resolve(base, p.slice(1)).replace(/\\/g, '/'));
+      continue;
+    }
     const abs = path.resolve(base, p);
     let st;
     try {
@@ -51,7 +56,7 @@ export async function resolveModules(paths: string[], configModules: string[], r
     else if (fg.isDynamicPattern(p)) patterns.push(path.resolve(base, p).replace(/\\/g, '/'));
     else fail('E_USAGE_PATH', `no such module or folder: ${p}`, { hint: 'pass .py files, folders or globs' });
   }
-  if (patterns.length) for (const f of await fg(patterns, { absolute: true, ignore: ['**/node_modules/**', '**/.gt_cache*/**', '**/__pycache__/**'] })) files.add(path.resolve(f));
+  if (patterns.length) for (const f of await fg(patterns, { absolute: true, ignore })) files.add(path.resolve(f));
   if (!files.size) fail('E_USAGE_PATH', paths.length ? 'no modules matched' : 'no modules to build', { hint: "pass module paths, or list them in orch.config.ts as modules: ['src/**/*.py']" });
   return [...files].sort();
 }

@@ -49,8 +49,10 @@ def build_entry(file, entry, defines, *, build=True, layout_args=()):
     entries = report.get("entries") or []
     found = entries[0] if entries else None
     if found and found.get("status") == "missing":
+        module = found["module"] if os.path.abspath(found["module"]) == os.path.abspath(file) else file
+        where = f" (code path {found['codepath']})" if found.get("codepath") else ""
         raise CacheMissError(
-            f"no usable cache entry for {found['module']}:{found['entry']}: {found['reason']}; "
+            f"no usable cache entry for {module}:{found['entry']}{where}: {found['reason']}; "
             "build it first (ORCH_MODE=build-and-run, or orch build)"
         )
     if not found or found.get("status") == "error" or p.returncode != 0:
