@@ -105,6 +105,7 @@ t('without a layout, the region externals are missing (a located error)', async 
   const r = await c.build({ modules: [fixture], entry: 'tile_edges', externals: {}, defines: {}, mode: 'python' });
   assert.is(r.errors[0]?.code, 'E_EXTERNAL_MISSING', r.errors.map((d) => formatDiagnostic(d)).join('\n'));
   assert.ok(r.errors[0].loc?.line);
+  assert.match(r.errors[0].hint ?? '', '--layout');
 });
 
 async function orch(args: string[], cwd: string, env: Record<string, string> = {}) {
