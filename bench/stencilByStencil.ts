@@ -70,6 +70,8 @@ export class StencilByStencil {
         }
         case 'launch':
           throw new Error('stencil-by-stencil runs the program before library expansion');
+        case 'callback':
+          throw new Error('the stencil-by-stencil baseline has no host callbacks');
       }
     }
   }

@@ -6,8 +6,9 @@ import { cleanCommand } from '../core/cli/cleanCommand.js';
 import { infoCommand } from '../core/cli/infoCommand.js';
 import { runCommand, type RunMode } from '../core/cli/runCommand.js';
 import { watchCommand } from '../core/cli/watchCommand.js';
+import { serveCommand } from '../core/cli/serveCommand.js';
 import { printDiagnostics } from '../core/cli/session.js';
-import { OrchError, OrchErrors } from '../core/diagnostics.js';
+import { fail, OrchError, OrchErrors } from '../core/diagnostics.js';
 
 // Argument parsing only: every command lives in core/cli.
 
@@ -43,11 +44,16 @@ async function main(argv: string[]): Promise<number> {
       'build every entry of the given modules (or of the config modules)',
       (y) =>
         common(y)
-          .positional('paths', { type: 'string', array: true, default: [] as string[] })
+          .positional('paths', { type: 'string', array: true, default: [] as string[], describe: 'modules (file.py or file.py:entry), folders or globs' })
           .option('watch', { type: 'boolean', alias: 'w', describe: 'rebuild affected modules when a file the build read changes' })
-          .option('poll', { type: 'number', describe: 'with --watch: poll every N ms instead of file system events' }),
+          .option('poll', { type: 'number', describe: 'with --watch: poll every N ms instead of file system events' })
+          .option('layout', { type: 'string', describe: 'rank layout NXxNY: build each distinct code path (1 for 1x1, 4 for 2x2, 9 for 3x3+)' })
+          .option('rank', { type: 'number', describe: 'with --layout: only the code path of this rank' })
+          .option('rank-domain', { type: 'string', describe: 'with --layout: NX,NY,NZ compute domain of one rank' })
+          .option('halo', { type: 'number', describe: 'with --layout: halo width (default 3)' })
+          .option('build', { type: 'boolean', default: true, describe: 'build on a miss; --no-build only looks entries up (a missing or stale entry is an error naming why)' }),
       async (a) => {
-        const opts = { ...a, paths: a.paths as string[], printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr };
+        const opts = { ...a, paths: a.paths as string[], noBuild: a.build === false, printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr };
         code = a.watch ? await watchCommand(opts) : await buildCommand(opts);
       },
     )
@@ -57,7 +63,7 @@ async function main(argv: string[]): Promise<number> {
       (y) =>
         common(y)
           .positional('target', { type: 'string', demandOption: true, describe: 'module.py or module.py:entry' })
-          .option('mode', { choices: MODES, default: (envMode && (MODES as readonly string[]).includes(envMode) ? envMode : 'python') as (typeof MODES)[number], describe: 'python interprets; build-and-run builds on a miss; run needs a cache hit (also ORCH_MODE)' })
+          .option('mode', { choices: MODES, default: (envMode && (MODES as readonly string[]).includes(envMode) ? envMode : 'python') as (typeof MODES)[number], describe: 'python interprets; build builds and exits; build-and-run builds on a miss, then runs; run needs a cache hit (also ORCH_MODE)' })
           .option('domain', { type: 'string', describe: 'NX,NY,NZ' })
           .option('origin', { type: 'string', describe: 'I,J,K for all fields, or JSON per field {"_all_": [..], "q": [..]}' })
           .option('scalars', { type: 'string', describe: 'scalar arguments as JSON' })
@@ -65,10 +71,24 @@ async function main(argv: string[]): Promise<number> {
           .option('out', { type: 'string', describe: 'folder to write every field after the call' })
           .option('repeat', { type: 'number', default: 0, describe: 'time N further calls' })
           .option('check', { type: 'boolean', describe: 'also run the interpreter and compare every field' })
-          .option('shape', { type: 'string', describe: 'NX,NY,NZ: fill fields not given with --in with deterministic values' }),
+          .option('shape', { type: 'string', describe: 'NX,NY,NZ: fill fields not given with --in with deterministic values' })
+          .option('layout', { type: 'string', describe: 'rank layout NXxNY (with --rank): run the code path of that rank' })
+          .option('rank', { type: 'number', describe: 'with --layout: the rank of this process' })
+          .option('rank-domain', { type: 'string', describe: 'with --layout: NX,NY,NZ compute domain of one rank' })
+          .option('halo', { type: 'number', describe: 'with --layout: halo width (default 3)' }),
       async (a) => {
-        const mode = a.mode === 'build' ? 'build-and-run' : a.mode;
-        code = await runCommand({ ...a, target: a.target as string, mode, printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr, repeat: a.repeat });
+        if (envMode && !(MODES as readonly string[]).includes(envMode) && !argv.some((x) => x === '--mode' || x.startsWith('--mode='))) {
+          fail('E_USAGE_MODE', `ORCH_MODE=${envMode} is not a mode orch knows`, { hint: `use one of ${MODES.join(', ')}` });
+        }
+        code = await runCommand({ ...a, target: a.target as string, mode: a.mode, printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr, repeat: a.repeat });
+      },
+    )
+    .command(
+      'serve',
+      'answer JSON-line requests on stdin by running entries on the reference interpreter (for the Python package)',
+      (y) => common(y),
+      async (a) => {
+        code = await serveCommand(a);
       },
     )
     .command('clean', 'remove the cache folders under the cache root', (y) => y.option('quiet', { type: 'boolean', alias: 'q' }), async (a) => {

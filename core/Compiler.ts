@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { AsyncSeriesHook, SyncHook } from 'tapable';
-import { BuildCache, type EntryInputs, type Lookup } from './cache/BuildCache.js';
+import { BuildCache, type BuildInfo, type EntryInputs, type Lookup } from './cache/BuildCache.js';
+import type { CodePath, LayoutTarget } from './layout/RankLayout.js';
 import { nativeHeaderFiles, nativeHeadersHash, orchVersion, sha256 } from './cache/hashing.js';
 import { Compilation, type EntryRef, type PipelineOptions } from './Compilation.js';
 import type { ResolvedConfig } from './config/types.js';
@@ -26,6 +27,8 @@ export interface BuildRequest {
   modules: string[];
   /** Restrict to one entry (orch run); otherwise every entry of each module. */
   entry?: string;
+  /** Per module (absolute path): the entries to build (`orch build m.py:A m.py:B`). */
+  entries?: Record<string, string[]>;
   externals: Record<string, Value>;
   defines: Record<string, number | boolean>;
   /** build: hit or build; python: IR only, no cache; lookup: hit or report the miss. */
@@ -43,6 +46,8 @@ export interface EntryResult {
   dir?: string;
   library?: string;
   symbol?: string;
+  /** The generated Python binding of the library. */
+  binding?: string;
   program?: Program;
   /** How to call the entry (from the IR, or from build-info.json on a hit). */
   iface?: EntryInterface;
@@ -88,6 +93,8 @@ export class Compiler {
     readonly config: ResolvedConfig,
     readonly pipeline: PipelineOptions,
     readonly codepath = 'A',
+    /** Set for layout builds: every entry is built for this code path of this rank grid. */
+    readonly layout: LayoutTarget | null = null,
   ) {
     this.cache = new BuildCache(config.cacheRoot, codepath);
     for (const p of [...builtinPlugins(), ...config.plugins]) p.apply(this);
@@ -118,6 +125,7 @@ export class Compiler {
       plugins: this.config.plugins.map((p) => ({ name: p.name, version: p.version ?? '0' })),
       orch: orchVersion(),
       native: nativeHeadersHash(),
+      ...(this.layout ? { layout: { domain: [...this.layout.domain], halo: this.layout.halo } } : {}),
     };
   }
 
@@ -154,7 +162,7 @@ export class Compiler {
         const moduleRel = this.moduleRel(file);
         let entries: string[];
         try {
-          entries = req.entry ? [req.entry] : this.entriesOf(file, compilation);
+          entries = req.entry ? [req.entry] : (req.entries?.[file] ?? this.entriesOf(file, compilation));
         } catch (e) {
           const diags = toDiagnostics(e);
           errors.push(...diags);
@@ -211,6 +219,7 @@ export class Compiler {
           dir: found.dir,
           library: path.join(found.dir, found.info.library),
           symbol: found.info.symbol,
+          binding: found.info.binding && path.join(found.dir, found.info.binding),
           iface: found.info.interface as EntryInterface,
           // cached warnings are replayed on a hit
           warnings: (found.info.warnings ?? []) as Diagnostic[],
@@ -218,7 +227,13 @@ export class Compiler {
           durationS: (performance.now() - t0) / 1000,
         };
       };
-      const found = this.cache.lookup(inputs);
+      // a hit built for another layout, rank domain or halo is stale for this request
+      const lookup = (): Lookup => {
+        const f = this.cache.lookup(inputs);
+        const recorded = f.status === 'hit' ? this.recordedMismatch(f.info) : null;
+        return recorded ? { status: 'miss', reason: recorded, optionsKey: f.optionsKey } : f;
+      };
+      const found = lookup();
       if (found.status === 'hit') return hit(found);
       if (req.mode === 'lookup') return { ...base, status: 'miss', reason: found.reason, durationS: (performance.now() - t0) / 1000 };
       // one process builds an entry; the others wait and then reuse it
@@ -230,7 +245,7 @@ export class Compiler {
         return { ...base, status: 'error', reason: found.reason, errors: toDiagnostics(e), files: readSoFar(), durationS: (performance.now() - t0) / 1000 };
       }
       try {
-        const again = this.cache.lookup(inputs);
+        const again = lookup();
         if (again.status === 'hit') return hit(again, 'built by another process');
         this.cache.removeAbandonedStaging(moduleRel, entry);
         const build = this.newBuild(file, moduleRel, entry, req, inputs, found.optionsKey);
@@ -251,6 +266,7 @@ export class Compiler {
           dir: build.dir,
           library: build.library,
           symbol: build.cpp?.symbol,
+          binding: build.cpp?.binding && build.dir && path.join(build.dir, build.cpp.binding),
           warnings: build.warnings,
           program: build.program,
           iface: build.program && entryInterface(build.program),
@@ -273,7 +289,28 @@ export class Compiler {
   }
 
   private newBuild(file: string, moduleRel: string, entry: string, req: BuildRequest, inputs: EntryInputs, optionsKey: string): EntryBuild {
-    return { module: file, moduleRel, entry, externals: req.externals, defines: req.defines, inputs, optionsKey, files: new Map(), warnings: [], timings: {} };
+    const layout = this.layout ? { codepath: this.codepath as CodePath, target: this.layout } : undefined;
+    return { module: file, moduleRel, entry, externals: req.externals, defines: req.defines, inputs, optionsKey, files: new Map(), warnings: [], timings: {}, layout };
+  }
+
+  /**
+   * What the entry's build info says it was built for, against what this compiler asks:
+   * code path, layout, per-rank domain, preset and orch version (the key covers them; this
+   * also catches cache folders copied between code paths or machines).
+   */
+  private recordedMismatch(info: BuildInfo): string | null {
+    const built = info.inputs;
+    if (built.codepath !== this.codepath) return `entry was built for code path ${built.codepath}, not ${this.codepath}`;
+    if (built.preset !== this.config.preset.name) return `entry was built with preset ${built.preset}`;
+    if (built.orch !== orchVersion()) return `entry was built by orch ${built.orch}`;
+    const asked = this.layout;
+    if (!!asked !== !!info.layout) return asked ? 'entry was built without a layout' : `entry was built for layout ${info.layout!.layout}`;
+    if (asked && info.layout) {
+      if (info.layout.domain.join('x') !== asked.domain.join('x')) return `entry was built for a per-rank domain of ${info.layout.domain.join('x')}, not ${asked.domain.join('x')}`;
+      if (info.layout.halo !== asked.halo) return `entry was built for halo ${info.layout.halo}, not ${asked.halo}`;
+      if (info.layout.codepath !== this.codepath) return `entry was built for code path ${info.layout.codepath}`;
+    }
+    return null;
   }
 }
 

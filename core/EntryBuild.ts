@@ -1,6 +1,7 @@
 import type { EntryInputs } from './cache/BuildCache.js';
 import type { Diagnostic } from './diagnostics.js';
 import type { Program } from './ir/types.js';
+import type { LayoutContext } from '../plugins/parse/layoutExternals.js';
 import type { Value } from '../plugins/parse/values.js';
 
 /** Static memory report of one program (written by the analyze stage). */
@@ -24,6 +25,8 @@ export interface EntryBuild {
   entry: string;
   externals: Record<string, Value>;
   defines: Record<string, number | boolean>;
+  /** Layout builds: the code path and rank grid this entry is specialized for. */
+  layout?: LayoutContext;
   inputs: EntryInputs;
   optionsKey: string;
   /** The IR as the last stage left it. */
@@ -35,8 +38,8 @@ export interface EntryBuild {
   staging?: string;
   /** Final cache folder, set by emit. */
   dir?: string;
-  /** `extraFiles`: more generated sources of the entry (the .cu and launcher header of a CUDA build). */
-  cpp?: { source: string; header: string; symbol: string; signature: unknown; file?: string; extraFiles?: string[] };
+  /** `extraFiles`: more generated sources of the entry (the .cu and launcher header of a CUDA build); `binding`: the generated Python binding (file name). */
+  cpp?: { source: string; header: string; symbol: string; signature: unknown; file?: string; extraFiles?: string[]; binding?: string };
   library?: string;
   command?: string[];
   memory?: MemoryReport;

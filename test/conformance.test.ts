@@ -43,7 +43,6 @@ interface CaseSpec {
  * passing (or fails differently) is noticed and moved out of this list.
  */
 const KNOWN_GAPS: Record<string, string> = {
-  p04_callback_cfl: 'E_UNKNOWN_CALL', // callbacks: issue 4
   s15_pressure_level_while: 'E_UNSUPPORTED', // variable K offsets: issue 3
   s16_index_gather: 'E_UNSUPPORTED', // variable K offsets: issue 3
 };
@@ -122,6 +121,7 @@ for (const name of cases) {
     for (const [k, v] of Object.entries(inputs)) cFields[k] = cloneArray(v);
     const lib = NativeLibrary.open(b.library!, b.symbol!);
     try {
+      lib.setCallbacks(Object.fromEntries((b.iface!.callbacks ?? []).map((cb) => [cb.name, Interpreter.hostFunction(cb)])));
       lib.run(buildEntryArgs(b.iface!, { ...spec0, fields: cFields }));
     } catch (e) {
       if (e instanceof OrchError) assert.unreachable(formatDiagnostic(e.diagnostic));

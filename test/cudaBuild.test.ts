@@ -51,7 +51,7 @@ function findDevice(): { runtime?: CudaRuntime; reason: string } {
 }
 const device = findDevice();
 
-const ABI = ['init', 'run', 'last_error', 'exit', 'signature', 'sync', 'set_stream'];
+const ABI = ['init', 'run', 'last_error', 'exit', 'signature', 'set_callback', 'sync', 'set_stream'];
 
 interface Built {
   ir?: EntryResult;
@@ -131,7 +131,8 @@ jobs.forEach((job, n) => {
     const lib = NativeLibrary.open(e.library!, sym);
     try {
       assert.is(lib.target, 'cuda');
-      assert.equal(lib.signature.params, built.ir!.iface!.params);
+      const shape = (ps: { name: string; kind: string; dtype: string; axes?: string }[]) => ps.map(({ name, kind, dtype, axes }) => ({ name, kind, dtype, axes }));
+      assert.equal(shape(lib.signature.params), shape(built.ir!.iface!.params));
       const call = job.callFor(built.ir!);
       if (device.runtime) {
         const got = runOnDevice(lib, device.runtime, call, config.codegen.loopOrder);

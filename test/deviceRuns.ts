@@ -1,3 +1,4 @@
+import { hostCallbacks } from '../core/runtime/hostCallbacks.js';
 import type { Program } from '../core/ir/types.js';
 import { Interpreter } from '../core/interpreter/Interpreter.js';
 import { buildEntryArgs, type CallSpec, type EntryArgs, type EntryInterface } from '../core/runtime/callArgs.js';
@@ -38,6 +39,7 @@ export function runOnDevice(lib: NativeLibrary, memory: DeviceMemory, c: EntryCa
   const { args, fields } = callArgs(c);
   const staged = stageOnDevice(memory, lib.signature.params, args, loopOrder);
   try {
+    if (c.iface.callbacks?.length) lib.setCallbacks(hostCallbacks(c.iface));
     lib.run(staged.args);
     staged.download();
   } finally {

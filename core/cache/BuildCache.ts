@@ -36,6 +36,8 @@ export interface EntryInputs {
   plugins: { name: string; version: string }[];
   orch: string;
   native: string;
+  /** Layout builds: the per-rank compute domain and halo the code path was built for. */
+  layout?: { domain: number[]; halo: number };
 }
 
 export interface Manifest {
@@ -54,6 +56,8 @@ export interface BuildInfo {
   entry: string;
   symbol: string;
   library: string;
+  /** The generated Python (ctypes) binding, next to the library. */
+  binding?: string;
   created: string;
   inputs: EntryInputs;
   sources: Record<string, string>;
@@ -64,6 +68,8 @@ export interface BuildInfo {
   signature: unknown;
   /** How to call the entry (core/runtime/callArgs.ts), so a hit needs no IR. */
   interface: unknown;
+  /** Layout builds: the layout built, this entry's code path, the per-rank domain and halo. */
+  layout?: { layout: string; codepath: string; domain: number[]; halo: number };
   command: string[];
 }
 
@@ -187,7 +193,10 @@ export class BuildCache {
     const changed: string[] = [];
     const prev = latest.inputs as unknown as Record<string, unknown>;
     const cur = inputs as unknown as Record<string, unknown>;
-    for (const k of Object.keys(cur)) if (hashJson(prev[k]) !== hashJson(cur[k])) changed.push(k === 'orch' ? 'orch version' : k === 'native' ? 'native headers' : k);
+    for (const k of new Set([...Object.keys(cur), ...Object.keys(prev)])) {
+      if (hashJson(prev[k]) === hashJson(cur[k])) continue;
+      changed.push(k === 'orch' ? 'orch version' : k === 'native' ? 'native headers' : k === 'layout' ? describeLayoutChange(latest.inputs.layout, inputs.layout) : k);
+    }
     return changed.length ? `${changed.join(', ')} changed` : 'options changed';
   }
 
@@ -316,6 +325,14 @@ function readdirSafe(dir: string): string[] {
   } catch {
     return [];
   }
+}
+
+function describeLayoutChange(built: EntryInputs['layout'], asked: EntryInputs['layout']): string {
+  const dom = (l: NonNullable<EntryInputs['layout']>) => l.domain.join('x');
+  if (!built) return 'layout (built without one)';
+  if (!asked) return `layout (built for a rank domain of ${dom(built)})`;
+  if (dom(built) !== dom(asked)) return `per-rank domain (built for ${dom(built)}, asked for ${dom(asked)})`;
+  return `halo (built for ${built.halo}, asked for ${asked.halo})`;
 }
 
 function readJson<T>(file: string): T | undefined {

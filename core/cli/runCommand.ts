@@ -8,14 +8,22 @@ import { cloneArray, type NDArray } from '../runtime/ndarray.js';
 import { CudaRuntime } from '../runtime/CudaRuntime.js';
 import { stageOnDevice, type DeviceArgs } from '../runtime/deviceArgs.js';
 import { NativeLibrary } from '../runtime/NativeLibrary.js';
+import { hostCallbacks } from '../runtime/hostCallbacks.js';
 import { readNpy, writeNpy } from '../runtime/npy.js';
 import { compareArrays, type Comparison } from '../runtime/compareArrays.js';
 import { syntheticInputs } from '../runtime/syntheticInputs.js';
+import { Compiler } from '../Compiler.js';
+import { layoutText } from '../layout/RankLayout.js';
+import { layoutRequest, type LayoutOptions } from './layoutOptions.js';
 import { openSession, parseTarget, printDiagnostics, timePassesTable, type CommonOptions } from './session.js';
 
-export type RunMode = 'python' | 'build-and-run' | 'run';
+/**
+ * python: interpret (no native build); build: build (or hit), then exit without running;
+ * build-and-run: build on a miss, then run; run: load only, a missing or stale entry is an error.
+ */
+export type RunMode = 'python' | 'build' | 'build-and-run' | 'run';
 
-export interface RunOptions extends CommonOptions {
+export interface RunOptions extends CommonOptions, LayoutOptions {
   target: string;
   mode: RunMode;
   domain?: string;
@@ -35,6 +43,8 @@ interface RunReport {
   module: string;
   mode: RunMode;
   cache: 'hit' | 'miss' | 'none';
+  /** Layout runs: the code path the rank resolved to. */
+  codepath?: string;
   reason?: string;
   build_s: number;
   run_s_median: number;
@@ -107,7 +117,11 @@ function cloneArgs(args: EntryArgs): EntryArgs {
 export async function runCommand(opts: RunOptions): Promise<number> {
   const [file, entryName] = parseTarget(opts.target);
   const session = await openSession(opts);
-  const { compiler } = session;
+  const layout = layoutRequest(opts, session.config);
+  if (layout && layout.codepaths.length > 1) {
+    fail('E_USAGE_LAYOUT', `orch run --layout ${opts.layout ?? session.config.layout?.layout} needs --rank: a run is one rank, on one code path`, { hint: `add --rank R (this layout has code paths ${layout.codepaths.join(', ')})` });
+  }
+  const compiler = layout ? new Compiler(session.config, session.compiler.pipeline, layout.codepaths[0], layout.target) : session.compiler;
   const fields = readInputs(opts.in ?? []);
   const t0 = performance.now();
   const result = await compiler.build({
@@ -125,9 +139,16 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     return 1;
   }
   if (entry.status === 'miss') {
-    fail('E_CACHE_MISS', `no usable cache entry for ${entry.moduleRel}:${entry.entry}: ${entry.reason}`, { hint: 'build it first (orch build, or --mode build-and-run)' });
+    const where = layout ? ` (code path ${compiler.codepath} of rank ${opts.rank ?? 0} in layout ${layoutText(layout.target.layout)})` : '';
+    fail('E_CACHE_MISS', `no usable cache entry for ${entry.moduleRel}:${entry.entry}${where}: ${entry.reason}`, { hint: layout ? 'build it first (orch build --layout ... --rank-domain ..., or --mode build-and-run)' : 'build it first (orch build, or --mode build-and-run)' });
   }
   printDiagnostics(entry.warnings, opts.verbose);
+  if (opts.mode === 'build') {
+    const cache = entry.status === 'hit' ? 'hit' : 'miss';
+    if (opts.json) session.out(JSON.stringify({ entry: entry.entry, module: entry.moduleRel, mode: opts.mode, cache, reason: entry.reason, codepath: layout ? compiler.codepath : undefined, build_s: buildS, runs: 0, outputs: [], library: entry.library }));
+    else if (!opts.quiet) session.out(`${entry.moduleRel}:${entry.entry} [build] ${cache === 'hit' ? 'cache hit' : `built (${entry.reason})`} in ${buildS.toFixed(3)} s; not run (mode build)`);
+    return 0;
+  }
   const iface = entry.iface;
   if (!iface) fail('E_CACHE_CORRUPT', `cache entry ${entry.key?.slice(0, 12)} has no call interface`, { hint: 'run orch clean and build again' });
   const shape = opts.shape ? parseIntList(opts.shape, 'shape') : undefined;
@@ -168,6 +189,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       lib.bind(s.args);
     };
     try {
+      lib.setCallbacks(hostCallbacks(iface));
       bind(args);
       let t = performance.now();
       lib.run();
@@ -190,7 +212,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
 
   let check: RunReport['check'];
   if (reference) {
-    const ir = entry.program ?? (await irFor(session, file, entry));
+    const ir = entry.program ?? (await irFor(session, compiler, file, entry));
     new Interpreter(ir).run(reference);
     const cmp = compareArrays(fieldsOf(iface, reference), fieldsOf(iface, args));
     const passed = cmp.maxRel <= 1e-12 || cmp.maxAbs <= 1e-13;
@@ -219,6 +241,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     mode: opts.mode,
     cache: opts.mode === 'python' ? 'none' : entry.status === 'hit' ? 'hit' : 'miss',
     reason: entry.status === 'built' ? entry.reason : undefined,
+    codepath: layout ? compiler.codepath : undefined,
     build_s: buildS,
     run_s_median: st.median,
     run_s_min: st.min,
@@ -253,9 +276,8 @@ async function soleEntry(session: Awaited<ReturnType<typeof openSession>>, file:
 }
 
 /** The expanded IR of an entry that came from the cache (for --check). */
-async function irFor(session: Awaited<ReturnType<typeof openSession>>, file: string, entry: EntryResult) {
-  const { Compiler } = await import('../Compiler.js');
-  const c = new Compiler(session.config, { verifyIR: false, printIrAfter: [], timePasses: false, print: session.err });
+async function irFor(session: Awaited<ReturnType<typeof openSession>>, compiler: Compiler, file: string, entry: EntryResult) {
+  const c = new Compiler(session.config, { verifyIR: false, printIrAfter: [], timePasses: false, print: session.err }, compiler.codepath, compiler.layout);
   const r = await c.build({ modules: [file], entry: entry.entry, externals: session.externals, defines: session.defines, mode: 'python' });
   const prog = r.entries[0]?.program;
   if (!prog) throw new OrchError(r.errors[0]);

@@ -8,12 +8,13 @@ import { PASS_NAMES, type OrchConfig, type PassName, type Preset, type ResolvedC
 
 const CONFIG_NAMES = ['orch.config.ts', 'orch.config.mts', 'orch.config.js', 'orch.config.mjs'];
 
-const KNOWN_KEYS: (keyof OrchConfig)[] = ['modules', 'preset', 'plugins', 'compiler', 'codegen', 'cacheRoot', 'pythonPath', 'externals', 'defines', 'verifyIR', 'passes', 'debug'];
+const KNOWN_KEYS: (keyof OrchConfig)[] = ['modules', 'preset', 'plugins', 'compiler', 'codegen', 'cacheRoot', 'pythonPath', 'externals', 'defines', 'verifyIR', 'passes', 'debug', 'layout'];
 const NESTED_KEYS: Record<string, string[]> = {
   compiler: ['cxx', 'flags', 'extraFlags', 'cudaArch'],
   codegen: ['loopOrder', 'openmp', 'lineDirectives', 'blockSize', 'columnBlockSize', 'syncLaunches'],
   passes: PASS_NAMES,
   debug: ['enabled', 'nan', 'tracers', 'threshold', 'delp', 'action'],
+  layout: ['layout', 'domain', 'halo'],
 };
 
 export const DEFAULT_TRACERS = ['qvapor', 'qliquid', 'qrain', 'qice', 'qsnow', 'qgraupel', 'qo3mr', 'qsgs_tke', 'qcld'];
@@ -82,6 +83,13 @@ export function validateConfig(cfg: OrchConfig, file: string): void {
   if (cfg.modules !== undefined && (!Array.isArray(cfg.modules) || cfg.modules.some((m) => typeof m !== 'string'))) {
     fail('E_CONFIG_VALUE', "'modules' must be a list of glob strings", { hint: "write modules: ['stencils/**/*.py']" });
   }
+  const layout = cfg.layout;
+  if (layout !== undefined) {
+    const domainOk = Array.isArray(layout?.domain) && layout.domain.length === 3 && layout.domain.every((n) => Number.isInteger(n) && n > 0);
+    if (typeof layout?.layout !== 'string' || !domainOk || (layout.halo !== undefined && !(Number.isInteger(layout.halo) && layout.halo >= 0))) {
+      fail('E_CONFIG_VALUE', "'layout' must be { layout: 'NXxNY', domain: [nx, ny, nz], halo?: number } (domain: the compute domain of one rank)", { hint: "write layout: { layout: '3x3', domain: [48, 48, 79] }" });
+    }
+  }
   if (cfg.plugins !== undefined && (!Array.isArray(cfg.plugins) || cfg.plugins.some((p) => !p || typeof p.apply !== 'function' || typeof p.name !== 'string'))) {
     fail('E_CONFIG_VALUE', "'plugins' must be a list of objects with a name and an apply(compiler) method", { hint: 'see docs/plugins.md' });
   }
@@ -148,5 +156,6 @@ export async function resolveConfig(over: ConfigOverrides = {}): Promise<Resolve
       ...(user.debug ?? {}),
       ...(over.debug ? { enabled: true } : {}),
     },
+    layout: user.layout,
   };
 }

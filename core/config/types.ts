@@ -71,12 +71,21 @@ export interface OrchConfig {
   passes?: Partial<Record<PassName, boolean>>;
   /** Debug checkers (the `debug` preset turns them on; `--debug` too). */
   debug?: Partial<DebugOptions>;
+  /** Default rank layout of `orch build`/`orch run` (the CLI's --layout, --rank-domain, --halo override). */
+  layout?: LayoutConfig;
 }
 
 /** The optimizing passes that can be turned off. */
 export type PassName = 'constantFolding' | 'copyPropagation' | 'deadCode' | 'mergeBlocks' | 'fusion' | 'scalarization' | 'regionExpansion' | 'pooling';
 
 export const PASS_NAMES: PassName[] = ['constantFolding', 'copyPropagation', 'deadCode', 'mergeBlocks', 'fusion', 'scalarization', 'regionExpansion', 'pooling'];
+
+/** A rank layout: NXxNY ranks per tile, each with compute domain `domain` and halo `halo` (default 3). */
+export interface LayoutConfig {
+  layout: string;
+  domain: [number, number, number];
+  halo?: number;
+}
 
 export interface DebugOptions {
   enabled: boolean;
@@ -109,4 +118,5 @@ export interface ResolvedConfig {
   verifyIR: boolean;
   passes: Record<PassName, boolean>;
   debug: DebugOptions;
+  layout?: LayoutConfig;
 }

@@ -1,5 +1,5 @@
 import { fail } from '../diagnostics.js';
-import type { ArrayDecl, DType, Expr, HLoop, PStmt, Program, Stmt, VLoop } from '../ir/types.js';
+import type { ArrayDecl, CallbackDecl, DType, Expr, HLoop, HostStmt, PStmt, Program, Stmt, VLoop } from '../ir/types.js';
 import { allocate, contiguousStrides, type NDArray } from '../runtime/ndarray.js';
 import { erf, erfc, gamma } from './mathFunctions.js';
 
@@ -27,6 +27,14 @@ interface ArrayState {
 
 export type ArgValue = NDArray | number | boolean;
 
+/** A host callback as the interpreter (or a Node host of a compiled library) calls it. */
+export type HostFn = (args: number[]) => number | undefined;
+
+export interface InterpreterOptions {
+  /** Host implementations by callback name; others run their `host` body (see hostFunction). */
+  callbacks?: Record<string, HostFn>;
+}
+
 function coerce(v: number, dtype: DType): number {
   switch (dtype) {
     case 'bool':
@@ -52,8 +60,92 @@ export class Interpreter {
   private pt = [0, 0, 0];
   private domain = [0, 0, 0];
   private launchName = '';
+  private readonly hosts = new Map<string, HostFn>();
 
-  constructor(readonly program: Program) {}
+  constructor(
+    readonly program: Program,
+    readonly options: InterpreterOptions = {},
+  ) {}
+
+  /**
+   * A callback's body evaluated by orch (scalar code only), with Python's semantics as
+   * the rest of the interpreter has them. Fails, naming the line, for a callback whose
+   * body orch cannot evaluate: only its real host (Python) can run it.
+   */
+  static hostFunction(decl: CallbackDecl): HostFn {
+    const host = decl.host;
+    if (!host) {
+      const why = decl.why;
+      fail('E_CALLBACK_HOST', `orch cannot run callback '${decl.name}' itself: ${why?.message ?? 'its body is not scalar code'}`, {
+        loc: why?.loc ?? decl.loc,
+        hint: 'call the program from Python (the orch package calls the real function), or keep the callback to scalar arithmetic',
+      });
+    }
+    const ev = new Interpreter({ name: decl.name, entryKind: 'program', loc: decl.loc, params: [], arrays: [], scalars: host.scalars, compiletime: {}, stencils: {}, body: [] });
+    for (const v of host.scalars) ev.scalars.set(v.name, { v: 0, dtype: v.dtype });
+    const compiled = new Map<Expr, Ev>();
+    const value = (e: Expr): number => {
+      let f = compiled.get(e);
+      if (!f) compiled.set(e, (f = ev.compile(e)));
+      return f();
+    };
+    const RETURN = Symbol('return');
+    let returned: number | undefined;
+    const exec = (stmts: HostStmt[]): typeof RETURN | undefined => {
+      for (const s of stmts) {
+        switch (s.kind) {
+          case 'set': {
+            const v = ev.scalars.get(s.name)!;
+            v.v = coerce(value(s.value), v.dtype);
+            break;
+          }
+          case 'if':
+            if (exec(value(s.cond) ? s.then : s.else)) return RETURN;
+            break;
+          case 'while':
+            while (value(s.cond)) if (exec(s.body)) return RETURN;
+            break;
+          case 'for': {
+            const v = ev.scalars.get(s.var)!;
+            const [start, stop, step] = [value(s.start), value(s.stop), value(s.step)];
+            if (step === 0) fail('E_CALLBACK_RAISED', `callback '${decl.name}': range() step must not be zero`, { loc: s.loc });
+            for (let i = start; step > 0 ? i < stop : i > stop; i += step) {
+              v.v = i;
+              if (exec(s.body)) return RETURN;
+            }
+            break;
+          }
+          case 'return':
+            returned = s.value ? value(s.value) : undefined;
+            return RETURN;
+          case 'raise':
+            fail('E_CALLBACK_RAISED', `callback '${decl.name}' raised: ${s.message}`, { loc: s.loc, hint: 'the callback rejected its arguments' });
+        }
+      }
+      return undefined;
+    };
+    return (args: number[]) => {
+      decl.params.forEach((p, n) => (ev.scalars.get(p.name)!.v = coerce(args[n], p.dtype)));
+      returned = undefined;
+      exec(host.body);
+      if (decl.result === null) return undefined;
+      if (returned === undefined) {
+        fail('E_CALLBACK_RESULT', `callback '${decl.name}' returned None, but is declared to return ${decl.result}`, { loc: decl.loc, hint: 'return a value on every path' });
+      }
+      return coerce(returned, decl.result);
+    };
+  }
+
+  private host(name: string): HostFn {
+    let fn = this.hosts.get(name);
+    if (!fn) {
+      const decl = this.program.callbacks?.find((c) => c.name === name);
+      if (!decl) throw new Error(`interpreter: unknown callback ${name}`);
+      fn = this.options.callbacks?.[name] ?? Interpreter.hostFunction(decl);
+      this.hosts.set(name, fn);
+    }
+    return fn;
+  }
 
   /** Runs the program once. Field arguments are updated in place. */
   run(args: Record<string, ArgValue>): void {
@@ -143,6 +235,17 @@ export class Interpreter {
       case 'launch':
         this.launch(s);
         return;
+      case 'callback': {
+        const decl = this.program.callbacks!.find((c) => c.name === s.callback)!;
+        const args = s.args.map((a, n) => coerce(this.evalHost(a), decl.params[n].dtype));
+        const r = this.host(s.callback)(args);
+        if (s.result !== null && decl.result !== null) {
+          if (r === undefined) fail('E_CALLBACK_RESULT', `callback '${decl.name}' returned None, but is declared to return ${decl.result}`, { loc: s.loc, hint: 'return a value on every path' });
+          const v = this.scalars.get(s.result)!;
+          v.v = coerce(coerce(r, decl.result), v.dtype);
+        }
+        return;
+      }
       case 'call':
         throw new Error('interpreter needs library-expanded IR (found a stencil call node)');
     }

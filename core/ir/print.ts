@@ -1,4 +1,4 @@
-import type { AxisBound, Expr, HLoop, PStmt, Program, RegionAxis, StencilDef, Stmt, VLoop } from './types.js';
+import type { AxisBound, CallbackDecl, Expr, HLoop, HostStmt, PStmt, Program, RegionAxis, StencilDef, Stmt, VLoop } from './types.js';
 
 /**
  * The IR's text form, for --print-ir-after, the cache's ir.txt and pass fixtures.
@@ -167,8 +167,57 @@ function pstmts(list: PStmt[], ind: string, out: string[]): void {
         }
         out.push(`${ind}}`);
         break;
+      case 'callback':
+        out.push(`${ind}callback ${s.callback}(${s.args.map(printExpr).join(', ')})${s.result ? ` -> ${s.result}` : ''}`);
+        break;
     }
   }
+}
+
+function hostStmts(list: HostStmt[], ind: string, out: string[]): void {
+  for (const s of list) {
+    switch (s.kind) {
+      case 'set':
+        out.push(`${ind}set ${s.name} = ${printExpr(s.value)}`);
+        break;
+      case 'for':
+        out.push(`${ind}for ${s.var} in range(${printExpr(s.start)}, ${printExpr(s.stop)}, ${printExpr(s.step)}) {`);
+        hostStmts(s.body, ind + '  ', out);
+        out.push(`${ind}}`);
+        break;
+      case 'while':
+        out.push(`${ind}while ${printExpr(s.cond)} {`);
+        hostStmts(s.body, ind + '  ', out);
+        out.push(`${ind}}`);
+        break;
+      case 'if':
+        out.push(`${ind}if ${printExpr(s.cond)} {`);
+        hostStmts(s.then, ind + '  ', out);
+        if (s.else.length) {
+          out.push(`${ind}} else {`);
+          hostStmts(s.else, ind + '  ', out);
+        }
+        out.push(`${ind}}`);
+        break;
+      case 'return':
+        out.push(`${ind}return${s.value ? ` ${printExpr(s.value)}` : ''}`);
+        break;
+      case 'raise':
+        out.push(`${ind}raise ${JSON.stringify(s.message)}`);
+        break;
+    }
+  }
+}
+
+/** `callback name(a: float64, n: int64) -> int64 { ... }` (the host body, when orch can evaluate it). */
+function printCallback(cb: CallbackDecl, ind: string): string {
+  const head = `${ind}callback ${cb.name}(${cb.params.map((p) => `${p.name}: ${p.dtype}`).join(', ')}) -> ${cb.result ?? 'None'}`;
+  if (!cb.host) return `${head} host-only`;
+  const out = [`${head} {`];
+  for (const s of cb.host.scalars) if (s.role === 'local') out.push(`${ind}  local ${s.name}: ${s.dtype}`);
+  hostStmts(cb.host.body, ind + '  ', out);
+  out.push(`${ind}}`);
+  return out.join('\n');
 }
 
 export function printProgram(p: Program): string {
@@ -200,6 +249,7 @@ export function printProgram(p: Program): string {
     });
   collect(p.body);
   for (const name of Object.keys(p.stencils)) if (used.has(name)) out.push(printStencil(p.stencils[name], '  '));
+  for (const cb of p.callbacks ?? []) out.push(printCallback(cb, '  '));
   out.push('  body {');
   pstmts(p.body, '    ', out);
   out.push('  }');

@@ -60,6 +60,8 @@ export function mapProgramExprs(stmts: PStmt[], fn: (e: Expr) => Expr): PStmt[] 
         return { ...s, cond: mapExpr(s.cond, fn), then: mapProgramExprs(s.then, fn), else: mapProgramExprs(s.else, fn) };
       case 'launch':
         return mapLaunchExprs(s, fn);
+      case 'callback':
+        return { ...s, args: s.args.map((a) => mapExpr(a, fn)) };
       case 'call': {
         const scalars: Record<string, Expr> = {};
         for (const [k, v] of Object.entries(s.scalars)) scalars[k] = mapExpr(v, fn);

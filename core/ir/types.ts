@@ -219,7 +219,51 @@ export type PStmt =
   | { kind: 'set'; name: string; value: Expr; loc: SourceLoc }
   | { kind: 'for'; var: string; start: Expr; stop: Expr; step: Expr; body: PStmt[]; loc: SourceLoc }
   | { kind: 'while'; cond: Expr; body: PStmt[]; loc: SourceLoc }
-  | { kind: 'if'; cond: Expr; then: PStmt[]; else: PStmt[]; loc: SourceLoc };
+  | { kind: 'if'; cond: Expr; then: PStmt[]; else: PStmt[]; loc: SourceLoc }
+  /**
+   * A call of host callback `callback` (one of `Program.callbacks`), in program order:
+   * `args` are evaluated, converted to the callback's parameter dtypes, and passed by
+   * value; the result, if any, is stored in program scalar `result`. A callback that
+   * reports failure (raises) ends the run with an error.
+   *
+   *   callback cfl_substeps(umax, dx, dt) -> n_sub
+   */
+  | { kind: 'callback'; callback: string; args: Expr[]; result: string | null; loc: SourceLoc };
+
+/**
+ * Statements of a callback body as orch can evaluate it itself (pure scalar code). Only
+ * the interpreter and Node hosts run these; a compiled library always calls the host.
+ */
+export type HostStmt =
+  | { kind: 'set'; name: string; value: Expr; loc: SourceLoc }
+  | { kind: 'if'; cond: Expr; then: HostStmt[]; else: HostStmt[]; loc: SourceLoc }
+  | { kind: 'while'; cond: Expr; body: HostStmt[]; loc: SourceLoc }
+  | { kind: 'for'; var: string; start: Expr; stop: Expr; step: Expr; body: HostStmt[]; loc: SourceLoc }
+  | { kind: 'return'; value: Expr | null; loc: SourceLoc }
+  /** `raise ...`: the call fails; `message` is the statement's source text. */
+  | { kind: 'raise'; message: string; loc: SourceLoc };
+
+/**
+ * A host callback (`@callback`): a function the compiled library calls with scalar
+ * arguments, optionally returning a scalar. Hosts register one function pointer per
+ * callback (index = position in `Program.callbacks`) before running the program.
+ */
+export interface CallbackDecl {
+  /** Unique within the program (the Python name, suffixed if two modules share it). */
+  name: string;
+  /** Where the host finds the function: the Python module file and function name. */
+  function: { file: string; name: string };
+  params: { name: string; dtype: DType }[];
+  /** Result dtype, or null for a callback returning None. */
+  result: DType | null;
+  loc: SourceLoc;
+  /**
+   * The body for orch's own hosts (interpreter, `orch run`): parameters and locals, and
+   * the statements; `null` with `why` when the body is not pure scalar code.
+   */
+  host: { scalars: ScalarVar[]; body: HostStmt[] } | null;
+  why?: { message: string; loc: SourceLoc };
+}
 
 export interface ParamDecl {
   name: string;
@@ -239,6 +283,8 @@ export interface Program {
   /** Compile-time values the program was specialized with. */
   compiletime: Record<string, number | boolean>;
   stencils: Record<string, StencilDef>;
+  /** Host callbacks the program calls, in ABI index order (absent: none). */
+  callbacks?: CallbackDecl[];
   body: PStmt[];
 }
 

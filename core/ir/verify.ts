@@ -1,4 +1,4 @@
-import type { Expr, PStmt, Program, StencilDef, Stmt } from './types.js';
+import type { CallbackDecl, Expr, HostStmt, PStmt, Program, StencilDef, Stmt } from './types.js';
 
 /**
  * IR verification, run between passes: every name resolves, dtypes agree, and the
@@ -111,10 +111,79 @@ export function verifyProgram(p: Program): string[] {
           walk(s.then);
           walk(s.else);
           break;
+        case 'callback': {
+          const cb = callbacks.get(s.callback);
+          if (!cb) {
+            errors.push(`call of unknown callback '${s.callback}'`);
+            break;
+          }
+          if (s.args.length !== cb.params.length) errors.push(`callback ${s.callback}: ${s.args.length} arguments for ${cb.params.length} parameters`);
+          s.args.forEach((a, n) => {
+            if (cb.params[n] && a.dtype !== cb.params[n].dtype) errors.push(`callback ${s.callback}: argument ${n} is ${a.dtype}, parameter is ${cb.params[n].dtype}`);
+            hostExpr(a, `callback ${s.callback}`);
+          });
+          if (s.result !== null && (cb.result === null || !scalars.has(s.result))) errors.push(`callback ${s.callback}: result stored in '${s.result}', which ${cb.result === null ? 'the callback does not return' : 'is undeclared'}`);
+          break;
+        }
       }
     }
   };
+  const callbacks = new Map<string, CallbackDecl>();
+  for (const cb of p.callbacks ?? []) {
+    if (callbacks.has(cb.name)) errors.push(`callback '${cb.name}' is declared twice`);
+    callbacks.set(cb.name, cb);
+    errors.push(...verifyCallback(cb));
+  }
   walk(p.body);
+  return errors;
+}
+
+/** A callback's host body uses only its own scalars and returns its declared dtype. */
+export function verifyCallback(cb: CallbackDecl): string[] {
+  const errors: string[] = [];
+  if (!cb.host) return errors;
+  const scalars = new Map(cb.host.scalars.map((s) => [s.name, s]));
+  for (const p of cb.params) if (scalars.get(p.name)?.dtype !== p.dtype) errors.push(`callback ${cb.name}: parameter '${p.name}' has no ${p.dtype} scalar`);
+  const where = `callback ${cb.name}`;
+  const ex = (e: Expr) =>
+    checkExpr(e, where, errors, (x) => {
+      if (x.kind === 'field' || x.kind === 'shape') return `array access '${x.name}' in a callback`;
+      if (x.kind === 'scalar' && !scalars.has(x.name)) return `unknown scalar '${x.name}'`;
+      return null;
+    });
+  const visit = (list: HostStmt[]) => {
+    for (const s of list) {
+      switch (s.kind) {
+        case 'set':
+          if (!scalars.has(s.name)) errors.push(`${where}: set of unknown scalar '${s.name}'`);
+          ex(s.value);
+          break;
+        case 'if':
+          ex(s.cond);
+          visit(s.then);
+          visit(s.else);
+          break;
+        case 'while':
+          ex(s.cond);
+          visit(s.body);
+          break;
+        case 'for':
+          if (!scalars.has(s.var)) errors.push(`${where}: loop variable '${s.var}' is not declared`);
+          [s.start, s.stop, s.step].forEach(ex);
+          visit(s.body);
+          break;
+        case 'return':
+          if (s.value) {
+            ex(s.value);
+            if (s.value.dtype !== cb.result) errors.push(`${where}: returns ${s.value.dtype}, declared ${cb.result ?? 'None'}`);
+          }
+          break;
+        case 'raise':
+          break;
+      }
+    }
+  };
+  visit(cb.host.body);
   return errors;
 }
 

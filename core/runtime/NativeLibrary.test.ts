@@ -107,8 +107,8 @@ function expectCode(fn: () => unknown, code: string, pattern?: RegExp): OrchErro
 test('signature lists params in ABI order with dtypes and axes', async () => {
   const lib = await library();
   assert.equal(lib.signature.params.slice(0, 3), [
-    { name: 'a', kind: 'field', dtype: 'float64', axes: 'K' },
-    { name: 'b', kind: 'field', dtype: 'float32', axes: 'IJ' },
+    { name: 'a', kind: 'field', dtype: 'float64', axes: 'K', written: true },
+    { name: 'b', kind: 'field', dtype: 'float32', axes: 'IJ', written: true },
     { name: 'flag', kind: 'scalar', dtype: 'bool' },
   ]);
   assert.is(lib.signature.program, 'native_test');

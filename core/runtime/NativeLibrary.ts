@@ -10,6 +10,18 @@ export interface SignatureParam {
   dtype: DType;
   /** Fields only. */
   axes?: Axes;
+  /** Fields only: whether the program writes the array (so it must be writable). */
+  written?: boolean;
+}
+
+/** One host callback of a compiled program (ABI index = `index`). */
+export interface SignatureCallback {
+  index: number;
+  name: string;
+  /** Where the host finds the function (Python module file and name). */
+  function: { file: string; name: string };
+  params: { name: string; dtype: DType }[];
+  result: DType | null;
 }
 
 /** The JSON returned by `<sym>_signature`. */
@@ -19,7 +31,13 @@ export interface ProgramSignature {
   params: SignatureParam[];
   /** Where field data lives: host memory (absent or 'cpu') or device memory ('cuda'). */
   target?: 'cpu' | 'cuda';
+  callbacks?: SignatureCallback[];
 }
+
+/** A host callback implementation: scalar arguments in, a scalar (or nothing) out. */
+export type HostCallback = (args: number[]) => number | boolean | bigint | undefined;
+
+const KOFFI_TYPE: Record<DType, string> = { float64: 'double', float32: 'float', int32: 'int32_t', int64: 'int64_t', bool: 'bool' };
 
 /**
  * A field in device memory, for libraries built for a GPU (signature target 'cuda'): the
@@ -54,6 +72,7 @@ const TYPED_ARRAY: Record<DType, new (n: number) => TypedArray> = {
 
 interface Entry {
   init: () => unknown;
+  setCallback: ((handle: unknown, index: number, fn: bigint) => number) | undefined;
   run: (handle: unknown, args: bigint) => number;
   lastError: (handle: unknown) => string | null;
   exit: (handle: unknown) => void;
@@ -84,6 +103,10 @@ export class NativeLibrary {
   private bound: ArgValue[] = [];
   /** The typed arrays that were packed, to detect reallocation before each run. */
   private boundData: (TypedArray | null)[] = [];
+  /** Registered koffi trampolines, by callback index. */
+  private trampolines: bigint[] = [];
+  /** The error a callback raised during the current run (rethrown by `run`). */
+  private callbackError: unknown;
 
   private constructor(
     readonly path: string,
@@ -109,6 +132,7 @@ export class NativeLibrary {
     try {
       fns = {
         init: lib.func(`${symbol}_init`, 'void *', []),
+        setCallback: optionalFunc(lib, `${symbol}_set_callback`, 'int', ['void *', 'int', 'void *']) as Entry['setCallback'],
         run: lib.func(`${symbol}_run`, 'int', ['void *', 'void *']),
         lastError: lib.func(`${symbol}_last_error`, 'const char *', ['void *']),
         exit: lib.func(`${symbol}_exit`, 'void', ['void *']),
@@ -133,6 +157,44 @@ export class NativeLibrary {
     const h = this.fns.init();
     if (h === null || h === 0n) fail('E_RUNTIME', `${this.symbol}_init failed (out of memory)`);
     this.handle = h;
+  }
+
+  /**
+   * Registers host implementations of the program's callbacks (by name), as C function
+   * pointers. A callback that throws makes the library stop the run; `run` rethrows it.
+   */
+  setCallbacks(impls: Record<string, HostCallback>): void {
+    this.init();
+    const decls = this.signature.callbacks ?? [];
+    for (const name of Object.keys(impls)) {
+      if (!decls.some((d) => d.name === name)) fail('E_ARG_UNKNOWN', `program '${this.signature.program}' has no callback '${name}'`, { hint: `its callbacks are: ${decls.map((d) => d.name).join(', ') || 'none'}` });
+    }
+    for (const d of decls) {
+      const impl = impls[d.name];
+      if (!impl) fail('E_CALLBACK_MISSING', `no host implementation given for callback '${d.name}' of program '${this.signature.program}'`);
+      if (!this.fns.setCallback) fail('E_LOAD', `${this.path} does not export ${this.symbol}_set_callback`, { hint: 'rebuild the program with this version of orch' });
+      const argTypes = d.params.map((p) => KOFFI_TYPE[p.dtype]);
+      if (d.result) argTypes.push(koffi.pointer(KOFFI_TYPE[d.result]) as unknown as string);
+      const proto = koffi.proto('int', argTypes);
+      const n = d.params.length;
+      const trampoline = koffi.register((...raw: unknown[]) => {
+        try {
+          const r = impl(raw.slice(0, n).map((x) => Number(x)));
+          if (d.result) {
+            if (r === undefined) fail('E_CALLBACK_RESULT', `callback '${d.name}' returned nothing, but is declared to return ${d.result}`);
+            const v = d.result === 'int64' ? BigInt(Math.trunc(Number(r))) : d.result === 'bool' ? Boolean(r) : Number(r);
+            koffi.encode(raw[n], KOFFI_TYPE[d.result], v);
+          }
+          return 0;
+        } catch (e) {
+          this.callbackError ??= e;
+          return 1;
+        }
+      }, koffi.pointer(proto));
+      if (this.trampolines[d.index] !== undefined) koffi.unregister(this.trampolines[d.index]);
+      this.trampolines[d.index] = trampoline;
+      if (this.fns.setCallback(this.handle, d.index, trampoline) !== 0) fail('E_RUNTIME', `${this.symbol}_set_callback(${d.index}): ${this.fns.lastError(this.handle)}`);
+    }
   }
 
   /** Checks and packs every parameter; keeps the pointers for all following `run`s. */
@@ -199,7 +261,13 @@ export class NativeLibrary {
     this.init();
     if (!this.block) fail('E_ARG_MISSING', `program '${this.signature.program}' has no bound arguments`, { hint: 'call bind(args) first' });
     this.checkBound();
+    this.callbackError = undefined;
     const rc = this.fns.run(this.handle, this.blockAddress);
+    if (this.callbackError !== undefined) {
+      const e = this.callbackError;
+      this.callbackError = undefined;
+      throw e;
+    }
     if (rc !== 0) this.runtimeError('run', rc);
     if (!opts.async) this.sync();
   }
@@ -232,6 +300,8 @@ export class NativeLibrary {
     if (!this.lib) return;
     if (this.handle !== null) this.fns.exit(this.handle);
     this.handle = null;
+    for (const t of this.trampolines) if (t !== undefined) koffi.unregister(t);
+    this.trampolines = [];
     this.bound = [];
     this.boundData = [];
     this.block = undefined;
@@ -245,6 +315,14 @@ export class NativeLibrary {
 
   private live(): void {
     if (!this.lib) fail('E_CLOSED', `program library ${this.path} was closed`, { hint: 'open it again with NativeLibrary.open' });
+  }
+}
+
+function optionalFunc(lib: LibraryHandle, name: string, result: string, args: string[]): unknown {
+  try {
+    return lib.func(name, result, args);
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,5 +1,5 @@
 import { didYouMean, fail } from '../diagnostics.js';
-import type { Axes, DType, Program } from '../ir/types.js';
+import type { Axes, CallbackDecl, DType, Program } from '../ir/types.js';
 import type { NDArray } from './ndarray.js';
 
 /**
@@ -10,6 +10,8 @@ export interface EntryInterface {
   name: string;
   entryKind: 'program' | 'stencil';
   params: { name: string; kind: 'field' | 'scalar'; dtype: DType; axes?: Axes }[];
+  /** Host callbacks (ABI index order), with the bodies orch's own hosts can evaluate. */
+  callbacks?: CallbackDecl[];
   /** Stencil entries: the user's scalars, and the generated domain/origin parameters. */
   stencil?: { scalars: string[]; fields: { name: string; axes: Axes }[]; domainParams: string[]; originParams: Record<string, string[]> };
 }
@@ -22,7 +24,7 @@ export function entryInterface(program: Program): EntryInterface {
     }
     return { name: p.name, kind: 'scalar' as const, dtype: program.scalars.find((x) => x.name === p.name)!.dtype };
   });
-  const out: EntryInterface = { name: program.name, entryKind: program.entryKind, params };
+  const out: EntryInterface = { name: program.name, entryKind: program.entryKind, params, callbacks: program.callbacks ?? [] };
   if (program.entryKind === 'stencil') {
     const def = Object.values(program.stencils)[0];
     const scalars = def.scalars.map((x) => x.name);

@@ -5,9 +5,10 @@ import type { OrchPlugin } from '../../core/config/types.js';
 import { tapStage } from '../../core/stagePlugin.js';
 import { generateCpp } from './cpp.js';
 import { DEFAULT_BLOCK, DEFAULT_COLUMN_BLOCK, generateCuda } from './cuda.js';
+import { generatePythonBinding } from './pythonBinding.js';
 
 /**
- * codegen, per program, by the preset's target: a C++17/OpenMP source and header (cpu),
+ * codegen, per program, by the preset's target: a C++17/OpenMP source and header and a Python binding (cpu),
  * or a host .cpp, a kernels .cu, their shared launcher declarations and the header
  * (cuda), written to the staging folder.
  */
@@ -38,7 +39,8 @@ export class CodegenPlugin implements OrchPlugin {
       const file = path.join(build.staging, `${out.symbol}.cpp`);
       writeCacheFile(file, out.source);
       writeCacheFile(path.join(build.staging, `${out.symbol}.h`), out.header);
-      build.cpp = { ...out, file };
+      writeCacheFile(path.join(build.staging, 'binding.py'), generatePythonBinding(out.signature, out.symbol));
+      build.cpp = { ...out, file, binding: 'binding.py' };
     });
   }
 }

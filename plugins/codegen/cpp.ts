@@ -4,6 +4,7 @@ import type { ProgramSignature, SignatureParam } from '../../core/runtime/Native
 import {
   axisIndices,
   type ArrayDecl,
+  type CallbackDecl,
   type AxisBound,
   type DType,
   type Expr,
@@ -60,17 +61,39 @@ export function programSymbol(name: string): string {
 
 /** The JSON a library returns from `<sym>_signature`: params in ABI order. */
 export function programSignature(program: Program): ProgramSignature {
+  const written = writtenArrays(program.body);
   const params: SignatureParam[] = program.params.map((p) => {
     if (p.kind === 'field') {
       const a = program.arrays.find((x) => x.name === p.name && x.role === 'arg');
       if (!a) throw new Error(`program '${program.name}': field parameter '${p.name}' has no 'arg' array`);
-      return { name: p.name, kind: 'field', dtype: a.dtype, axes: a.axes };
+      return { name: p.name, kind: 'field', dtype: a.dtype, axes: a.axes, written: written.has(p.name) };
     }
     const s = program.scalars.find((x) => x.name === p.name && x.role === 'arg');
     if (!s) throw new Error(`program '${program.name}': scalar parameter '${p.name}' has no 'arg' scalar`);
     return { name: p.name, kind: 'scalar', dtype: s.dtype };
   });
-  return { abi: 1, program: program.name, params };
+  const callbacks = (program.callbacks ?? []).map((cb, index) => ({ index, name: cb.name, function: cb.function, params: cb.params, result: cb.result }));
+  return { abi: 2, program: program.name, params, callbacks };
+}
+
+/** Arrays some launch of the (expanded) program assigns to: the fields a host must pass writable. */
+function writtenArrays(body: readonly PStmt[], out = new Set<string>()): Set<string> {
+  for (const s of body) {
+    if (s.kind === 'launch') for (const v of s.loops) for (const h of v.body) collectTargets(h.body, out);
+    else if (s.kind === 'for' || s.kind === 'while') writtenArrays(s.body, out);
+    else if (s.kind === 'if') {
+      writtenArrays(s.then, out);
+      writtenArrays(s.else, out);
+    }
+  }
+  return out;
+}
+
+/** C type of callback `cb`'s function pointer: typed scalars by value, then `T* result`. */
+function callbackPointerType(cb: CallbackDecl): string {
+  const params = cb.params.map((p) => CTYPE[p.dtype]);
+  if (cb.result) params.push(`${CTYPE[cb.result]}*`);
+  return `int (*)(${params.join(', ') || 'void'})`;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -283,7 +306,18 @@ export class ProgramGenerator {
     w.line('');
     w.line(`constexpr const char* kSignature = ${cString(JSON.stringify(signature))};`);
     w.line('');
-    w.open(`int run_program(${this.stateType()}* st, void* const* args) {`);
+    const callbacks = p.callbacks ?? [];
+    callbacks.forEach((cb, n) => w.line(`using callback${n}_t = ${callbackPointerType(cb)};  // ${commentText(cb.name)}`));
+    w.line('/* A handle: the error buffer, and the host callbacks registered with set_callback. */');
+    w.open(`struct Handle : ${this.stateType()} {`);
+    callbacks.forEach((_, n) => w.line(`callback${n}_t callback${n} = nullptr;`));
+    w.close('};');
+    w.line('');
+    w.open('int run_program(Handle* h, void* const* args) {');
+    w.line(`${this.stateType()}* st = h;`);
+    callbacks.forEach((cb, n) =>
+      w.line(`if (!h->callback${n}) return orch::fail(st, "callback %d (%s) is not registered: call ${this.symbol}_set_callback before run", ${n}, ${cString(cb.name)});`),
+    );
     this.prologue();
     this.pstmts(p.body);
     w.line('return 0;');
@@ -293,29 +327,39 @@ export class ProgramGenerator {
     w.line('');
     const api = `extern "C" __attribute__((visibility("default")))`;
     w.open(`${api} void* ${this.symbol}_init(void) {`);
-    w.line(`return new (std::nothrow) ${this.stateType()}{};`);
+    w.line('return new (std::nothrow) Handle{};');
+    w.close();
+    w.line('');
+    w.open(`${api} int ${this.symbol}_set_callback(void* handle, int index, void* fn) {`);
+    w.line('if (!handle) return 1;');
+    w.line('Handle* h = static_cast<Handle*>(handle);');
+    w.open('switch (index) {');
+    callbacks.forEach((_, n) => w.line(`case ${n}: h->callback${n} = reinterpret_cast<callback${n}_t>(fn); return 0;`));
+    w.line(`default: return orch::fail(h, "set_callback: no callback with index %d (this program has ${callbacks.length})", index);`);
+    w.close();
     w.close();
     w.line('');
     w.open(`${api} int ${this.symbol}_run(void* handle, void* const* args) {`);
     w.line('if (!handle) return 1;');
-    w.line(`${this.stateType()}* st = static_cast<${this.stateType()}*>(handle);`);
+    w.line('Handle* h = static_cast<Handle*>(handle);');
+    w.line(`${this.stateType()}* st = h;`);
     w.line("st->error[0] = '\\0';");
     w.line('st->debug_failed = 0;');
     w.line('st->debug_logged = 0;');
     w.line('if (!args) return orch::fail(st, "run: the argument array is null");');
     this.runPrelude();
     w.open('try {');
-    w.line('return run_program(st, args);');
+    w.line('return run_program(h, args);');
     w.close('} catch (...) {');
     w.line('  return orch::fail(st, "run: unexpected C++ exception");');
     w.line('}');
     w.close();
     w.line('');
     w.open(`${api} const char* ${this.symbol}_last_error(void* handle) {`);
-    w.line(`return handle ? static_cast<${this.stateType()}*>(handle)->error : "null handle";`);
+    w.line('return handle ? static_cast<Handle*>(handle)->error : "null handle";');
     w.close();
     w.line('');
-    w.line(`${api} void ${this.symbol}_exit(void* handle) { delete static_cast<${this.stateType()}*>(handle); }`);
+    w.line(`${api} void ${this.symbol}_exit(void* handle) { delete static_cast<Handle*>(handle); }`);
     w.line('');
     w.line(`${api} const char* ${this.symbol}_signature(void) { return kSignature; }`);
     this.extraExports(api);
@@ -474,7 +518,32 @@ export class ProgramGenerator {
       case 'launch':
         this.launch(s);
         return;
+      case 'callback':
+        this.callback(s);
+        return;
     }
+  }
+
+  /** A host call: arguments by value, the result through a pointer, failure ends the run. */
+  private callback(s: Extract<PStmt, { kind: 'callback' }>): void {
+    const w = this.w;
+    const index = (this.program.callbacks ?? []).findIndex((c) => c.name === s.callback);
+    const cb = this.program.callbacks?.[index];
+    if (!cb) throw new Error(`call of unknown callback '${s.callback}'`);
+    const args = s.args.map((a, n) => convert(this.expr(a, undefined), a.dtype, cb.params[n].dtype));
+    const failed = `return orch::fail(st, "callback '%s' failed at %s", ${cString(cb.name)}, ${cString(locText(s.loc))});`;
+    w.open('{');
+    if (cb.result) {
+      w.line(`${CTYPE[cb.result]} result = ${convert('0', 'int32', cb.result)};`);
+      args.push('&result');
+    }
+    this.mapped(s.loc, () => w.line(`if (h->callback${index}(${args.join(', ')}) != 0) ${failed}`));
+    if (s.result !== null && cb.result) {
+      const v = this.scalars.get(s.result);
+      if (!v) throw new Error(`callback result stored in unknown scalar '${s.result}'`);
+      w.line(`${this.scalar(v.name)} = ${convert('result', cb.result, v.dtype)};`);
+    }
+    w.close();
   }
 
   protected launch(s: LaunchStmt): void {
@@ -895,6 +964,9 @@ export function programHeader(program: Program, symbol: string, signature: Progr
   const storage: Record<DType, string> = {
     float64: 'const double*', float32: 'const float*', int32: 'const int32_t*', int64: 'const int64_t*', bool: 'const uint8_t* (0 or 1)',
   };
+  const callbackRows = (program.callbacks ?? []).map(
+    (cb, n) => ` *   callback ${n}  ${commentText(cb.name)}: ${callbackPointerType(cb)}${cb.result ? '  (result through the last pointer)' : ''}`,
+  );
   const rows = signature.params.map((p, n) =>
     p.kind === 'field'
       ? ` *   args[${n}]  ${commentText(p.name)}: field ${p.dtype} ${p.axes}  (orch_array*)`
@@ -906,6 +978,10 @@ export function programHeader(program: Program, symbol: string, signature: Progr
  * ABI (plain C; one handle per concurrent caller, a handle is not reentrant):
  *   void*       ${symbol}_init(void);
  *       Allocates a handle (error buffer, persistent state); NULL if out of memory.
+ *   int         ${symbol}_set_callback(void* handle, int index, void* fn);
+ *       Registers host callback \`index\` (list below) right after init; run fails while
+ *       one is missing. A callback returns 0 on success and nonzero to report failure
+ *       (e.g. a Python exception), which ends the run with an error naming it.
  *   int         ${symbol}_run(void* handle, void* const* args);
  *       Runs the program once. args[n] points at parameter n (order below): an orch_array
  *       for fields (shape/strides in elements, see orch_runtime.h), the value for scalars.
@@ -915,10 +991,14 @@ export function programHeader(program: Program, symbol: string, signature: Progr
  *   void        ${symbol}_exit(void* handle);
  *       Frees the handle.
  *   const char* ${symbol}_signature(void);
- *       JSON: {"abi":1,"program":...,"params":[{"name","kind":"field"|"scalar","dtype","axes"?}]}
+ *       JSON: {"abi":2,"program":...,"params":[{"name","kind":"field"|"scalar","dtype","axes"?}],
+ *              "callbacks":[{"index","name","function":{"file","name"},"params","result"}]}
 ${extras.doc.map((l) => `${l}\n`).join('')} *
  * Parameters of ${symbol}_run:
 ${rows.join('\n') || ' *   (none)'}
+ *
+ * Callbacks (called in program order, from the thread that called run):
+${callbackRows.join('\n') || ' *   (none)'}
  */
 #ifndef ${guard}
 #define ${guard}
@@ -930,6 +1010,7 @@ extern "C" {
 #endif
 
 void* ${symbol}_init(void);
+int ${symbol}_set_callback(void* handle, int index, void* fn);
 int ${symbol}_run(void* handle, void* const* args);
 const char* ${symbol}_last_error(void* handle);
 void ${symbol}_exit(void* handle);

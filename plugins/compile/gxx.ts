@@ -3,6 +3,7 @@ import { rename, rm } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { execa } from 'execa';
 import { OrchError, OrchErrors, fail, type Diagnostic } from '../../core/diagnostics.js';
+import { compilerSlots } from './compilerSlots.js';
 
 /**
  * g++ (or any GCC-compatible driver) as a library compiler.
@@ -46,7 +47,7 @@ export async function compileSharedLibrary(opts: CompileOptions): Promise<Compil
   const args = [...flags, ...opts.includeDirs.map((d) => `-I${d}`), opts.source, '-o', partial];
   const command = [opts.compiler, ...args];
 
-  const result = await execa(opts.compiler, args, { cwd, reject: false, stdin: 'ignore', encoding: 'utf8' });
+  const result = await compilerSlots.run(() => execa(opts.compiler, args, { cwd, reject: false, stdin: 'ignore', encoding: 'utf8' }));
   const stderr = String(result.stderr ?? '');
   if (result.failed && !result.exitCode) {
     await rm(partial, { force: true });

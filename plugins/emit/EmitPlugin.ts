@@ -7,6 +7,7 @@ import type { OrchPlugin } from '../../core/config/types.js';
 import { printProgram } from '../../core/ir/print.js';
 import { entryInterface } from '../../core/runtime/callArgs.js';
 import { tapStage } from '../../core/stagePlugin.js';
+import { layoutText } from '../../core/layout/RankLayout.js';
 
 /** emit: IR dump, memory report and build info (with checksums), then an atomic rename into the cache. */
 export class EmitPlugin implements OrchPlugin {
@@ -17,7 +18,7 @@ export class EmitPlugin implements OrchPlugin {
       const dir = build.staging;
       writeCacheFile(path.join(dir, 'ir.txt'), printProgram(build.program) + '\n');
       writeCacheFile(path.join(dir, 'memory.json'), JSON.stringify(build.memory ?? {}, null, 1));
-      const artifacts = [path.basename(build.library), path.basename(build.cpp.file!), `${build.cpp.symbol}.h`, ...(build.cpp.extraFiles ?? []).map((f) => path.basename(f)), 'ir.txt', 'memory.json'];
+      const artifacts = [path.basename(build.library), path.basename(build.cpp.file!), `${build.cpp.symbol}.h`, ...(build.cpp.extraFiles ?? []).map((f) => path.basename(f)), ...(build.cpp.binding ? [build.cpp.binding] : []), 'ir.txt', 'memory.json'];
       const checksums: Record<string, string> = {};
       for (const a of artifacts) checksums[a] = sha256(readFileSync(path.join(dir, a)));
       const sources: Record<string, string> = {};
@@ -28,6 +29,7 @@ export class EmitPlugin implements OrchPlugin {
         entry: build.entry,
         symbol: build.cpp.symbol,
         library: path.basename(build.library),
+        binding: build.cpp.binding,
         created: new Date().toISOString(),
         inputs: build.inputs,
         sources,
@@ -36,6 +38,7 @@ export class EmitPlugin implements OrchPlugin {
         timings: build.timings,
         signature: build.cpp.signature,
         interface: entryInterface(build.program),
+        layout: build.layout && { layout: layoutText(build.layout.target.layout), codepath: build.layout.codepath, domain: [...build.layout.target.domain], halo: build.layout.target.halo },
         command: build.command ?? [],
       };
       // build-info.json is written last: an entry without it is never loaded

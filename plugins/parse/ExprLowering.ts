@@ -34,6 +34,8 @@ export function valueToExpr(v: Value, loc: SourceLoc, what = 'value'): Expr {
 }
 
 export abstract class ExprLowering {
+  /** What is being lowered, for messages ("gtscript", "a program"). */
+  protected readonly context: string = 'gtscript';
   /** Resolves a bare name: a runtime expression, or a compile-time value. */
   protected abstract name(id: string, e: PyExpr): Term;
   /** `x[...]` where x is not a compile-time value. */
@@ -120,7 +122,7 @@ export abstract class ExprLowering {
       case 'compare': {
         const op = PY_BIN[e.op];
         if (!op) {
-          fail('E_UNSUPPORTED', `operator '${e.op}' is not supported in gtscript`, {
+          fail('E_UNSUPPORTED', `operator '${e.op}' is not supported in ${this.context}`, {
             loc: e.loc,
             hint: e.op === 'in' || e.op === 'not in' || e.op === 'is' || e.op === 'is not' ? 'compare values with == or !=' : "use arithmetic (+ - * / // % **) and comparisons; for logic use 'and', 'or', 'not'",
           });
@@ -162,10 +164,10 @@ export abstract class ExprLowering {
       case 'tuple':
         return { c: { k: 'tuple', items: e.elts.map((x) => this.constant(x, 'a tuple element')) } };
       case 'unsupported':
-        fail('E_UNSUPPORTED', `${e.what} is not supported in gtscript`, { loc: e.loc, length: e.length, hint: unsupportedHint(e.what) });
+        fail('E_UNSUPPORTED', `${e.what} is not supported in ${this.context}`, { loc: e.loc, length: e.length, hint: unsupportedHint(e.what) });
       // eslint-disable-next-line no-fallthrough
       case 'dict':
-        fail('E_UNSUPPORTED', 'dict is not supported in gtscript', { loc: e.loc, hint: unsupportedHint('dict') });
+        fail('E_UNSUPPORTED', `dict is not supported in ${this.context}`, { loc: e.loc, hint: unsupportedHint('dict') });
       // eslint-disable-next-line no-fallthrough
       case 'slice':
         fail('E_UNSUPPORTED', 'slices are only allowed in region[...]', { loc: e.loc, hint: 'index fields with constant offsets such as q[1, 0, 0]' });

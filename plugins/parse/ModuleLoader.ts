@@ -5,7 +5,7 @@ import type { PyExpr, PyStmt } from '../../core/python/ast.js';
 import { parsePython } from '../../core/python/parse.js';
 import { constEval, truthy } from './constEval.js';
 import { knownModule, PY_BUILTINS } from './knownModules.js';
-import type { FunctionKind, FunctionInfo, ModuleScope, Value } from './values.js';
+import type { ClassInfo, FunctionKind, FunctionInfo, ModuleScope, Value } from './values.js';
 
 /**
  * Loads Python modules the way Python's import system would find them (the module's own
@@ -119,7 +119,7 @@ export class ModuleLoader {
           scope.names.set(s.name, { k: 'function', fn: this.functionInfo(s, scope) });
           break;
         case 'class':
-          scope.names.set(s.name, { k: 'opaque', why: `class '${s.name}' is not evaluated at module level`, loc: s.loc });
+          scope.names.set(s.name, { k: 'class', cls: this.classInfo(s, scope) });
           break;
         case 'if': {
           const t = truthy(this.eval(s.test, scope));
@@ -157,6 +157,21 @@ export class ModuleLoader {
       }
     }
     return { name: def.name, def, module: scope, kind, externals };
+  }
+
+  /** Methods and class-level constants; a program class is decorated @program (or its __call__ is). */
+  classInfo(def: Extract<PyStmt, { t: 'class' }>, scope: ModuleScope): ClassInfo {
+    const methods = new Map<string, FunctionInfo>();
+    const attrs = new Map<string, Value>();
+    for (const s of def.body) {
+      if (s.t === 'def') methods.set(s.name, this.functionInfo(s, scope));
+      else if (s.t === 'assign') for (const t of s.targets) if (t.t === 'name') attrs.set(t.id, this.eval(s.value, scope));
+    }
+    const decorated = def.decorators.some((d) => {
+      const v = this.eval(d.t === 'call' ? d.func : d, scope);
+      return v.k === 'builtin' && v.name === 'program';
+    });
+    return { name: def.name, def, module: scope, methods, attrs, isProgram: decorated || methods.get('__call__')?.kind === 'program' };
   }
 
   private evalExternals(e: PyExpr, scope: ModuleScope): Record<string, Value> {

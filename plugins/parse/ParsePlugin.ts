@@ -10,7 +10,7 @@ export class ParsePlugin implements OrchPlugin {
     tapStage(compiler, 'parse', this.name, (build, compilation) => {
       const loader = compilation.loader;
       const scope = loader.load(build.module);
-      build.program = lowerEntry(loader, findEntry(scope, build.entry), { externals: build.externals, defines: build.defines });
+      build.program = lowerEntry(loader, findEntry(scope, build.entry), { externals: build.externals, defines: build.defines, layout: build.layout });
       build.files = loader.dependencies(build.module);
       if (build.optionsKey) build.key = compilation.cache.keyFor(build.optionsKey, build.files);
     });

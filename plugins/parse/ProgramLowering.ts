@@ -1,13 +1,25 @@
 import { didYouMean, fail } from '../../core/diagnostics.js';
-import type { ArrayDecl, DType, Expr, PStmt, Program, ScalarVar, SourceLoc, StencilDef } from '../../core/ir/types.js';
+import type { ArrayDecl, CallbackDecl, DType, Expr, PStmt, Program, ScalarVar, SourceLoc, StencilDef } from '../../core/ir/types.js';
 import type { PyExpr, PyStmt } from '../../core/python/ast.js';
+import { lowerCallback } from './CallbackLowering.js';
+import { axisOffsets, type LayoutContext } from './layoutExternals.js';
 import { truthy } from './constEval.js';
 import { ExprLowering, valueToExpr, type Term } from './ExprLowering.js';
 import type { ModuleLoader } from './ModuleLoader.js';
 import { cast } from './typeRules.js';
-import { describeValue, type FunctionInfo, type Value } from './values.js';
+import { visitExpr } from '../../core/ir/walk.js';
+import { describeValue, type ClassInfo, type FunctionInfo, type Value } from './values.js';
 
-type PBinding = { k: 'array'; name: string } | { k: 'scalar'; name: string } | { k: 'value'; value: Value };
+/** What a name (or `self.attr`) means in a program. */
+type PBinding =
+  | { k: 'array'; name: string }
+  | { k: 'scalar'; name: string }
+  | { k: 'value'; value: Value }
+  /** An instance of a program class: what its __init__ stored on `self`. */
+  | { k: 'object'; cls: ClassInfo; attrs: Map<string, PBinding> }
+  /** A method of an instance (inlined like a nested program, `self` bound). */
+  | { k: 'method'; fn: FunctionInfo; self: PObject };
+type PObject = Extract<PBinding, { k: 'object' }>;
 
 interface PScope {
   vars: Map<string, PBinding>;
@@ -15,48 +27,74 @@ interface PScope {
   prefix: string;
 }
 
-/** Resolves and caches lowered stencils for the programs that call them. */
+/**
+ * Resolves and caches lowered stencils for the programs that call them. `callExternals`
+ * (region externals of a layout build, per call) rank below the stencil's own externals.
+ */
 export interface StencilResolver {
-  (fn: FunctionInfo, loc: SourceLoc): StencilDef;
+  (fn: FunctionInfo, loc: SourceLoc, callExternals?: Record<string, Value>): StencilDef;
 }
 
 /**
- * `@program` function -> `Program` IR. Nested program calls are inlined so the whole call
- * tree is one body; stencil calls become coarse `call` nodes. Compile-time arguments are
- * folded; runtime scalars stay variables.
+ * `@program` function (or program class) -> `Program` IR. Nested program calls are inlined
+ * so the whole call tree is one body; stencil calls become coarse `call` nodes.
+ * Compile-time arguments are folded; runtime scalars stay variables.
+ *
+ * A program class is an `__init__` that only stores stencils, temporaries, constants and
+ * other program-class instances on `self` (run at compile time, its arguments are
+ * compile-time values), plus a `__call__` lowered like a program function.
  */
 export class ProgramLowering extends ExprLowering {
+  protected override readonly context = 'a program';
   private readonly arrays = new Map<string, ArrayDecl>();
   private readonly scalarVars = new Map<string, ScalarVar>();
   private readonly stencils: Record<string, StencilDef> = {};
-  private readonly stencilNames = new Map<FunctionInfo, string>();
+  private readonly stencilNames = new Map<StencilDef, string>();
+  private readonly callbacks = new Map<FunctionInfo, CallbackDecl>();
   private scope!: PScope;
   private uid = 0;
   private depth = 0;
 
+  /** Names of all defines a program may take (function or __call__ compiletime args, constructor args). */
+  private readonly defineNames = new Set<string>();
+  /** > 0 while lowering the body of a runtime if/while/for. */
+  private runtimeFlow = 0;
+
   constructor(
-    readonly fn: FunctionInfo,
+    readonly entry: FunctionInfo | ClassInfo,
     readonly defines: Record<string, number | boolean>,
     readonly loader: ModuleLoader,
     readonly resolveStencil: StencilResolver,
+    /** Set in a layout build: stencils get NDSL's region externals for their code path. */
+    readonly layout: LayoutContext | null = null,
   ) {
     super();
   }
 
   lower(): Program {
-    const def = this.fn.def;
-    this.scope = { vars: new Map(), fn: this.fn, prefix: '' };
-    const params: Program['params'] = [];
     const compiletime: Record<string, number | boolean> = {};
+    if (!('methods' in this.entry)) return this.lowerFunction(this.entry, null, compiletime, this.entry.def.nameLoc);
+    const cls = this.entry;
+    const call = cls.methods.get('__call__');
+    if (!call) fail('E_CLASS_FORM', `program class '${cls.name}' has no __call__`, { loc: cls.def.loc, hint: 'define __call__(self, fields..., scalars...) with the program body' });
+    const self = this.instantiate(cls, null, cls.def.loc, compiletime);
+    return { ...this.lowerFunction(call, self, compiletime, cls.def.loc), name: cls.name };
+  }
+
+  private lowerFunction(fn: FunctionInfo, self: PObject | null, compiletime: Record<string, number | boolean>, loc: SourceLoc): Program {
+    const def = fn.def;
+    this.scope = { vars: new Map(self ? [['self', self]] : []), fn, prefix: '' };
+    const params: Program['params'] = [];
     for (const p of def.params) {
       if (p.name === 'self') continue;
       if (p.kind === 'varargs' || p.kind === 'kwargs') fail('E_PARAM', 'programs cannot take *args/**kwargs', { loc: p.loc, hint: 'declare every argument by name' });
       if (!p.annotation) fail('E_PARAM_TYPE', `program argument '${p.name}' has no type annotation`, { loc: p.loc, hint: 'annotate fields (FloatField), scalars (Float, int, bool) and compile-time values (compiletime(int))' });
-      const t = this.loader.eval(p.annotation, this.fn.module);
+      const t = this.loader.eval(p.annotation, fn.module);
       if (t.k === 'compiletime') {
+        this.defineNames.add(p.name);
         let v: number | boolean | undefined = this.defines[p.name];
         if (v === undefined && p.default) {
-          const d = this.loader.eval(p.default, this.fn.module);
+          const d = this.loader.eval(p.default, fn.module);
           if (d.k === 'num' || d.k === 'bool') v = d.value;
         }
         if (v === undefined) {
@@ -79,29 +117,206 @@ export class ProgramLowering extends ExprLowering {
         fail('E_PARAM_TYPE', `the annotation of '${p.name}' is not a field, scalar or compiletime(...) type${t.k === 'opaque' ? `: ${t.why}` : ''}`, { loc: p.annotation.loc, hint: 'use FloatField, Float, int, bool or compiletime(int)' });
       }
     }
+    const name = self ? self.cls.name : def.name;
     for (const k of Object.keys(this.defines)) {
-      if (!(k in compiletime)) {
-        const names = def.params.map((p) => p.name);
-        const guess = didYouMean(k, names);
-        fail('E_DEFINE_UNKNOWN', `--define ${k}: program '${def.name}' has no compile-time argument '${k}'`, { loc: def.nameLoc, hint: guess ? `did you mean '${guess}'?` : `compile-time arguments: ${Object.keys(compiletime).join(', ') || 'none'}` });
+      if (!this.defineNames.has(k)) {
+        const guess = didYouMean(k, this.defineNames);
+        fail('E_DEFINE_UNKNOWN', `--define ${k}: program '${name}' has no compile-time argument '${k}'`, { loc, hint: guess ? `did you mean '${guess}'?` : `compile-time arguments: ${[...this.defineNames].join(', ') || 'none'}` });
       }
     }
     const body = this.block(def.body);
     return {
-      name: def.name,
+      name,
       entryKind: 'program',
-      loc: def.nameLoc,
+      loc,
       params,
       arrays: [...this.arrays.values()],
       scalars: [...this.scalarVars.values()],
       compiletime,
       stencils: this.stencils,
+      callbacks: [...this.callbacks.values()],
       body,
     };
   }
 
   private block(stmts: PyStmt[]): PStmt[] {
     return stmts.flatMap((s) => this.stmt(s));
+  }
+
+  /** The body of a runtime if/while/for: names bound there cannot alias fields. */
+  private runtimeBlock(stmts: PyStmt[]): PStmt[] {
+    this.runtimeFlow++;
+    try {
+      return this.block(stmts);
+    } finally {
+      this.runtimeFlow--;
+    }
+  }
+
+  // ---- program classes ----
+
+  /**
+   * Runs a program class's `__init__` at compile time. The entry class takes its
+   * arguments from the defines (or defaults); a nested instance (`self.sub = Sub(...)`)
+   * from compile-time arguments at the call.
+   */
+  private instantiate(cls: ClassInfo, call: Extract<PyExpr, { t: 'call' }> | null, loc: SourceLoc, compiletime: Record<string, number | boolean>): PObject {
+    const obj: PObject = { k: 'object', cls, attrs: new Map() };
+    const init = cls.methods.get('__init__');
+    if (!init) {
+      if (call && (call.args.length || call.kwargs.length)) fail('E_CALL_ARGS', `${cls.name}() takes no arguments (it has no __init__)`, { loc: call.loc, hint: `write ${cls.name}()` });
+      return obj;
+    }
+    const vars = new Map<string, PBinding>([['self', obj]]);
+    const params = init.def.params.filter((p) => p.name !== 'self');
+    params.forEach((p, i) => {
+      if (p.kind === 'varargs' || p.kind === 'kwargs') fail('E_CLASS_INIT', `__init__ of program class '${cls.name}' cannot take *args/**kwargs`, { loc: p.loc, hint: 'declare every constructor argument by name' });
+      if (!call) {
+        // the entry class: constructor arguments are the build's compile-time values
+        this.defineNames.add(p.name);
+        const given = this.defines[p.name];
+        if (given !== undefined) {
+          compiletime[p.name] = given;
+          vars.set(p.name, { k: 'value', value: typeof given === 'boolean' ? { k: 'bool', value: given } : { k: 'num', value: given, isInt: Number.isInteger(given) && !this.floatAnnotated(init, p.annotation) } });
+          return;
+        }
+        if (!p.default) fail('E_COMPILETIME_MISSING', `constructor argument '${p.name}' of '${cls.name}' has no value`, { loc: p.loc, hint: `pass --define ${p.name}=<value> or give it a default` });
+        vars.set(p.name, { k: 'value', value: this.loader.eval(p.default, init.module) });
+        return;
+      }
+      const kw = call.kwargs.find((k) => k.name === p.name);
+      const a = kw ? kw.value : call.args[i];
+      if (!a) {
+        if (!p.default) fail('E_ARG_MISSING', `${cls.name}() is missing argument '${p.name}'`, { loc: call.loc, hint: `pass ${p.name}=...` });
+        vars.set(p.name, { k: 'value', value: this.loader.eval(p.default, init.module) });
+        return;
+      }
+      vars.set(p.name, this.initValue(a, p.name));
+    });
+    const saved = this.scope;
+    this.scope = { vars, fn: init, prefix: call ? `${cls.name}_${++this.uid}_` : '' };
+    this.depth++;
+    if (this.depth > 32) fail('E_RECURSION', `recursive construction of '${cls.name}'`, { loc, hint: 'program classes cannot contain themselves' });
+    try {
+      for (const st of init.def.body) this.initStmt(st, cls);
+    } finally {
+      this.depth--;
+      this.scope = saved;
+    }
+    return obj;
+  }
+
+  private floatAnnotated(fn: FunctionInfo, annotation: PyExpr | null): boolean {
+    if (!annotation) return false;
+    const t = this.loader.eval(annotation, fn.module);
+    return t.k === 'dtype' && t.dtype.startsWith('float');
+  }
+
+  private initStmt(s: PyStmt, cls: ClassInfo): void {
+    const bad = (what: string, loc: SourceLoc) =>
+      fail('E_CLASS_INIT', `${what} in the __init__ of program class '${cls.name}'`, {
+        loc,
+        hint: '__init__ may only store stencils, temporaries, constants and program-class instances on self (and compute compile-time values)',
+      });
+    switch (s.t) {
+      case 'pass':
+        return;
+      case 'expr':
+        if (s.value.t === 'str') return;
+        return bad('an expression statement', s.loc);
+      case 'assign': {
+        if (s.targets.length !== 1) return bad('chained assignment', s.loc);
+        const target = s.targets[0];
+        if (target.t === 'attr') {
+          const owner = this.resolve(target.value);
+          if (owner?.k !== 'object') return bad('assignment to an attribute of something other than self', target.loc);
+          owner.attrs.set(target.attr, this.initValue(s.value, target.attr));
+          return;
+        }
+        if (target.t === 'name') {
+          this.scope.vars.set(target.id, this.initValue(s.value, target.id));
+          return;
+        }
+        return bad('this assignment', s.loc);
+      }
+      case 'if': {
+        const t = this.term(s.test);
+        const tv = 'c' in t ? truthy(t.c) : undefined;
+        if (tv === undefined) return bad('a condition that is not known at compile time', s.test.loc);
+        for (const st of tv ? s.body : s.orelse) this.initStmt(st, cls);
+        return;
+      }
+      default:
+        return bad(s.t === 'unsupported' ? s.what : `a ${s.t} statement`, s.loc);
+    }
+  }
+
+  /** What `__init__` may store: a temporary, an instance, a field, or a compile-time value. */
+  private initValue(e: PyExpr, nameHint: string): PBinding {
+    if (e.t === 'call') {
+      const f = this.term(e.func);
+      if ('c' in f && f.c.k === 'builtin' && f.c.name === 'temporary') return { k: 'array', name: this.temporaryArray(e, nameHint) };
+      if ('c' in f && f.c.k === 'class') return this.instantiate(f.c.cls, e, e.loc, {});
+    }
+    const b = e.t === 'name' || e.t === 'attr' ? this.resolve(e) : undefined;
+    if (b && b.k !== 'value') return b;
+    const t = this.term(e);
+    if ('r' in t) {
+      fail('E_CLASS_INIT', `'${nameHint}' depends on runtime values; __init__ runs at compile time`, {
+        loc: e.loc,
+        hint: 'store compile-time values (constructor arguments, constants) in __init__; compute runtime values in __call__',
+      });
+    }
+    return { k: 'value', value: t.c };
+  }
+
+  /** A name or `a.b.c` attribute chain through program-class instances, if it is one. */
+  private resolve(e: PyExpr): PBinding | undefined {
+    if (e.t === 'name') return this.scope.vars.get(e.id);
+    if (e.t !== 'attr') return undefined;
+    const base = this.resolve(e.value);
+    if (base?.k !== 'object') return undefined;
+    return this.member(base, e.attr, e);
+  }
+
+  private member(obj: PObject, attr: string, e: PyExpr): PBinding {
+    const own = obj.attrs.get(attr);
+    if (own) return own;
+    const method = obj.cls.methods.get(attr);
+    if (method) return { k: 'method', fn: method, self: obj };
+    const constant = obj.cls.attrs.get(attr);
+    if (constant) return { k: 'value', value: constant };
+    const guess = didYouMean(attr, [...obj.attrs.keys(), ...obj.cls.methods.keys(), ...obj.cls.attrs.keys()]);
+    fail('E_UNKNOWN_NAME', `'${obj.cls.name}' object has no attribute '${attr}'`, {
+      loc: e.loc,
+      hint: guess ? `did you mean '${guess}'?` : `store it on self in ${obj.cls.name}.__init__`,
+    });
+  }
+
+  /** The term a binding gives where a value is expected. */
+  private bindingTerm(b: PBinding, what: string, e: PyExpr): Term {
+    switch (b.k) {
+      case 'scalar':
+        return { r: { kind: 'scalar', name: b.name, dtype: this.scalarVars.get(b.name)!.dtype } };
+      case 'value':
+        return { c: b.value };
+      case 'array':
+        fail('E_NOT_A_VALUE', `field '${what}' cannot be used as a value in a program`, { loc: e.loc, hint: 'fields are passed to stencils; read them inside a stencil' });
+      // eslint-disable-next-line no-fallthrough
+      case 'object':
+        fail('E_NOT_A_VALUE', `'${what}' is a ${b.cls.name} object, not a value`, { loc: e.loc, hint: `call it (${what}(...)) or use its attributes` });
+      // eslint-disable-next-line no-fallthrough
+      case 'method':
+        fail('E_NOT_A_VALUE', `method '${b.fn.name}' cannot be used as a value`, { loc: e.loc, hint: 'call it as a statement' });
+    }
+  }
+
+  override term(e: PyExpr): Term {
+    if (e.t === 'attr') {
+      const b = this.resolve(e);
+      if (b) return this.bindingTerm(b, e.attr, e);
+    }
+    return super.term(e);
   }
 
   private stmt(s: PyStmt): PStmt[] {
@@ -121,7 +336,7 @@ export class ProgramLowering extends ExprLowering {
         return this.forStmt(s);
       case 'while': {
         const pre = this.materialize([s.body], s.loc);
-        return [...pre, { kind: 'while', cond: cast(this.expr(s.test), 'bool'), body: this.block(s.body), loc: s.loc }];
+        return [...pre, { kind: 'while', cond: cast(this.expr(s.test), 'bool'), body: this.runtimeBlock(s.body), loc: s.loc }];
       }
       case 'if': {
         const t = this.term(s.test);
@@ -131,7 +346,7 @@ export class ProgramLowering extends ExprLowering {
           return this.block(tv ? s.body : s.orelse);
         }
         const pre = this.materialize([s.body, s.orelse], s.loc);
-        return [...pre, { kind: 'if', cond: cast(t.r, 'bool'), then: this.block(s.body), else: this.block(s.orelse), loc: s.loc }];
+        return [...pre, { kind: 'if', cond: cast(t.r, 'bool'), then: this.runtimeBlock(s.body), else: this.runtimeBlock(s.orelse), loc: s.loc }];
       }
       case 'return':
         if (s.value) fail('E_PROGRAM_STMT', 'programs return nothing', { loc: s.loc, hint: 'write results into field arguments' });
@@ -141,7 +356,7 @@ export class ProgramLowering extends ExprLowering {
         fail('E_UNSUPPORTED', `${s.what} is not supported in a program`, { loc: s.loc, length: s.length, hint: 'programs may call stencils, programs and callbacks, and use scalar arithmetic, for/while/if; see docs/programs.md' });
       // eslint-disable-next-line no-fallthrough
       default:
-        fail('E_UNSUPPORTED', `a ${s.t} statement is not supported in a program`, { loc: s.loc, hint: 'programs may call stencils, programs and callbacks, and use scalar arithmetic, for/while/if; see docs/programs.md' });
+        fail('E_UNSUPPORTED', `${/^[aeiou]/.test(s.t) ? 'an' : 'a'} ${s.t} statement is not supported in a program`, { loc: s.loc, hint: 'programs may call stencils, programs and callbacks, and use scalar arithmetic, for/while/if; see docs/programs.md' });
     }
   }
 
@@ -191,7 +406,7 @@ export class ProgramLowering extends ExprLowering {
     const pre = this.materialize([s.body], s.loc);
     this.scope.vars.delete(s.target.id);
     const v = this.declareScalar(s.target.id, 'int64');
-    return [...pre, { kind: 'for', var: v, start, stop, step, body: this.block(s.body), loc: s.loc }];
+    return [...pre, { kind: 'for', var: v, start, stop, step, body: this.runtimeBlock(s.body), loc: s.loc }];
   }
 
   private declareScalar(pyName: string, dtype: DType): string {
@@ -212,10 +427,20 @@ export class ProgramLowering extends ExprLowering {
     if (s.targets.length !== 1) fail('E_UNSUPPORTED', 'chained assignment is not supported', { loc: s.loc, hint: 'assign each target separately' });
     const target = s.targets[0];
     const value = s.value;
-    // tmp = temporary(q)
+    // tmp = temporary(q); n = some_callback(...)
     if (value.t === 'call') {
       const f = this.term(value.func);
       if ('c' in f && f.c.k === 'builtin' && f.c.name === 'temporary') return this.temporary(target, value);
+      if ('c' in f && f.c.k === 'function' && f.c.fn.kind === 'callback') return [this.callbackCall(f.c.fn, value, target)];
+    }
+    // a name for a field or an instance (`tmp = self.tmp`): an alias, fixed at compile time
+    if (target.t === 'name' && (value.t === 'name' || value.t === 'attr')) {
+      const b = this.resolve(value);
+      if (b && (b.k === 'array' || b.k === 'object' || b.k === 'method')) {
+        if (this.runtimeFlow) fail('E_ALIAS_IN_FLOW', `'${target.id}' would name a field only on some runtime paths`, { loc: s.loc, hint: 'bind field names outside runtime if/while/for, or call the stencil on each branch with the field it needs' });
+        this.scope.vars.set(target.id, b);
+        return [];
+      }
     }
     if (target.t === 'tuple') {
       // nx, ny, nz = q.shape
@@ -253,46 +478,92 @@ export class ProgramLowering extends ExprLowering {
   }
 
   private setScalar(target: PyExpr, value: Expr, loc: SourceLoc): PStmt[] {
+    return [{ kind: 'set', name: this.scalarTarget(target, value.dtype), value, loc }];
+  }
+
+  /** The program scalar an assignment to `target` writes (declared on first assignment). */
+  private scalarTarget(target: PyExpr, dtype: DType): string {
     if (target.t !== 'name') fail('E_ASSIGN_TARGET', 'programs can only assign to names', { loc: target.loc, hint: 'assign scalars to names' });
     const existing = this.scope.vars.get(target.id);
+    if (existing && existing.k === 'array') fail('E_ASSIGN_TARGET', `'${target.id}' is a field and cannot be reassigned`, { loc: target.loc, hint: 'use a new name for the scalar' });
     if (existing && existing.k === 'scalar' && this.scalarVars.get(existing.name)?.role === 'arg') {
       // arguments are passed by value: shadow with a local
       this.scope.vars.delete(target.id);
     }
-    const name = this.declareScalar(target.id, value.dtype);
-    return [{ kind: 'set', name, value, loc }];
+    return this.declareScalar(target.id, dtype);
   }
 
   private temporary(target: PyExpr, call: Extract<PyExpr, { t: 'call' }>): PStmt[] {
     if (target.t !== 'name') fail('E_ASSIGN_TARGET', 'temporary(...) must be assigned to a name', { loc: target.loc, hint: 'write tmp = temporary(q)' });
-    if (call.args.length !== 1) fail('E_CALL_ARGS', 'temporary() takes the field it copies the shape and dtype of', { loc: call.loc, hint: 'write tmp = temporary(q)' });
-    const like = this.arrayOf(call.args[0]);
-    let dtype = like.dtype;
+    this.scope.vars.set(target.id, { k: 'array', name: this.temporaryArray(call, target.id) });
+    return [];
+  }
+
+  /**
+   * `temporary(q)` (shape, axes and dtype of field q) or `temporary(shape=(nx, ny, nz),
+   * dtype=Float)` (IJK for 3 extents, IJ for 2, K for 1): a zero-filled program array.
+   */
+  private temporaryArray(call: Extract<PyExpr, { t: 'call' }>, nameHint: string): string {
+    const usage = 'write temporary(q) for a field like q, or temporary(shape=(nx, ny, nz), dtype=Float)';
+    const shapeKw = call.kwargs.find((k) => k.name === 'shape');
+    for (const k of call.kwargs) if (k.name !== 'shape' && k.name !== 'dtype') fail('E_CALL_ARGS', `temporary() has no parameter '${k.name}'`, { loc: k.loc, hint: usage });
+    let dtype: DType = 'float64';
+    let axes: ArrayDecl['axes'];
+    let shape: Expr[];
+    if (call.args.length === 1 && !shapeKw) {
+      const like = this.arrayOf(call.args[0]);
+      dtype = like.dtype;
+      axes = like.axes;
+      shape = [...like.axes].map((_, i) => (like.shape ? like.shape[i] : { kind: 'shape', name: like.name, axis: i, dtype: 'int64' }));
+    } else if (call.args.length === 0 && shapeKw) {
+      shape = this.intTuple(shapeKw.value, 'shape');
+      // temporaries are allocated when the program starts, before any local is assigned
+      for (const [n, e] of shape.entries()) {
+        visitExpr(e, (x) => {
+          if (x.kind === 'scalar' && this.scalarVars.get(x.name)?.role !== 'arg') {
+            fail('E_TEMPORARY_SHAPE', 'the shape of a temporary must be known when the program starts', {
+              loc: shapeKw.value.t === 'tuple' ? shapeKw.value.elts[n].loc : shapeKw.value.loc,
+              hint: 'use compile-time values, scalar arguments or field shapes (q.shape[0]), or temporary(q) for a field like q',
+            });
+          }
+        });
+      }
+      const byRank: Record<number, ArrayDecl['axes']> = { 1: 'K', 2: 'IJ', 3: 'IJK' };
+      if (!byRank[shape.length]) fail('E_CALL_ARGS', `a temporary has 1 to 3 extents, got ${shape.length}`, { loc: shapeKw.value.loc, hint: usage });
+      axes = byRank[shape.length];
+    } else {
+      fail('E_CALL_ARGS', 'temporary() takes a field or shape=(...)', { loc: call.loc, hint: usage });
+    }
     const dt = call.kwargs.find((k) => k.name === 'dtype');
     if (dt) {
       const v = this.constant(dt.value, 'the dtype');
       if (v.k !== 'dtype') fail('E_PARAM_TYPE', 'dtype must be a type such as Float or np.float64', { loc: dt.value.loc, hint: 'write dtype=Float' });
       dtype = v.dtype;
     }
-    let real = this.scope.prefix + target.id;
+    let real = this.scope.prefix + nameHint;
     while (this.arrays.has(real) || this.scalarVars.has(real)) real = `${real}_${++this.uid}`;
-    const shape: Expr[] = [...like.axes].map((_, i) => (like.shape ? like.shape[i] : { kind: 'shape', name: like.name, axis: i, dtype: 'int64' }));
-    this.arrays.set(real, { name: real, dtype, axes: like.axes, role: 'temporary', shape, loc: call.loc });
-    this.scope.vars.set(target.id, { k: 'array', name: real });
-    return [];
+    this.arrays.set(real, { name: real, dtype, axes, role: 'temporary', shape, loc: call.loc });
+    return real;
   }
 
   private arrayOf(e: PyExpr): ArrayDecl {
-    if (e.t === 'name') {
-      const b = this.scope.vars.get(e.id);
-      if (b && b.k === 'array') return this.arrays.get(b.name)!;
-    }
+    const b = this.resolve(e);
+    if (b && b.k === 'array') return this.arrays.get(b.name)!;
+    if (e.t === 'name' && !b) this.name(e.id, e); // an undefined name is reported as such
+    if (e.t === 'unsupported') this.term(e);
     fail('E_NOT_A_FIELD', 'expected a field', { loc: e.loc, hint: 'pass a field argument or a temporary' });
   }
 
   // ---- calls ----
 
   private callStmt(e: Extract<PyExpr, { t: 'call' }>): PStmt[] {
+    const target = this.resolve(e.func);
+    if (target?.k === 'object') {
+      const call = target.cls.methods.get('__call__');
+      if (!call) fail('E_UNKNOWN_CALL', `'${target.cls.name}' objects are not callable (no __call__)`, { loc: e.func.loc, hint: `define ${target.cls.name}.__call__` });
+      return this.inlineProgram(call, e, target);
+    }
+    if (target?.k === 'method') return this.inlineProgram(target.fn, e, target.self);
     const f = this.term(e.func);
     if (!('c' in f) || f.c.k !== 'function') {
       const what = e.func.t === 'name' ? e.func.id : e.func.t === 'attr' ? e.func.attr : 'this';
@@ -304,24 +575,77 @@ export class ProgramLowering extends ExprLowering {
     }
     const fn = f.c.fn;
     if (fn.kind === 'program') return this.inlineProgram(fn, e);
-    if (fn.kind === 'stencil' || fn.kind === 'plain') return [this.stencilCall(fn, e)];
-    if (fn.kind === 'callback') fail('E_UNSUPPORTED', 'callbacks are not supported by this build of orch yet', { loc: e.loc, hint: 'run this program in python mode' });
+    if (fn.kind === 'callback') return [this.callbackCall(fn, e, null)];
+    if (fn.kind === 'stencil' || (fn.kind === 'plain' && fn.def.body.some((st) => st.t === 'with'))) return [this.stencilCall(fn, e)];
+    if (fn.kind === 'plain') {
+      fail('E_UNKNOWN_CALL', `'${fn.name}' is a plain Python function: orch cannot compile it into the program`, {
+        loc: e.func.loc,
+        length: fn.name.length,
+        hint: `mark it @callback to run it on the host (scalar arguments), or @program / @stencil to compile it`,
+      });
+    }
     fail('E_UNKNOWN_CALL', `'${fn.name}' is a @gtscript.function; call it from a stencil`, { loc: e.loc, hint: 'programs call stencils, not helpers' });
   }
 
-  private stencilName(fn: FunctionInfo, def: StencilDef): string {
-    const known = this.stencilNames.get(fn);
+  /** The callback's declaration, lowered once per program (names unique across modules). */
+  private callback(fn: FunctionInfo): CallbackDecl {
+    let decl = this.callbacks.get(fn);
+    if (!decl) {
+      let name = fn.name;
+      const taken = new Set([...this.callbacks.values()].map((d) => d.name));
+      while (taken.has(name)) name = `${fn.name}_${++this.uid}`;
+      decl = lowerCallback(fn, name, this.loader);
+      this.callbacks.set(fn, decl);
+    }
+    return decl;
+  }
+
+  /** `cb(args)` or `x = cb(args)`: a host call in program order. */
+  private callbackCall(fn: FunctionInfo, e: Extract<PyExpr, { t: 'call' }>, target: PyExpr | null): PStmt {
+    const decl = this.callback(fn);
+    const params = fn.def.params;
+    if (e.args.length > params.length) fail('E_CALL_ARGS', `${fn.name}() takes ${params.length} arguments, got ${e.args.length}`, { loc: e.loc, hint: `parameters: ${params.map((p) => p.name).join(', ')}` });
+    for (const kw of e.kwargs) {
+      if (!kw.name || !params.some((p) => p.name === kw.name)) {
+        const guess = didYouMean(kw.name ?? '', params.map((p) => p.name));
+        fail('E_CALL_ARGS', `${fn.name}() has no parameter '${kw.name}'`, { loc: kw.loc, hint: guess ? `did you mean '${guess}'?` : `parameters: ${params.map((p) => p.name).join(', ')}` });
+      }
+    }
+    const args = decl.params.map((p, i) => {
+      const kw = e.kwargs.find((k) => k.name === p.name);
+      const given = kw ? kw.value : e.args[i];
+      if (given) return cast(this.expr(given, 'scalar argument'), p.dtype);
+      const dflt = params[i].default;
+      if (!dflt) fail('E_ARG_MISSING', `${fn.name}() is missing argument '${p.name}'`, { loc: e.loc, hint: `pass ${p.name}=...` });
+      return cast(valueToExpr(this.loader.eval(dflt, fn.module), dflt.loc), p.dtype);
+    });
+    let result: string | null = null;
+    if (target) {
+      if (decl.result === null) {
+        fail('E_CALLBACK_RESULT', `callback '${fn.name}' returns nothing, so its result cannot be assigned`, {
+          loc: e.loc,
+          hint: fn.def.returns ? 'call it as a statement' : `annotate its return type (def ${fn.name}(...) -> float:)`,
+        });
+      }
+      result = this.scalarTarget(target, decl.result);
+    }
+    return { kind: 'callback', callback: decl.name, args, result, loc: e.loc };
+  }
+
+  private stencilName(def: StencilDef): string {
+    const known = this.stencilNames.get(def);
     if (known) return known;
     let name = def.name;
     while (this.stencils[name]) name = `${def.name}_${++this.uid}`;
-    this.stencilNames.set(fn, name);
+    this.stencilNames.set(def, name);
     this.stencils[name] = def;
     return name;
   }
 
   private stencilCall(fn: FunctionInfo, e: Extract<PyExpr, { t: 'call' }>): PStmt {
-    const def = this.resolveStencil(fn, e.loc);
-    const name = this.stencilName(fn, def);
+    const layoutExternals = this.layout ? this.layoutExternals(e) : undefined;
+    const def = this.resolveStencil(fn, e.loc, layoutExternals);
+    const name = this.stencilName(def);
     const fieldArgs: Record<string, string> = {};
     const scalarArgs: Record<string, Expr> = {};
     let originArg: PyExpr | null = null;
@@ -390,6 +714,25 @@ export class ProgramLowering extends ExprLowering {
     return { kind: 'call', stencil: name, fields: fieldArgs, scalars: scalarArgs, origins, domain, loc: e.loc };
   }
 
+  /** NDSL's region externals for this call on this code path, from its compile-time origin and domain. */
+  private layoutExternals(e: Extract<PyExpr, { t: 'call' }>): Record<string, Value> {
+    const known = (x: PyExpr | undefined): (number | null)[] => {
+      let t = x;
+      if (t?.t === 'dict') {
+        const all = t.keys.findIndex((k) => k.t === 'str' && k.value === '_all_');
+        t = all >= 0 ? t.values[all] : undefined;
+      }
+      if (t?.t !== 'tuple') return [null, null, null];
+      return t.elts.map((v) => {
+        const c = this.term(v);
+        return 'c' in c && c.c.k === 'num' && c.c.isInt ? c.c.value : null;
+      });
+    };
+    const origin = e.kwargs.find((k) => k.name === 'origin');
+    const domain = e.kwargs.find((k) => k.name === 'domain');
+    return axisOffsets(this.layout!, origin ? known(origin.value) : [0, 0, 0], known(domain?.value), e.loc);
+  }
+
   private intTuple(e: PyExpr, what: string): Expr[] {
     if (e.t !== 'tuple') fail('E_DOMAIN', `${what} must be a tuple`, { loc: e.loc, hint: `write ${what}=(i, j, k)` });
     return e.elts.map((x) => {
@@ -399,18 +742,19 @@ export class ProgramLowering extends ExprLowering {
     });
   }
 
-  private inlineProgram(fn: FunctionInfo, e: Extract<PyExpr, { t: 'call' }>): PStmt[] {
+  private inlineProgram(fn: FunctionInfo, e: Extract<PyExpr, { t: 'call' }>, self: PObject | null = null): PStmt[] {
     if (this.depth > 32) fail('E_RECURSION', `recursive program call of '${fn.name}'`, { loc: e.loc, hint: 'programs cannot call themselves' });
     const params = fn.def.params.filter((p) => p.name !== 'self');
-    const vars = new Map<string, PBinding>();
+    const vars = new Map<string, PBinding>(self ? [['self', self]] : []);
     const out: PStmt[] = [];
     const prefix = `${fn.name}_${++this.uid}_`;
     params.forEach((p, i) => {
       const kw = e.kwargs.find((k) => k.name === p.name);
       const a = kw ? kw.value : i < e.args.length ? e.args[i] : p.default;
       if (!a) fail('E_ARG_MISSING', `${fn.name}() is missing argument '${p.name}'`, { loc: e.loc, hint: `pass ${p.name}=...` });
-      if ((kw || i < e.args.length) && a.t === 'name' && this.scope.vars.get(a.id)?.k === 'array') {
-        vars.set(p.name, this.scope.vars.get(a.id)!);
+      const bound = kw || i < e.args.length ? this.resolve(a) : undefined;
+      if (bound && (bound.k === 'array' || bound.k === 'object' || bound.k === 'method')) {
+        vars.set(p.name, bound);
         return;
       }
       const t: Term = kw || i < e.args.length ? this.term(a) : { c: this.loader.eval(a, fn.module) };
@@ -440,12 +784,15 @@ export class ProgramLowering extends ExprLowering {
 
   protected name(id: string, e: PyExpr): Term {
     const b = this.scope.vars.get(id);
-    if (b) {
-      if (b.k === 'scalar') return { r: { kind: 'scalar', name: b.name, dtype: this.scalarVars.get(b.name)!.dtype } };
-      if (b.k === 'value') return { c: b.value };
-      fail('E_NOT_A_VALUE', `field '${id}' cannot be used as a value in a program`, { loc: e.loc, hint: 'fields are passed to stencils; read them inside a stencil' });
-    }
+    if (b) return this.bindingTerm(b, id, e);
     const v = this.loader.lookup(this.scope.fn.module, id);
+    if (v === undefined && HOST_BUILTINS.has(id)) {
+      fail('E_UNKNOWN_CALL', `'${id}' is Python host code, which orch cannot compile into a program`, {
+        loc: e.loc,
+        length: id.length,
+        hint: 'move it into a @callback function (called with scalars, run by the host), or out of the program',
+      });
+    }
     if (v === undefined) {
       const guess = didYouMean(id, [...this.scope.vars.keys(), ...this.scope.fn.module.names.keys()]);
       fail('E_UNKNOWN_NAME', `name '${id}' is not defined`, { loc: e.loc, length: id.length, hint: guess ? `did you mean '${guess}'?` : 'define or import it' });
@@ -470,6 +817,18 @@ export class ProgramLowering extends ExprLowering {
   }
 
   protected userCall(callee: Value, e: Extract<PyExpr, { t: 'call' }>): Term {
+    if (callee.k === 'class') {
+      fail('E_CLASS_INSTANCE', `'${callee.cls.name}' objects cannot be created in a program`, {
+        loc: e.loc,
+        hint: callee.cls.isProgram ? `create it in the __init__ of a program class (self.x = ${callee.cls.name}(...)) and call self.x(...)` : 'programs work on fields and scalars; move object code into a @callback',
+      });
+    }
+    if (callee.k === 'function' && callee.fn.kind === 'callback') {
+      fail('E_CALLBACK_CALL', `callback '${callee.fn.name}' is called inside an expression`, {
+        loc: e.loc,
+        hint: `assign its result to a name first (x = ${callee.fn.name}(...)), then use the name; callbacks run in statement order`,
+      });
+    }
     const what = e.func.t === 'name' ? e.func.id : e.func.t === 'attr' ? e.func.attr : 'this';
     fail('E_UNKNOWN_CALL', `cannot call ${describeValue(callee)} ('${what}') in an expression`, { loc: e.func.loc, length: what.length, hint: 'programs may use math functions in expressions; stencils and programs are called as statements' });
   }
@@ -511,6 +870,7 @@ export function stencilEntryProgram(def: StencilDef): Program {
     scalars,
     compiletime: {},
     stencils: { [def.name]: def },
+    callbacks: [],
     body: [
       {
         kind: 'call',
@@ -524,6 +884,13 @@ export function stencilEntryProgram(def: StencilDef): Program {
     ],
   };
 }
+
+/** Python builtins that only make sense on the host (I/O, containers, introspection). */
+const HOST_BUILTINS = new Set([
+  'print', 'open', 'input', 'len', 'sum', 'list', 'dict', 'set', 'tuple', 'str', 'repr', 'format', 'isinstance', 'type',
+  'getattr', 'setattr', 'hasattr', 'iter', 'next', 'enumerate', 'zip', 'map', 'filter', 'sorted', 'reversed', 'any', 'all',
+  'exec', 'eval', 'id', 'hash', 'vars', 'dir', 'globals', 'locals', 'object', 'super', 'divmod', 'chr', 'ord',
+]);
 
 function collectNames(t: PyExpr, out: Set<string>): void {
   if (t.t === 'name') out.add(t.id);

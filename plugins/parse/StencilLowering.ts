@@ -6,6 +6,7 @@ import type {
 import type { PyExpr, PyStmt } from '../../core/python/ast.js';
 import { truthy } from './constEval.js';
 import { ExprLowering, type Term } from './ExprLowering.js';
+import { LAYOUT_EXTERNALS } from './layoutExternals.js';
 import type { ModuleLoader } from './ModuleLoader.js';
 import { binary, cast } from './typeRules.js';
 import { describeValue, type FunctionInfo, type ModuleScope, type Value } from './values.js';
@@ -122,7 +123,11 @@ export class StencilLowering extends ExprLowering {
         fail('E_EXTERNAL_MISSING', `external '${a.name}' has no value`, {
           loc: a.loc,
           length: a.name.length,
-          hint: guess ? `did you mean '${guess}'? ` : `pass it with --externals '{"${a.name}": ...}' or in the stencil's externals={...}`,
+          hint: guess
+            ? `did you mean '${guess}'? `
+            : (LAYOUT_EXTERNALS as readonly string[]).includes(a.name)
+              ? `'${a.name}' is a region external of a rank layout: build with --layout NXxNY --rank-domain NX,NY,NZ (orch computes it per code path), or pass it with --externals`
+              : `pass it with --externals '{"${a.name}": ...}' or in the stencil's externals={...}`,
         });
       }
       this.scope.vars.set(a.asname ?? a.name, { k: 'value', value: v });

@@ -22,6 +22,8 @@ export type Value =
   | { k: 'axis'; axis: 'I' | 'J' | 'K' }
   | { k: 'builtin'; name: string }
   | { k: 'function'; fn: FunctionInfo }
+  /** A class: a program when decorated @program (or its __call__ is). */
+  | { k: 'class'; cls: ClassInfo }
   | { k: 'generic'; name: string }
   /** `compiletime(int)` in a program signature. */
   | { k: 'compiletime'; inner: Value }
@@ -37,6 +39,18 @@ export interface FunctionInfo {
   kind: FunctionKind;
   /** `@stencil(externals={...})` / `@gtscript.stencil(backend=..., externals=...)` */
   externals: Record<string, Value>;
+}
+
+/** A class at module level: its methods and the compile-time values of its class body. */
+export interface ClassInfo {
+  name: string;
+  def: Extract<PyStmt, { t: 'class' }>;
+  module: ModuleScope;
+  methods: Map<string, FunctionInfo>;
+  /** Class-level constants (`N = 3` in the class body). */
+  attrs: Map<string, Value>;
+  /** Decorated @program, or its `__call__` is: a program class (an entry). */
+  isProgram: boolean;
 }
 
 export interface ModuleScope {
@@ -62,6 +76,8 @@ export function describeValue(v: Value): string {
       return `module '${v.name}'`;
     case 'function':
       return `function '${v.fn.name}'`;
+    case 'class':
+      return `class '${v.cls.name}'`;
     case 'builtin':
       return `'${v.name}'`;
     case 'opaque':

@@ -14,6 +14,7 @@ export function copyPropagation(p: Program): Program {
   const count = (stmts: PStmt[], nested: boolean) => {
     for (const s of stmts) {
       if (s.kind === 'set') setCount.set(s.name, (setCount.get(s.name) ?? 0) + (nested ? 2 : 1));
+      else if (s.kind === 'callback' && s.result !== null) setCount.set(s.result, 2);
       else if (s.kind === 'for') {
         setCount.set(s.var, 2);
         count(s.body, true);

@@ -71,6 +71,6 @@ function sweep(p: Program): Program {
 
 function assigned(stmts: PStmt[], name: string): boolean {
   return stmts.some((s) =>
-    s.kind === 'set' ? s.name === name : s.kind === 'for' ? s.var === name || assigned(s.body, name) : s.kind === 'while' ? assigned(s.body, name) : s.kind === 'if' ? assigned(s.then, name) || assigned(s.else, name) : false,
+    s.kind === 'set' ? s.name === name : s.kind === 'callback' ? s.result === name : s.kind === 'for' ? s.var === name || assigned(s.body, name) : s.kind === 'while' ? assigned(s.body, name) : s.kind === 'if' ? assigned(s.then, name) || assigned(s.else, name) : false,
   );
 }

@@ -53,6 +53,7 @@ function mergePoint(stmts: Stmt[]): Stmt[] {
 function sets(stmts: PStmt[], out = new Set<string>()): Set<string> {
   for (const s of stmts) {
     if (s.kind === 'set') out.add(s.name);
+    else if (s.kind === 'callback' && s.result !== null) out.add(s.result);
     else if (s.kind === 'for') {
       out.add(s.var);
       sets(s.body, out);

@@ -1,0 +1,31 @@
+"""orch's Python package: the decorators a program file uses, and the runtime that calls
+the libraries orch builds.
+
+    from orch import program, stencil, callback, compiletime, temporary
+
+ORCH_MODE selects how `@program` calls run (see `orch.modes`): ``python`` (default; plain
+Python on GT4Py, or on orch's interpreter when GT4Py is not installed), ``build``,
+``build-and-run`` or ``run`` (compiled: one native library per program, called through
+its generated ctypes binding).
+
+Importing orch installs stand-ins for GT4Py's gtscript and NDSL's typing when those are
+not installed, so import orch before the program modules.
+"""
+from . import gt4py_stand_in as _stand_in
+from .callback import callback
+from .compiletime import CompileTime, compiletime
+from .errors import BuildError, CacheMissError, LayoutError, OrchError
+from .layout import set_layout
+from .modes import MODES, mode, set_mode
+from .program import Program, program
+from .stencil import Stencil, stencil
+from .temporary import temporary
+
+_stand_in.install()
+
+__all__ = [
+    "program", "stencil", "callback", "compiletime", "temporary",
+    "mode", "set_mode", "MODES", "set_layout",
+    "OrchError", "BuildError", "CacheMissError", "LayoutError",
+    "Program", "Stencil", "CompileTime",
+]

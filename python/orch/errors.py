@@ -1,0 +1,17 @@
+"""Exceptions of the orch package (numpy/ctypes argument errors are TypeError/ValueError)."""
+
+
+class OrchError(Exception):
+    """An error orch reported: the message carries its diagnostics (code, file:line, frame)."""
+
+
+class BuildError(OrchError):
+    """`orch build` failed for a program (a compile error in the user's code, a toolchain problem)."""
+
+
+class CacheMissError(OrchError):
+    """ORCH_MODE=run found no usable cache entry; the message says which and why."""
+
+
+class LayoutError(OrchError):
+    """A rank layout that orch cannot map to a code path, or inconsistent layout settings."""
