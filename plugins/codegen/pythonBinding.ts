@@ -212,6 +212,8 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
     add(3, `raise TypeError(f"{_orch_SIGNATURE['program']}: argument '${s.name}' must be ${describe(s.dtype)}, got {${v}!r}") from None`);
   }
   add(2, 'self._pending = None');
+  add(2, 'if self._handle is None:');
+  add(3, `raise RuntimeError(f"{_orch_SIGNATURE['program']}: the library was closed; open the program again to call it")`);
   add(2, 'if self._run(self._handle, self._args) != 0:');
   add(3, 'self._failed()');
   add(0, '');

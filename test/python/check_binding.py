@@ -135,4 +135,9 @@ assert np.array_equal(ys, want), ys
 checked.axpy(xs, ys, a=1.0)
 assert np.array_equal(ys, want + xs)
 
+# a call after the library was closed is a clear error, not a crash
+bound = next(b for b in checked.prog._dispatch.__globals__["_bound"].values() if hasattr(b, "close"))
+bound.close()
+expect(RuntimeError, "the library was closed", lambda: bound(x, y, p, 1.0, 1))
+
 print("ok")
