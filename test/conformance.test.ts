@@ -44,8 +44,6 @@ interface CaseSpec {
  */
 const KNOWN_GAPS: Record<string, string> = {
   p04_callback_cfl: 'E_UNKNOWN_CALL', // callbacks: issue 4
-  s15_pressure_level_while: 'E_UNSUPPORTED', // variable K offsets: issue 3
-  s16_index_gather: 'E_UNSUPPORTED', // variable K offsets: issue 3
 };
 
 function loadInputs(dir: string): Record<string, NDArray> {

@@ -67,3 +67,37 @@ export interface PyModule {
   source: string;
   body: PyStmt[];
 }
+
+/** The sub-expressions of a Python expression. */
+export function pyChildren(e: PyExpr): PyExpr[] {
+  switch (e.t) {
+    case 'binop':
+    case 'boolop':
+    case 'compare':
+      return [e.left, e.right];
+    case 'unary':
+      return [e.operand];
+    case 'ifexp':
+      return [e.test, e.body, e.orelse];
+    case 'call':
+      return [e.func, ...e.args, ...e.kwargs.map((k) => k.value)];
+    case 'subscript':
+      return [e.value, ...e.index];
+    case 'tuple':
+      return e.elts;
+    case 'attr':
+      return [e.value];
+    default:
+      return [];
+  }
+}
+
+/** `a.b.c` as written, for messages; undefined for other callee forms. */
+export function dottedName(e: PyExpr): string | undefined {
+  if (e.t === 'name') return e.id;
+  if (e.t === 'attr') {
+    const base = dottedName(e.value);
+    return base === undefined ? undefined : `${base}.${e.attr}`;
+  }
+  return undefined;
+}

@@ -1,7 +1,8 @@
 import koffi, { type LibraryHandle } from 'koffi';
-import { didYouMean, fail } from '../diagnostics.js';
+import { didYouMean, fail, OrchError } from '../diagnostics.js';
 import type { Axes, DType } from '../ir/types.js';
 import { contiguousStrides, type NDArray, type TypedArray } from './ndarray.js';
+import { parseLocatedError } from './locatedError.js';
 
 /** One parameter of a compiled program, as `<sym>_signature` reports it (ABI order). */
 export interface SignatureParam {
@@ -148,6 +149,8 @@ export class NativeLibrary {
     const rc = this.fns.run(this.handle, this.blockAddress);
     if (rc !== 0) {
       const message = this.fns.lastError(this.handle) || `${this.symbol}_run returned ${rc}`;
+      const located = parseLocatedError(message);
+      if (located) throw new OrchError(located);
       fail('E_RUNTIME', `program '${this.signature.program}': ${message}`);
     }
   }

@@ -1,6 +1,7 @@
 import { fail } from '../../core/diagnostics.js';
-import type { ArrayDecl, AxisBound, Expr, HLoop, IterationOrder, PStmt, Program, Stmt, StencilDef, VLoop } from '../../core/ir/types.js';
-import { mapStmts, reads, writes } from '../../core/ir/walk.js';
+import { intervalMinLevels, intervalText } from '../../core/ir/intervals.js';
+import type { ArrayDecl, AxisBound, Expr, HLoop, IterationOrder, LaunchRequirement, PStmt, Program, Stmt, StencilDef, VLoop } from '../../core/ir/types.js';
+import { mapStmts, reads, writes, type Access } from '../../core/ir/walk.js';
 
 /**
  * Library expansion of one stencil call: GT4Py's execution model made explicit.
@@ -69,11 +70,13 @@ function boundKey(b: AxisBound): number {
 
 /** Whether `stmt` may join a loop nest holding `group` without changing results. */
 function canJoin(group: Stmt[], stmt: Stmt, order: IterationOrder): boolean {
-  const offsetMatters = (o: [number, number, number]) => o[0] !== 0 || o[1] !== 0 || (order === 'PARALLEL' && o[2] !== 0);
+  // FORWARD/BACKWARD run a whole nest per level, so only other columns (I/J) can see a
+  // partial result; PARALLEL runs each statement over all levels first, so K offsets count.
+  const offsetMatters = (r: Access) => r.offset[0] !== 0 || r.offset[1] !== 0 || (order === 'PARALLEL' && (r.offset[2] !== 0 || r.variableK));
   const groupWrites = writes(group);
   const stmtWrites = writes([stmt]);
-  for (const r of reads([stmt])) if (groupWrites.has(r.name) && offsetMatters(r.offset)) return false;
-  for (const r of reads(group)) if (stmtWrites.has(r.name) && offsetMatters(r.offset)) return false;
+  for (const r of reads([stmt])) if (groupWrites.has(r.name) && offsetMatters(r)) return false;
+  for (const r of reads(group)) if (stmtWrites.has(r.name) && offsetMatters(r)) return false;
   return true;
 }
 
@@ -216,12 +219,33 @@ export function expandCall(program: Program, call: Extract<PStmt, { kind: 'call'
     }
   });
 
+  // GT4Py refuses a call whose K size leaves an interval empty; so does every backend. The
+  // most demanding interval decides (the first one in the source on a tie).
+  const requires: LaunchRequirement[] = [];
+  let most = 0;
+  for (const c of def.computations) {
+    for (const iv of c.intervals) {
+      const min = intervalMinLevels(iv.start, iv.end)!;
+      if (min <= most) continue;
+      most = min;
+      requires[0] = {
+        cond: { kind: 'binary', op: '>=', left: domain[2], right: lit(min), dtype: 'bool' },
+        code: 'E_EMPTY_INTERVAL',
+        message: `${intervalText(iv.start, iv.end)} of stencil '${def.name}' needs at least ${min} K level${min === 1 ? '' : 's'}, but this call's domain has {0}`,
+        args: [domain[2]],
+        hint: `call '${def.name}' with a K domain of at least ${min} levels, or move this computation into a stencil that is only called on larger domains`,
+        loc: iv.loc,
+      };
+    }
+  }
+
   const launch: PStmt = {
     kind: 'launch',
     stencil: call.stencil,
     domain,
     origins,
     transients: transients.map((t) => t.name),
+    requires,
     loops,
     loc: call.loc,
   };

@@ -1,8 +1,9 @@
 import { fail } from '../../core/diagnostics.js';
 import type { BinaryOp, BuiltinFn, DType, Expr, SourceLoc } from '../../core/ir/types.js';
-import type { PyExpr } from '../../core/python/ast.js';
+import { dottedName, type PyExpr } from '../../core/python/ast.js';
 import { attribute, numericBinary, truthy } from './constEval.js';
 import { binary, builtinCall, cast, isFloat } from './typeRules.js';
+import { rejectBuiltin } from './unsupportedBuiltins.js';
 import { describeValue, type Value } from './values.js';
 
 /**
@@ -73,6 +74,10 @@ export abstract class ExprLowering {
         const base = this.term(e.value);
         if ('c' in base) {
           const v = attribute(base.c, e.attr, e);
+          if (v === undefined && base.c.k === 'module' && base.c.scope === null) {
+            // a member of numpy/math/gtscript orch does not provide
+            rejectBuiltin(e.attr, dottedName(e) ?? `${base.c.name}.${e.attr}`, e.loc);
+          }
           if (v === undefined) {
             fail('E_UNKNOWN_NAME', `${describeValue(base.c)} has no attribute '${e.attr}' that orch knows`, {
               loc: e.loc,
