@@ -104,6 +104,8 @@ export class Compiler {
       compiler: { cxx: this.config.compiler.cxx, identity: await this.identity, flags: this.config.compiler.flags },
       codegen: this.config.codegen,
       plugins: this.config.plugins.map((p) => ({ name: p.name, version: p.version ?? '0' })),
+      // where imports resolve decides which files are read
+      pythonPath: this.config.pythonPath,
       orch: orchVersion(),
       native: nativeHeadersHash(),
     };
@@ -224,7 +226,7 @@ export class Compiler {
   }
 
   private newBuild(file: string, moduleRel: string, entry: string, req: BuildRequest, inputs: EntryInputs, optionsKey: string): EntryBuild {
-    return { module: file, moduleRel, entry, externals: req.externals, defines: req.defines, inputs, optionsKey, files: new Map(), warnings: [], timings: {} };
+    return { module: file, moduleRel, entry, externals: req.externals, defines: req.defines, inputs, optionsKey, files: new Map(), env: new Map(), warnings: [], timings: {} };
   }
 }
 

@@ -15,8 +15,8 @@ import { hashJson, sha256 } from './hashing.js';
  *     history.jsonl        hit/miss log for `orch info`
  *
  * A lookup first hashes the options (config, preset, compiler, externals ...), then checks
- * the files the last build with those options read; only if all match is it a hit, so a
- * hit parses nothing. Entries are written in a staging folder and renamed into place.
+ * the files and environment variables the last build with those options read; only if
+ * all match is it a hit, so a hit parses nothing. Entries are written in a staging folder and renamed into place.
  */
 
 /** Everything except source files that changes a build's result. */
@@ -30,6 +30,8 @@ export interface EntryInputs {
   compiler: { cxx: string; identity: string; flags: string[] };
   codegen: unknown;
   plugins: { name: string; version: string }[];
+  /** Folders imports are resolved in, after each module's own folder. */
+  pythonPath?: string[];
   orch: string;
   native: string;
 }
@@ -39,6 +41,8 @@ export interface Manifest {
   inputs: EntryInputs;
   /** absolute path -> sha256 of every source file the build read */
   files: Record<string, string>;
+  /** environment variables the build read at compile time -> the value it saw (null: unset) */
+  env?: Record<string, string | null>;
   key: string;
 }
 
@@ -51,6 +55,8 @@ export interface BuildInfo {
   created: string;
   inputs: EntryInputs;
   sources: Record<string, string>;
+  /** environment variables read at compile time, with their values */
+  env?: Record<string, string | null>;
   /** artifact file name -> sha256, checked on every load */
   checksums: Record<string, string>;
   warnings: unknown[];
@@ -92,6 +98,8 @@ export class BuildCache {
   constructor(
     readonly root: string,
     readonly codepath = 'A',
+    /** The environment compile-time reads saw (checked on lookup). */
+    private readonly env: Readonly<Record<string, string | undefined>> = process.env,
   ) {
     this.dir = path.join(root, `.gt_cache_${safeSegment(codepath)}`);
   }
@@ -104,10 +112,12 @@ export class BuildCache {
     return hashJson(inputs);
   }
 
-  keyFor(optionsKey: string, files: Map<string, string>): string {
+  /** The entry key: options, the content of every file read, and every environment variable read. */
+  keyFor(optionsKey: string, files: Map<string, string>, env: Map<string, string | null> = new Map()): string {
     const hashes: Record<string, string> = {};
     for (const [f, content] of files) hashes[f] = sha256(content);
-    return hashJson({ optionsKey, files: hashes });
+    if (env.size === 0) return hashJson({ optionsKey, files: hashes });
+    return hashJson({ optionsKey, files: hashes, env: Object.fromEntries(env) });
   }
 
   lookup(inputs: EntryInputs): Lookup {
@@ -123,6 +133,10 @@ export class BuildCache {
         return { status: 'miss', reason: `${file} was removed`, optionsKey };
       }
       if (sha256(content) !== hash) return { status: 'miss', reason: `${path.basename(file)} changed`, optionsKey };
+    }
+    const changedEnv = Object.entries(manifest.env ?? {}).filter(([name, value]) => (this.env[name] ?? null) !== value).map(([name]) => name);
+    if (changedEnv.length) {
+      return { status: 'miss', reason: `environment variable${changedEnv.length > 1 ? 's' : ''} ${changedEnv.join(', ')} changed`, optionsKey };
     }
     const dir = path.join(root, manifest.key);
     const problem = this.verifyEntry(dir);

@@ -20,6 +20,7 @@ export class EmitPlugin implements OrchPlugin {
       const artifacts = [path.basename(build.library), path.basename(build.cpp.file!), `${build.cpp.symbol}.h`, 'ir.txt', 'memory.json'];
       const checksums: Record<string, string> = {};
       for (const a of artifacts) checksums[a] = sha256(readFileSync(path.join(dir, a)));
+      const env = Object.fromEntries(build.env);
       const sources: Record<string, string> = {};
       for (const [f, content] of build.files) sources[f] = sha256(content);
       const info: BuildInfo = {
@@ -31,6 +32,7 @@ export class EmitPlugin implements OrchPlugin {
         created: new Date().toISOString(),
         inputs: build.inputs,
         sources,
+        ...(build.env.size ? { env } : {}),
         checksums,
         warnings: build.warnings,
         timings: build.timings,
@@ -40,7 +42,7 @@ export class EmitPlugin implements OrchPlugin {
       };
       // build-info.json is written last: an entry without it is never loaded
       writeFileSync(path.join(dir, 'build-info.json'), JSON.stringify(info, null, 1));
-      build.dir = compilation.cache.commit(dir, { optionsKey: build.optionsKey, inputs: build.inputs, files: sources, key: build.key });
+      build.dir = compilation.cache.commit(dir, { optionsKey: build.optionsKey, inputs: build.inputs, files: sources, ...(build.env.size ? { env } : {}), key: build.key });
       build.library = path.join(build.dir, info.library);
       build.staging = undefined;
     });

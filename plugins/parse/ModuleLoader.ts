@@ -6,6 +6,7 @@ import { parsePython } from '../../core/python/parse.js';
 import { constEval, truthy } from './constEval.js';
 import { knownModule, PY_BUILTINS } from './knownModules.js';
 import type { FunctionKind, FunctionInfo, ModuleScope, Value } from './values.js';
+import type { SourceLoc } from '../../core/ir/types.js';
 
 /**
  * Loads Python modules the way Python's import system would find them (the module's own
@@ -20,8 +21,13 @@ export class ModuleLoader {
   readonly filesRead = new Map<string, string>();
   /** module file -> files it imports directly */
   private readonly imports = new Map<string, Set<string>>();
+  /** module file -> environment variables its top level read, with their values (null: unset) */
+  private readonly envRead = new Map<string, Map<string, string | null>>();
 
-  constructor(readonly importPath: string[] = []) {}
+  constructor(
+    readonly importPath: string[] = [],
+    private readonly env: Readonly<Record<string, string | undefined>> = process.env,
+  ) {}
 
   load(file: string, name?: string): ModuleScope {
     const abs = path.resolve(file);
@@ -49,7 +55,15 @@ export class ModuleLoader {
   }
 
   eval(e: PyExpr, scope: ModuleScope): Value {
-    return constEval(e, (n) => this.lookup(scope, n));
+    return constEval(e, (n) => this.lookup(scope, n), (name) => this.readEnv(scope, name));
+  }
+
+  private readEnv(scope: ModuleScope, name: string): string | undefined {
+    const value = this.env[name];
+    let read = this.envRead.get(scope.file);
+    if (!read) this.envRead.set(scope.file, (read = new Map()));
+    read.set(name, value ?? null);
+    return value;
   }
 
   private exec(body: PyStmt[], scope: ModuleScope): void {
@@ -81,8 +95,8 @@ export class ModuleLoader {
             let v: Value | undefined;
             if (mod.k === 'module') {
               v = mod.members?.[a.name] ?? mod.scope?.names.get(a.name);
-              // `from pkg import submodule`
-              if (v === undefined && mod.k === 'module') v = this.tryImport(`${mod.name}.${a.name}`, scope, 0);
+              // `from pkg import submodule`, `from . import sibling`, `from .pkg import submodule`
+              if (v === undefined) v = this.tryImport(s.level > 0 ? [s.module, a.name].filter(Boolean).join('.') : `${mod.name}.${a.name}`, scope, s.level);
             }
             scope.names.set(
               a.asname ?? a.name,
@@ -154,6 +168,34 @@ export class ModuleLoader {
     return v.entries;
   }
 
+  /**
+   * Resolves `pkg.mod.name` (an external given as {"function": ...}) as `from pkg.mod import
+   * name` in `scope` would, recording the import so the cache key covers that module.
+   */
+  resolveFunction(dotted: string, scope: ModuleScope, loc: SourceLoc, external: string): FunctionInfo {
+    const cut = dotted.lastIndexOf('.');
+    const modName = dotted.slice(0, cut);
+    const name = dotted.slice(cut + 1);
+    const mod = this.importModule(modName, scope, 0, loc);
+    if (mod.k !== 'module') {
+      fail('E_EXTERNAL_FUNCTION', `external '${external}': module '${modName}' was not found next to ${path.basename(scope.file)} or on the import path`, {
+        loc,
+        length: external.length,
+        hint: 'add its folder to pythonPath in orch.config.ts or to PYTHONPATH',
+      });
+    }
+    const v = mod.members?.[name] ?? mod.scope?.names.get(name);
+    if (!v || v.k !== 'function' || (v.fn.kind !== 'gtfunction' && v.fn.kind !== 'plain')) {
+      const what = !v ? 'is not defined' : v.k === 'function' ? `is a ${v.fn.kind}, not a @gtscript.function` : 'is not a function';
+      fail('E_EXTERNAL_FUNCTION', `external '${external}': '${name}' in module '${modName}' ${what}`, {
+        loc,
+        length: external.length,
+        hint: `define it there as a @gtscript.function, or point {"function": ...} at one`,
+      });
+    }
+    return v.fn;
+  }
+
   /** Resolves a module for `import name` / `from name import ...` seen in `scope`. */
   importModule(name: string, scope: ModuleScope, level: number, loc: PyStmt['loc']): Value {
     return (
@@ -185,7 +227,7 @@ export class ModuleLoader {
       const dotted = level > 0 ? `${scope.name.split('.').slice(0, -level).concat(rel).join('.')}` : name;
       if (rel.length && existsSync(asFile)) return this.moduleValue(asFile, dotted || name, scope);
       if (existsSync(asPkg)) return this.moduleValue(asPkg, dotted || name, scope);
-      if (rel.length && existsSync(path.join(root, ...rel)) && statSync(path.join(root, ...rel)).isDirectory()) {
+      if (existsSync(path.join(root, ...rel)) && statSync(path.join(root, ...rel)).isDirectory() && (rel.length || level > 0)) {
         // namespace package: members are submodules, imported on demand
         return { k: 'module', name, scope: { name, file: path.join(root, ...rel, '__init__.py'), names: new Map() } };
       }
@@ -204,11 +246,30 @@ export class ModuleLoader {
   /** A module and every local module it imports, transitively, with their sources. */
   dependencies(file: string): Map<string, string> {
     const out = new Map<string, string>();
+    for (const f of this.closure(file)) {
+      const src = this.filesRead.get(f);
+      if (src !== undefined) out.set(f, src);
+    }
+    return out;
+  }
+
+  /**
+   * The environment variables a module and its imports read at compile time
+   * (`os.environ`, `os.getenv`), with the values they saw (null: unset), sorted by name.
+   */
+  environment(file: string): Map<string, string | null> {
+    const out = new Map<string, string | null>();
+    for (const f of this.closure(file)) for (const [k, v] of this.envRead.get(f) ?? []) out.set(k, v);
+    return new Map([...out].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+
+  /** `file` and every module it imports, transitively (absolute paths). */
+  private closure(file: string): Set<string> {
+    const out = new Set<string>();
     const visit = (f: string) => {
       const abs = path.resolve(f);
       if (out.has(abs)) return;
-      const src = this.filesRead.get(abs);
-      if (src !== undefined) out.set(abs, src);
+      out.add(abs);
       for (const d of this.imports.get(abs) ?? []) visit(d);
     };
     visit(file);

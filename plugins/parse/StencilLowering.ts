@@ -138,8 +138,14 @@ export class StencilLowering extends ExprLowering {
           hint: guess ? `did you mean '${guess}'? ` : `pass it with --externals '{"${a.name}": ...}' or in the stencil's externals={...}`,
         });
       }
-      this.scope.vars.set(a.asname ?? a.name, { k: 'value', value: v });
+      this.scope.vars.set(a.asname ?? a.name, { k: 'value', value: this.externalValue(a.name, v, a.loc) });
     }
+  }
+
+  /** An external as the stencil sees it: function references resolve through the import path. */
+  private externalValue(name: string, v: Value, loc: SourceLoc): Value {
+    if (v.k !== 'functionRef') return v;
+    return { k: 'function', fn: this.loader.resolveFunction(v.path, this.fn.module, loc, name) };
   }
 
   // ---- computations and intervals ----
@@ -635,7 +641,7 @@ export class StencilLowering extends ExprLowering {
           for (const a of s.names) {
             const v = this.externals[a.name];
             if (v === undefined) fail('E_EXTERNAL_MISSING', `external '${a.name}' has no value`, { loc: a.loc, hint: `pass it with --externals '{"${a.name}": ...}'` });
-            this.scope.vars.set(a.asname ?? a.name, { k: 'value', value: v });
+            this.scope.vars.set(a.asname ?? a.name, { k: 'value', value: this.externalValue(a.name, v, a.loc) });
           }
           return;
         }

@@ -10,6 +10,11 @@ import type { Value } from './values.js';
  */
 export type NameLookup = (name: string, e: PyExpr) => Value | undefined;
 
+/** Reads an environment variable for `os.environ` / `os.getenv` (the caller records the read). */
+export type EnvReader = (name: string) => string | undefined;
+
+const noEnv: EnvReader = () => undefined;
+
 export function pyFloorDiv(a: number, b: number, isInt: boolean): number {
   if (isInt) {
     if (b === 0) throw new RangeError('integer division by zero');
@@ -82,7 +87,7 @@ export function numericBinary(op: string, a: Value, b: Value, e: PyExpr): Value 
 }
 
 /** Evaluates `e`, or returns an opaque value saying why it could not. */
-export function constEval(e: PyExpr, lookup: NameLookup): Value {
+export function constEval(e: PyExpr, lookup: NameLookup, env: EnvReader = noEnv): Value {
   const opaque = (why: string): Value => ({ k: 'opaque', why, loc: e.loc });
   switch (e.t) {
     case 'num':
@@ -96,13 +101,13 @@ export function constEval(e: PyExpr, lookup: NameLookup): Value {
       return lookup(e.id, e) ?? opaque(`name '${e.id}' is not defined`);
     }
     case 'attr': {
-      const base = constEval(e.value, lookup);
+      const base = constEval(e.value, lookup, env);
       return attribute(base, e.attr, e) ?? opaque(`'${e.attr}' is not an attribute orch knows of ${base.k === 'module' ? `module '${base.name}'` : 'this value'}`);
     }
     case 'tuple':
-      return { k: 'tuple', items: e.elts.map((x) => constEval(x, lookup)) };
+      return { k: 'tuple', items: e.elts.map((x) => constEval(x, lookup, env)) };
     case 'unary': {
-      const v = constEval(e.operand, lookup);
+      const v = constEval(e.operand, lookup, env);
       if (e.op === 'not') {
         const t = truthy(v);
         return t === undefined ? opaque('operand of not is not a constant') : { k: 'bool', value: !t };
@@ -113,10 +118,14 @@ export function constEval(e: PyExpr, lookup: NameLookup): Value {
     }
     case 'binop':
     case 'compare': {
-      const a = constEval(e.left, lookup);
+      const a = constEval(e.left, lookup, env);
       if (a.k === 'opaque') return a;
-      const b = constEval(e.right, lookup);
+      const b = constEval(e.right, lookup, env);
       if (b.k === 'opaque') return b;
+      if (e.t === 'compare' && (e.op === 'in' || e.op === 'not in') && b.k === 'environ' && a.k === 'str') {
+        const present = env(a.value) !== undefined;
+        return { k: 'bool', value: e.op === 'in' ? present : !present };
+      }
       if (e.t === 'compare' && (e.op === '==' || e.op === '!=' || e.op === 'is' || e.op === 'is not') && !(a.k === 'num' || a.k === 'bool')) {
         const eq = JSON.stringify(a) === JSON.stringify(b);
         return { k: 'bool', value: e.op === '==' || e.op === 'is' ? eq : !eq };
@@ -124,27 +133,37 @@ export function constEval(e: PyExpr, lookup: NameLookup): Value {
       return numericBinary(e.op, a, b, e) ?? opaque(`'${e.op}' is not supported on these compile-time values`);
     }
     case 'boolop': {
-      const a = constEval(e.left, lookup);
+      const a = constEval(e.left, lookup, env);
       const ta = truthy(a);
       if (ta === undefined) return a.k === 'opaque' ? a : opaque('operand is not a constant');
       if (e.op === 'and' ? !ta : ta) return a;
-      return constEval(e.right, lookup);
+      return constEval(e.right, lookup, env);
     }
     case 'ifexp': {
-      const t = truthy(constEval(e.test, lookup));
+      const t = truthy(constEval(e.test, lookup, env));
       if (t === undefined) return opaque('condition is not a constant');
-      return constEval(t ? e.body : e.orelse, lookup);
+      return constEval(t ? e.body : e.orelse, lookup, env);
     }
-    case 'subscript':
-      return subscriptValue(constEval(e.value, lookup), e.index.map((x) => constEval(x, lookup)), e);
+    case 'subscript': {
+      const base = constEval(e.value, lookup, env);
+      const index = e.index.map((x) => constEval(x, lookup, env));
+      if (base.k === 'environ') {
+        // os.environ["NAME"]: a KeyError in Python when unset
+        if (index.length !== 1 || index[0].k !== 'str') return opaque('os.environ is indexed with a string');
+        const v = env(index[0].value);
+        if (v === undefined) fail('E_ENV_UNSET', `environment variable '${index[0].value}' is not set`, { loc: e.loc, hint: `set it, or read it with os.environ.get("${index[0].value}", default)` });
+        return { k: 'str', value: v };
+      }
+      return subscriptValue(base, index, e);
+    }
     case 'call':
-      return callValue(e, lookup);
+      return callValue(e, lookup, env);
     case 'dict': {
       const entries: Record<string, Value> = {};
       for (let i = 0; i < e.keys.length; i++) {
-        const k = constEval(e.keys[i], lookup);
+        const k = constEval(e.keys[i], lookup, env);
         if (k.k !== 'str') return opaque('dict keys must be strings');
-        entries[k.value] = constEval(e.values[i], lookup);
+        entries[k.value] = constEval(e.values[i], lookup, env);
       }
       return { k: 'dict', entries };
     }
@@ -155,6 +174,8 @@ export function constEval(e: PyExpr, lookup: NameLookup): Value {
 
 export function attribute(base: Value, attr: string, e: PyExpr): Value | undefined {
   void e;
+  if (base.k === 'environ' && attr === 'get') return { k: 'environGet' };
+  if (base.k === 'str' && (attr === 'upper' || attr === 'lower' || attr === 'strip')) return { k: 'strMethod', value: base.value, method: attr };
   if (base.k === 'module') {
     if (base.members && attr in base.members) return base.members[attr];
     if (base.scope) return base.scope.names.get(attr);
@@ -194,10 +215,32 @@ function subscriptValue(base: Value, index: Value[], e: PyExpr): Value {
   return { k: 'opaque', why: 'subscript is not a compile-time value', loc: e.loc };
 }
 
-function callValue(e: Extract<PyExpr, { t: 'call' }>, lookup: NameLookup): Value {
-  const f = constEval(e.func, lookup);
-  const args = e.args.map((a) => constEval(a, lookup));
+function callValue(e: Extract<PyExpr, { t: 'call' }>, lookup: NameLookup, env: EnvReader): Value {
+  const f = constEval(e.func, lookup, env);
+  const args = e.args.map((a) => constEval(a, lookup, env));
   const opaque = (why: string): Value => ({ k: 'opaque', why, loc: e.loc });
+  if (f.k === 'environGet' || (f.k === 'builtin' && f.name === 'getenv')) {
+    // os.environ.get(name[, default]) / os.getenv(name[, default])
+    const kw = e.kwargs.find((k) => k.name === 'default');
+    const dflt = args[1] ?? (kw ? constEval(kw.value, lookup, env) : { k: 'none' });
+    if (args.length < 1 || args.length > 2 || args[0].k !== 'str') return opaque('the environment is read with a variable name string: os.environ.get("NAME", default)');
+    const v = env(args[0].value);
+    return v === undefined ? dflt : { k: 'str', value: v };
+  }
+  if (f.k === 'strMethod') {
+    if (args.length) return opaque(`str.${f.method}() is evaluated without arguments only`);
+    const v = f.method === 'upper' ? f.value.toUpperCase() : f.method === 'lower' ? f.value.toLowerCase() : f.value.trim();
+    return { k: 'str', value: v };
+  }
+  if (f.k === 'dtype' && args.length === 1 && args[0].k === 'str') {
+    // int("3"), float("1e-3"), bool("x") as Python converts strings (environment values)
+    const text = args[0].value.trim();
+    if (f.dtype === 'bool') return { k: 'bool', value: args[0].value.length > 0 };
+    const isInt = f.dtype === 'int32' || f.dtype === 'int64';
+    const valid = isInt ? /^[+-]?\d+$/.test(text) : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$|^[+-]?(inf|nan)$/i.test(text);
+    if (!valid) fail('E_CONST_CONVERSION', `${isInt ? 'int' : 'float'}(${JSON.stringify(args[0].value)}) is not a number`, { loc: e.loc, hint: 'check the value of the environment variable or constant it reads' });
+    return num(Number(/inf/i.test(text) ? text.replace(/inf/i, 'Infinity') : text), isInt);
+  }
   if (f.k === 'dtype' && args.length === 1) {
     const a = args[0];
     const n = a.k === 'num' ? a.value : a.k === 'bool' ? Number(a.value) : undefined;

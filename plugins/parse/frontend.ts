@@ -29,6 +29,13 @@ export function moduleEntries(scope: ModuleScope): FunctionInfo[] {
 
 export function findEntry(scope: ModuleScope, entry: string): FunctionInfo {
   const v = scope.names.get(entry);
+  if (v?.k === 'opaque') {
+    // imported, but the import did not resolve: say why, at the import
+    fail('E_ENTRY_NOT_FOUND', `'${entry}' in ${scope.file} cannot be used: ${v.why}`, {
+      loc: v.loc,
+      hint: 'add the folder holding that package to pythonPath in orch.config.ts or to PYTHONPATH',
+    });
+  }
   if (!v || v.k !== 'function') {
     const candidates = [...scope.names.entries()].filter(([, x]) => x.k === 'function').map(([k]) => k);
     const guess = didYouMean(entry, candidates);

@@ -91,6 +91,12 @@ function ndslTyping(): Record<string, Value> {
 
 const orch: Record<string, Value> = builtins(['program', 'stencil', 'callback', 'compiletime', 'temporary']);
 
+/** `os` as module-level code uses it to pick constants: the environment, read at compile time. */
+const os: Record<string, Value> = {
+  environ: { k: 'environ' },
+  getenv: { k: 'builtin', name: 'getenv' },
+};
+
 const KNOWN: Record<string, Record<string, Value>> = {
   'gt4py.cartesian.gtscript': gtscript,
   'gt4py.gtscript': gtscript,
@@ -98,6 +104,7 @@ const KNOWN: Record<string, Record<string, Value>> = {
   math,
   'ndsl.dsl.typing': ndslTyping(),
   orch,
+  os,
   'ndsl.dsl.gt4py': gtscript,
 };
 

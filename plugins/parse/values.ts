@@ -23,6 +23,18 @@ export type Value =
   | { k: 'builtin'; name: string }
   | { k: 'function'; fn: FunctionInfo }
   | { k: 'generic'; name: string }
+  /**
+   * An external naming a `@gtscript.function` by its import path
+   * (`--externals '{"f": {"function": "pkg.mod.f"}}'`); resolved like an import from the
+   * stencil's module when the stencil imports the external.
+   */
+  | { k: 'functionRef'; path: string }
+  /** `os.environ`: reads of it are evaluated at compile time and recorded (they change the cache key). */
+  | { k: 'environ' }
+  /** `os.environ.get`, bound to the environment. */
+  | { k: 'environGet' }
+  /** `s.upper` / `s.lower` / `s.strip` of a compile-time string, to be called. */
+  | { k: 'strMethod'; value: string; method: 'upper' | 'lower' | 'strip' }
   /** `compiletime(int)` in a program signature. */
   | { k: 'compiletime'; inner: Value }
   /** A value orch could not evaluate; using it is an error that says why. */

@@ -1,0 +1,83 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { OrchError } from '../../core/diagnostics.js';
+import { ModuleLoader } from './ModuleLoader.js';
+import type { Value } from './values.js';
+
+function tree(files: Record<string, string>): string {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'orch-loader-'));
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    writeFileSync(path.join(root, rel), text);
+  }
+  return root;
+}
+
+const num = (v: Value | undefined): number => {
+  assert.ok(v && v.k === 'num', `expected a number, got ${JSON.stringify(v)}`);
+  return (v as { value: number }).value;
+};
+
+test('relative imports work in packages and in plain folders, and import-as binds the module', () => {
+  const root = tree({
+    'ns/a.py': 'from . import b\nfrom .b import K\nfrom .sub import c as cc\nimport ns.b as nb\nX = b.K + K + cc.M + nb.K\n',
+    'ns/b.py': 'K = 3\n',
+    'ns/sub/__init__.py': '',
+    'ns/sub/c.py': 'from .. import b\nM = b.K * 10\n',
+  });
+  const loader = new ModuleLoader([root]);
+  const a = loader.load(path.join(root, 'ns/a.py'), 'ns.a');
+  assert.is(num(a.names.get('X')), 3 + 3 + 30 + 3);
+  assert.equal([...loader.dependencies(path.join(root, 'ns/a.py')).keys()].map((f) => path.relative(root, f)).sort(), ['ns/a.py', 'ns/b.py', 'ns/sub/__init__.py', 'ns/sub/c.py']);
+});
+
+test('module code reads the environment at compile time, and every read is recorded', () => {
+  const root = tree({
+    'consts.py': [
+      'import os',
+      'VERSION = os.environ.get("PACE_CONSTANTS", "GFS").lower()',
+      'if VERSION == "geos":',
+      '    G = 9.80665',
+      'else:',
+      '    G = 9.81',
+      'N = int(os.getenv("ORCH_N", "4"))',
+      'HAS_DEBUG = "ORCH_DEBUG" in os.environ',
+      '',
+    ].join('\n'),
+    'main.py': 'from consts import G, N, HAS_DEBUG\n',
+  });
+  const load = (env: Record<string, string>) => {
+    const loader = new ModuleLoader([], env);
+    const scope = loader.load(path.join(root, 'main.py'));
+    return { scope, env: Object.fromEntries(loader.environment(path.join(root, 'main.py'))) };
+  };
+  const gfs = load({});
+  assert.is(num(gfs.scope.names.get('G')), 9.81);
+  assert.is(num(gfs.scope.names.get('N')), 4);
+  assert.equal(gfs.scope.names.get('HAS_DEBUG'), { k: 'bool', value: false });
+  assert.equal(gfs.env, { ORCH_DEBUG: null, ORCH_N: null, PACE_CONSTANTS: null });
+  const geos = load({ PACE_CONSTANTS: 'GEOS', ORCH_N: '12', ORCH_DEBUG: '' });
+  assert.is(num(geos.scope.names.get('G')), 9.80665);
+  assert.is(num(geos.scope.names.get('N')), 12);
+  assert.equal(geos.scope.names.get('HAS_DEBUG'), { k: 'bool', value: true });
+  assert.equal(geos.env, { ORCH_DEBUG: '', ORCH_N: '12', PACE_CONSTANTS: 'GEOS' });
+});
+
+test('os.environ["NAME"] of an unset variable is a located error, like Python\'s KeyError', () => {
+  const root = tree({ 'consts.py': 'import os\nMODE = os.environ["ORCH_REQUIRED_MODE"]\n' });
+  try {
+    new ModuleLoader([], {}).load(path.join(root, 'consts.py'));
+    assert.unreachable('expected E_ENV_UNSET');
+  } catch (e) {
+    assert.instance(e, OrchError);
+    const d = (e as OrchError).diagnostic;
+    assert.is(d.code, 'E_ENV_UNSET');
+    assert.is(d.loc?.line, 2);
+    assert.match(d.hint ?? '', 'os.environ.get("ORCH_REQUIRED_MODE", default)');
+  }
+});
+
+test.run();
