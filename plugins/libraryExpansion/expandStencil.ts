@@ -2,6 +2,7 @@ import { fail } from '../../core/diagnostics.js';
 import { intervalMinLevels, intervalText } from '../../core/ir/intervals.js';
 import type { ArrayDecl, AxisBound, Expr, HLoop, IterationOrder, LaunchRequirement, PStmt, Program, Stmt, StencilDef, VLoop } from '../../core/ir/types.js';
 import { mapStmts, reads, writes, type Access } from '../../core/ir/walk.js';
+import { readNeeds, sameExtent, unionExtent as union, ZERO_EXTENT as ZERO, type Extent } from './readExtents.js';
 
 /**
  * Library expansion of one stencil call: GT4Py's execution model made explicit.
@@ -10,26 +11,10 @@ import { mapStmts, reads, writes, type Access } from '../../core/ir/walk.js';
  * statement sweeps its whole 3-D range before the next; within FORWARD/BACKWARD each K
  * level runs every statement over its IJ plane. Statements are grouped into one loop
  * nest (`HLoop`) when that cannot change results. Temporaries read at horizontal offsets
- * are computed on an extended range (extent analysis, last statement first); API fields
- * are only ever written inside the call's domain.
+ * are computed on an extended range (extent analysis, last statement first, counting a
+ * read inside a horizontal region only where the region can run: readExtents.ts); API
+ * fields are only ever written inside the call's domain.
  */
-
-export interface Extent {
-  ilo: number;
-  ihi: number;
-  jlo: number;
-  jhi: number;
-}
-
-const ZERO: Extent = { ilo: 0, ihi: 0, jlo: 0, jhi: 0 };
-
-function union(a: Extent, b: Extent): Extent {
-  return { ilo: Math.min(a.ilo, b.ilo), ihi: Math.max(a.ihi, b.ihi), jlo: Math.min(a.jlo, b.jlo), jhi: Math.max(a.jhi, b.jhi) };
-}
-
-function sameExtent(a: Extent, b: Extent): boolean {
-  return a.ilo === b.ilo && a.ihi === b.ihi && a.jlo === b.jlo && a.jhi === b.jhi;
-}
 
 interface Unit {
   comp: number;
@@ -49,10 +34,7 @@ export function computeExtents(def: StencilDef): Unit[] {
     let ext = ZERO;
     for (const w of writes([unit.stmt])) if (temps.has(w) && pending.has(w)) ext = union(ext, pending.get(w)!);
     unit.extent = ext;
-    for (const r of reads([unit.stmt])) {
-      const need = { ilo: ext.ilo + r.offset[0], ihi: ext.ihi + r.offset[0], jlo: ext.jlo + r.offset[1], jhi: ext.jhi + r.offset[1] };
-      pending.set(r.name, union(pending.get(r.name) ?? ZERO, need));
-    }
+    for (const r of readNeeds([unit.stmt], ext)) pending.set(r.name, union(pending.get(r.name) ?? ZERO, r.need));
   }
   return units;
 }
@@ -136,11 +118,10 @@ export function expandCall(program: Program, call: Extract<PStmt, { kind: 'call'
   const tempKPad = new Map<string, number>();
   for (const u of units) {
     for (const w of writes([u.stmt])) if (!api.has(w)) tempExtent.set(w, union(tempExtent.get(w) ?? ZERO, u.extent));
-    for (const r of reads([u.stmt])) {
+    for (const r of readNeeds([u.stmt], u.extent)) {
       if (api.has(r.name)) continue;
-      const e = u.extent;
-      tempExtent.set(r.name, union(tempExtent.get(r.name) ?? ZERO, { ilo: e.ilo + r.offset[0], ihi: e.ihi + r.offset[0], jlo: e.jlo + r.offset[1], jhi: e.jhi + r.offset[1] }));
-      tempKPad.set(r.name, Math.max(tempKPad.get(r.name) ?? 0, Math.abs(r.offset[2])));
+      tempExtent.set(r.name, union(tempExtent.get(r.name) ?? ZERO, r.need));
+      tempKPad.set(r.name, Math.max(tempKPad.get(r.name) ?? 0, Math.abs(r.k)));
     }
   }
   const origins: Record<string, Expr[]> = {};
