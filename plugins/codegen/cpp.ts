@@ -216,6 +216,8 @@ class Namer {
 /** What a point body needs to address arrays: the arrays hoisted by the current launch. */
 interface PointContext {
   hoisted: Map<string, ArrayDecl>;
+  /** The launch reads at variable K offsets (so it has a `vkerr`). */
+  variableK: boolean;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -456,8 +458,8 @@ class ProgramGenerator {
     // Hoist base pointers (shifted to the origin) and strides of every array the launch touches.
     const written = new Set<string>();
     for (const v of s.loops) for (const h of v.body) collectTargets(h.body, written);
-    const ctx: PointContext = { hoisted: new Map() };
     const variableK = variableKReads(s);
+    const ctx: PointContext = { hoisted: new Map(), variableK: variableK.size > 0 };
     if (variableK.size) w.line('orch::VarKError vkerr;');
     for (const name of new Set([...bounds.map((b) => b.array), ...launchArrays(s)])) {
       const a = this.array(name);
@@ -609,7 +611,8 @@ class ProgramGenerator {
         w.close();
         return;
       case 'while':
-        this.mapped(s.loc, () => w.open(`while (${this.cond(s.cond, ctx)}) {`));
+        // after a failed variable-K read (which reads 0), a loop must still end
+        this.mapped(s.loc, () => w.open(ctx.variableK ? `while (${this.cond(s.cond, ctx)} && !vkerr.set.load(std::memory_order_relaxed)) {` : `while (${this.cond(s.cond, ctx)}) {`));
         this.stmts(s.body, ctx);
         w.close();
         return;

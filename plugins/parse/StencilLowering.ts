@@ -5,7 +5,7 @@ import type {
 } from '../../core/ir/types.js';
 import { dottedName, pyChildren, type PyExpr, type PyStmt } from '../../core/python/ast.js';
 import { truthy } from './constEval.js';
-import { ExprLowering, type Term } from './ExprLowering.js';
+import { ExprLowering, valueToExpr, type Term } from './ExprLowering.js';
 import { checkParallelModel } from './parallelModel.js';
 import { rejectBuiltin } from './unsupportedBuiltins.js';
 import { intervalMinLevels, intervalText } from '../../core/ir/intervals.js';
@@ -503,6 +503,10 @@ export class StencilLowering extends ExprLowering {
    * The offsets of `f[...]`: constants, except along K, where GT4Py also takes an int
    * expression evaluated at the current point (`f[0, 0, lev + 1]`).
    */
+  private fieldRead(name: string, offset: Offset): Expr {
+    return { kind: 'field', name, offset: [...offset] as Offset, dtype: this.fields.get(name)!.dtype };
+  }
+
   /** Remembers where a field read was written, for diagnostics about it after lowering. */
   private read(f: Expr, e: PyExpr): Expr {
     this.readLocs.set(f, e.loc);
@@ -623,8 +627,24 @@ export class StencilLowering extends ExprLowering {
         bound.set(p.name, { k: 'field', name: real, offset: [0, 0, 0] });
       }
     });
+    // Arguments are passed by value: a parameter the helper assigns to (maybe only in a
+    // branch) starts as a copy of its argument, so every path sees the right value.
+    const owned = new Set<string>();
+    const assigned = assignedNames(def.body);
+    for (const p of params) {
+      const b = bound.get(p.name);
+      if (!assigned.has(p.name) || !b) continue;
+      const value = b.k === 'field' ? this.fieldRead(b.name, b.offset) : b.k === 'expr' ? b.expr : b.value.k === 'num' || b.value.k === 'bool' ? valueToExpr(b.value, e.loc) : null;
+      if (!value) continue;
+      let real = `${helperName}_${p.name}`;
+      while (this.fields.has(real)) real = `${real}_${++this.uid}`;
+      this.fields.set(real, { name: real, dtype: value.dtype, axes: 'IJK', role: 'temp' });
+      this.pre.push({ kind: 'assign', target: real, value, loc: e.loc });
+      bound.set(p.name, { k: 'field', name: real, offset: [0, 0, 0] });
+      owned.add(real);
+    }
     const saved = this.scope;
-    this.scope = { vars: bound, module: fn.module, helper: helperName, owned: new Set() };
+    this.scope = { vars: bound, module: fn.module, helper: helperName, owned };
     this.inlineDepth++;
     let result: Expr | Expr[] | null = null;
     try {
@@ -659,6 +679,23 @@ export class StencilLowering extends ExprLowering {
     return result;
   }
 
+}
+
+/** Names a function body assigns to, at any depth (plain, augmented and tuple targets). */
+function assignedNames(body: readonly PyStmt[], out = new Set<string>()): Set<string> {
+  const target = (t: PyExpr) => {
+    if (t.t === 'name') out.add(t.id);
+    else if (t.t === 'tuple') t.elts.forEach(target);
+  };
+  for (const s of body) {
+    if (s.t === 'assign') s.targets.forEach(target);
+    else if (s.t === 'augassign') target(s.target);
+    else if (s.t === 'if') {
+      assignedNames(s.body, out);
+      assignedNames(s.orelse, out);
+    } else if (s.t === 'while' || s.t === 'with' || s.t === 'for') assignedNames(s.body, out);
+  }
+  return out;
 }
 
 function containsField(e: Expr): boolean {
