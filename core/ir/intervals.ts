@@ -29,3 +29,16 @@ export function intervalMinLevels(start: AxisBound, end: AxisBound): number | nu
   if (start.level === 'start' && end.level === 'end') return a >= 0 && b <= 0 ? a - b + 1 : null;
   return null; // starts from the top, ends from the bottom: GT4Py rejects it outright
 }
+
+/**
+ * Orders axis bounds as if the domain were larger than every offset: start-relative
+ * bounds before end-relative ones (the assumption GT4Py's interval checks and extents make).
+ */
+export function boundRank(b: AxisBound): number {
+  return b.level === 'start' ? b.offset : 1e9 + b.offset;
+}
+
+/** Whether two intervals share a level (on a domain larger than their offsets). */
+export function intervalsOverlap(a: { start: AxisBound; end: AxisBound }, b: { start: AxisBound; end: AxisBound }): boolean {
+  return Math.max(boundRank(a.start), boundRank(b.start)) < Math.min(boundRank(a.end), boundRank(b.end));
+}

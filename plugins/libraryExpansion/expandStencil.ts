@@ -1,5 +1,5 @@
 import { fail } from '../../core/diagnostics.js';
-import { intervalMinLevels, intervalText } from '../../core/ir/intervals.js';
+import { boundRank, intervalMinLevels, intervalText } from '../../core/ir/intervals.js';
 import type { ArrayDecl, AxisBound, Expr, HLoop, IterationOrder, LaunchRequirement, PStmt, Program, Stmt, StencilDef, VLoop } from '../../core/ir/types.js';
 import { mapStmts, reads, writes, type Access } from '../../core/ir/walk.js';
 import { readNeeds, sameExtent, unionExtent as union, ZERO_EXTENT as ZERO, type Extent } from './readExtents.js';
@@ -45,21 +45,36 @@ function boundExpr(b: AxisBound, n: Expr): Expr {
   return { kind: 'binary', op: '+', left: n, right: { kind: 'lit', value: b.offset, dtype: 'int64' }, dtype: 'int64' };
 }
 
-function boundKey(b: AxisBound): number {
-  // start-relative bounds come before end-relative ones (domains are larger than offsets)
-  return b.level === 'start' ? b.offset : 1e9 + b.offset;
-}
+/**
+ * A loop nest being filled with statements, and what decides whether the next one may
+ * join it without changing results: a statement may not read, at an offset that matters,
+ * what the nest writes, nor write what the nest reads at such an offset. FORWARD/BACKWARD
+ * run a whole nest per level, so only other columns (I/J offsets) can see a partial
+ * result; PARALLEL runs each statement over all levels first, so K offsets count too.
+ * The sets grow with the nest, so checking a statement costs its own size only.
+ */
+class NestGroup {
+  readonly stmts: Stmt[] = [];
+  private readonly written = new Set<string>();
+  private readonly readAtOffset = new Set<string>();
 
-/** Whether `stmt` may join a loop nest holding `group` without changing results. */
-function canJoin(group: Stmt[], stmt: Stmt, order: IterationOrder): boolean {
-  // FORWARD/BACKWARD run a whole nest per level, so only other columns (I/J) can see a
-  // partial result; PARALLEL runs each statement over all levels first, so K offsets count.
-  const offsetMatters = (r: Access) => r.offset[0] !== 0 || r.offset[1] !== 0 || (order === 'PARALLEL' && (r.offset[2] !== 0 || r.variableK));
-  const groupWrites = writes(group);
-  const stmtWrites = writes([stmt]);
-  for (const r of reads([stmt])) if (groupWrites.has(r.name) && offsetMatters(r)) return false;
-  for (const r of reads(group)) if (stmtWrites.has(r.name) && offsetMatters(r)) return false;
-  return true;
+  constructor(private readonly order: IterationOrder) {}
+
+  private offsetMatters(r: Access): boolean {
+    return r.offset[0] !== 0 || r.offset[1] !== 0 || (this.order === 'PARALLEL' && (r.offset[2] !== 0 || r.variableK));
+  }
+
+  canJoin(stmtReads: readonly Access[], stmtWrites: ReadonlySet<string>): boolean {
+    for (const r of stmtReads) if (this.written.has(r.name) && this.offsetMatters(r)) return false;
+    for (const w of stmtWrites) if (this.readAtOffset.has(w)) return false;
+    return true;
+  }
+
+  add(stmt: Stmt, stmtReads: readonly Access[], stmtWrites: ReadonlySet<string>): void {
+    this.stmts.push(stmt);
+    for (const w of stmtWrites) this.written.add(w);
+    for (const r of stmtReads) if (this.offsetMatters(r)) this.readAtOffset.add(r.name);
+  }
 }
 
 /** Restricts writes of API fields to the call domain inside an extended statement. */
@@ -170,29 +185,31 @@ export function expandCall(program: Program, call: Extract<PStmt, { kind: 'call'
     const order = c.order;
     const intervalIdx = c.intervals.map((_, i) => i);
     if (order !== 'PARALLEL') {
-      intervalIdx.sort((a, b) => boundKey(c.intervals[a].start) - boundKey(c.intervals[b].start));
+      intervalIdx.sort((a, b) => boundRank(c.intervals[a].start) - boundRank(c.intervals[b].start));
       if (order === 'BACKWARD') intervalIdx.reverse();
     }
     for (const ii of intervalIdx) {
       const iv = c.intervals[ii];
       const ivUnits = units.filter((u) => u.comp === ci && u.interval === ii);
       const hloops: HLoop[] = [];
-      let group: Stmt[] = [];
+      let group = new NestGroup(order);
       let groupExt: Extent | null = null;
       const flush = () => {
-        if (!group.length || !groupExt) return;
+        if (!group.stmts.length || !groupExt) return;
         hloops.push({
           i: { lo: lit(groupExt.ilo), hi: add(domain[0], groupExt.ihi) },
           j: { lo: lit(groupExt.jlo), hi: add(domain[1], groupExt.jhi) },
-          body: toProgram(group),
+          body: toProgram(group.stmts),
         });
-        group = [];
+        group = new NestGroup(order);
         groupExt = null;
       };
       for (const u of ivUnits) {
         const stmt = sameExtent(u.extent, ZERO) ? u.stmt : guardApiWrites([u.stmt], api)[0];
-        if (groupExt && (!sameExtent(groupExt, u.extent) || !canJoin(group, stmt, order))) flush();
-        group.push(stmt);
+        const stmtReads = reads([stmt]);
+        const stmtWrites = writes([stmt]);
+        if (groupExt && (!sameExtent(groupExt, u.extent) || !group.canJoin(stmtReads, stmtWrites))) flush();
+        group.add(stmt, stmtReads, stmtWrites);
         groupExt = u.extent;
       }
       flush();

@@ -1,5 +1,6 @@
 import type { AxisBound, Expr, HorizontalRegion, RegionAxis, Stmt } from '../../core/ir/types.js';
 import { visitExpr } from '../../core/ir/walk.js';
+import { boundRank } from '../../core/ir/intervals.js';
 
 /**
  * Which points of each field a statement reads, given the horizontal range it runs on,
@@ -41,10 +42,7 @@ export interface ReadNeed {
   k: number;
 }
 
-/** Start-relative bounds sort before end-relative ones: the domain is larger than offsets. */
-function rank(b: AxisBound): number {
-  return b.level === 'start' ? b.offset : 1e9 + b.offset;
-}
+const rank = boundRank;
 const maxBound = (a: AxisBound, b: AxisBound): AxisBound => (rank(a) >= rank(b) ? a : b);
 const minBound = (a: AxisBound, b: AxisBound): AxisBound => (rank(a) <= rank(b) ? a : b);
 

@@ -8,7 +8,7 @@ import { truthy } from './constEval.js';
 import { ExprLowering, valueToExpr, type Term } from './ExprLowering.js';
 import { checkParallelModel } from './parallelModel.js';
 import { rejectBuiltin } from './unsupportedBuiltins.js';
-import { intervalMinLevels, intervalText } from '../../core/ir/intervals.js';
+import { boundRank, intervalMinLevels, intervalsOverlap, intervalText } from '../../core/ir/intervals.js';
 import type { ModuleLoader } from './ModuleLoader.js';
 import { binary, cast } from './typeRules.js';
 import { describeValue, type FunctionInfo, type ModuleScope, type Value } from './values.js';
@@ -174,7 +174,26 @@ export class StencilLowering extends ExprLowering {
         if (b.t !== 'with' || b.items.length !== 1) {
           fail('E_STENCIL_STMT', 'inside `with computation(...)` without an interval, every statement must be a `with interval(...)` block', { loc: b.loc, hint: 'write `with computation(...), interval(...):` or nest `with interval(...):` blocks' });
         }
-        intervals.push(this.intervalBlock(b.items[0], b.body, order.order));
+        const iv = this.intervalBlock(b.items[0], b.body, order.order);
+        // GT4Py's rules for the intervals of one computation: disjoint, in execution order
+        const clash = intervals.find((o) => intervalsOverlap(o, iv));
+        if (clash) {
+          fail('E_INTERVAL_OVERLAP', `${intervalText(iv.start, iv.end)} overlaps ${intervalText(clash.start, clash.end)} (line ${clash.loc.line}) in the same computation`, {
+            loc: iv.loc,
+            length: 'interval'.length,
+            hint: 'the intervals of one computation must not share levels: split the work into separate `with computation(...)` blocks, or adjust the bounds',
+          });
+        }
+        const prev = intervals[intervals.length - 1];
+        const backward = order.order === 'BACKWARD';
+        if (prev && (backward ? boundRank(iv.start) > boundRank(prev.start) : boundRank(iv.start) < boundRank(prev.start))) {
+          fail('E_INTERVAL_ORDER', `${intervalText(iv.start, iv.end)} comes after ${intervalText(prev.start, prev.end)} but runs before it in a ${order.order} computation`, {
+            loc: iv.loc,
+            length: 'interval'.length,
+            hint: `write the intervals in the order they run (${backward ? 'top level first' : 'bottom level first'}), as GT4Py requires`,
+          });
+        }
+        intervals.push(iv);
       }
     } else {
       fail('E_STENCIL_STMT', 'a computation block takes computation(...) and at most one interval(...)', { loc: s.loc, hint: 'nest further intervals as `with interval(...):` blocks' });
