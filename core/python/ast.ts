@@ -21,6 +21,8 @@ export type PyExpr =
   | { t: 'compare'; op: string; left: PyExpr; right: PyExpr; loc: SourceLoc }
   | { t: 'ifexp'; test: PyExpr; body: PyExpr; orelse: PyExpr; loc: SourceLoc }
   | { t: 'tuple'; elts: PyExpr[]; loc: SourceLoc }
+  /** A list display: evaluated at module level (`VERSIONS = ["GFDL", "UFS"]`), rejected in stencils. */
+  | { t: 'list'; elts: PyExpr[]; loc: SourceLoc; length: number }
   /** Dict displays appear in decorator arguments (`externals={...}`). */
   | { t: 'dict'; keys: PyExpr[]; values: PyExpr[]; loc: SourceLoc }
   /** Something valid Python but outside what orch accepts (list, dict, lambda ...). */
@@ -84,6 +86,7 @@ export function pyChildren(e: PyExpr): PyExpr[] {
     case 'subscript':
       return [e.value, ...e.index];
     case 'tuple':
+    case 'list':
       return e.elts;
     case 'attr':
       return [e.value];

@@ -419,8 +419,13 @@ class Converter {
           loc,
         };
       }
-      case 'ArrayExpression':
-        return this.unsupported(n, 'list');
+      case 'ArrayExpression': {
+        const inner = kids.filter((k) => k.name !== '[' && k.name !== ']');
+        const parts = this.splitCommas(inner).filter((p) => p.length);
+        if (parts.some((p) => p.length !== 1)) return this.unsupported(n, 'list');
+        const { length } = this.unsupported(n, 'list');
+        return { t: 'list', elts: parts.map((p) => this.expr(p[0])), loc, length };
+      }
       case 'DictionaryExpression': {
         const inner = kids.filter((k) => k.name !== '{' && k.name !== '}');
         const keys: PyExpr[] = [];

@@ -169,6 +169,9 @@ export abstract class ExprLowering {
       case 'unsupported':
         fail('E_UNSUPPORTED', `${e.what} is not supported in gtscript`, { loc: e.loc, length: e.length, hint: unsupportedHint(e.what) });
       // eslint-disable-next-line no-fallthrough
+      case 'list':
+        fail('E_UNSUPPORTED', 'list is not supported in gtscript', { loc: e.loc, length: e.length, hint: unsupportedHint('list') });
+      // eslint-disable-next-line no-fallthrough
       case 'dict':
         fail('E_UNSUPPORTED', 'dict is not supported in gtscript', { loc: e.loc, hint: unsupportedHint('dict') });
       // eslint-disable-next-line no-fallthrough

@@ -30,7 +30,7 @@ test('relative imports work in packages and in plain folders, and import-as bind
   });
   const loader = new ModuleLoader([root]);
   const a = loader.load(path.join(root, 'ns/a.py'), 'ns.a');
-  assert.is(num(a.names.get('X')), 3 + 3 + 30 + 3);
+  assert.is(num(loader.lookup(a, 'X')), 3 + 3 + 30 + 3);
   assert.equal([...loader.dependencies(path.join(root, 'ns/a.py')).keys()].map((f) => path.relative(root, f)).sort(), ['ns/a.py', 'ns/b.py', 'ns/sub/__init__.py', 'ns/sub/c.py']);
 });
 
@@ -52,17 +52,18 @@ test('module code reads the environment at compile time, and every read is recor
   const load = (env: Record<string, string>) => {
     const loader = new ModuleLoader([], env);
     const scope = loader.load(path.join(root, 'main.py'));
-    return { scope, env: Object.fromEntries(loader.environment(path.join(root, 'main.py'))) };
+    const names = Object.fromEntries(['G', 'N', 'HAS_DEBUG'].map((n) => [n, loader.lookup(scope, n)]));
+    return { names, env: Object.fromEntries(loader.environment(path.join(root, 'main.py'))) };
   };
   const gfs = load({});
-  assert.is(num(gfs.scope.names.get('G')), 9.81);
-  assert.is(num(gfs.scope.names.get('N')), 4);
-  assert.equal(gfs.scope.names.get('HAS_DEBUG'), { k: 'bool', value: false });
+  assert.is(num(gfs.names.G), 9.81);
+  assert.is(num(gfs.names.N), 4);
+  assert.equal(gfs.names.HAS_DEBUG, { k: 'bool', value: false });
   assert.equal(gfs.env, { ORCH_DEBUG: null, ORCH_N: null, PACE_CONSTANTS: null });
   const geos = load({ PACE_CONSTANTS: 'GEOS', ORCH_N: '12', ORCH_DEBUG: '' });
-  assert.is(num(geos.scope.names.get('G')), 9.80665);
-  assert.is(num(geos.scope.names.get('N')), 12);
-  assert.equal(geos.scope.names.get('HAS_DEBUG'), { k: 'bool', value: true });
+  assert.is(num(geos.names.G), 9.80665);
+  assert.is(num(geos.names.N), 12);
+  assert.equal(geos.names.HAS_DEBUG, { k: 'bool', value: true });
   assert.equal(geos.env, { ORCH_DEBUG: '', ORCH_N: '12', PACE_CONSTANTS: 'GEOS' });
 });
 

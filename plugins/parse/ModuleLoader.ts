@@ -5,7 +5,7 @@ import type { PyExpr, PyStmt } from '../../core/python/ast.js';
 import { parsePython } from '../../core/python/parse.js';
 import { constEval, truthy } from './constEval.js';
 import { knownModule, PY_BUILTINS } from './knownModules.js';
-import type { FunctionKind, FunctionInfo, ModuleScope, Value } from './values.js';
+import { scopeName, type FunctionKind, type FunctionInfo, type ModuleScope, type Value } from './values.js';
 import type { SourceLoc } from '../../core/ir/types.js';
 
 /**
@@ -23,6 +23,7 @@ export class ModuleLoader {
   private readonly imports = new Map<string, Set<string>>();
   /** module file -> environment variables its top level read, with their values (null: unset) */
   private readonly envRead = new Map<string, Map<string, string | null>>();
+  private callDepth = 0;
 
   constructor(
     readonly importPath: string[] = [],
@@ -51,11 +52,40 @@ export class ModuleLoader {
   }
 
   lookup(scope: ModuleScope, name: string): Value | undefined {
-    return scope.names.get(name) ?? PY_BUILTINS[name];
+    return scopeName(scope, name) ?? (scope.parent ? this.lookup(scope.parent, name) : PY_BUILTINS[name]);
+  }
+
+  /** Binds an import to be resolved on first use (see the `lazy` value). */
+  private bindLazy(scope: ModuleScope, name: string, resolve: () => Value): void {
+    scope.names.set(name, { k: 'lazy', resolve });
   }
 
   eval(e: PyExpr, scope: ModuleScope): Value {
-    return constEval(e, (n) => this.lookup(scope, n), (name) => this.readEnv(scope, name));
+    return constEval(e, (n) => this.lookup(scope, n), {
+      env: (name) => this.readEnv(scope, name),
+      call: (fn, args, kwargs, call) => this.callFunction(fn, args, kwargs, call),
+    });
+  }
+
+  /**
+   * Runs a plain module-level function at compile time (a constants module's selector,
+   * `_get_constant_version()`): its parameters bound to the arguments, its body run like
+   * module code, its `return` value the result.
+   */
+  private callFunction(fn: FunctionInfo, args: Value[], kwargs: Record<string, Value>, call: Extract<PyExpr, { t: 'call' }>): Value {
+    if (this.callDepth > 50) fail('E_RECURSION', `compile-time call of '${fn.name}' recurses too deeply`, { loc: call.loc, hint: 'module code evaluated at compile time cannot recurse' });
+    const local: ModuleScope = { name: fn.module.name, file: fn.module.file, names: new Map(), parent: fn.module };
+    for (const [i, p] of fn.def.params.entries()) {
+      const v = p.kind === 'normal' && i < args.length ? args[i] : (kwargs[p.name] ?? (p.default ? this.eval(p.default, fn.module) : undefined));
+      if (v === undefined) return { k: 'opaque', why: `${fn.name}() is called without its argument '${p.name}'`, loc: call.loc };
+      local.names.set(p.name, v);
+    }
+    this.callDepth++;
+    try {
+      return this.exec(fn.def.body, local) ?? { k: 'none' };
+    } finally {
+      this.callDepth--;
+    }
   }
 
   private readEnv(scope: ModuleScope, name: string): string | undefined {
@@ -66,42 +96,52 @@ export class ModuleLoader {
     return value;
   }
 
-  private exec(body: PyStmt[], scope: ModuleScope): void {
+  /**
+   * Runs module (or compile-time function) code; returns the value of a `return` reached.
+   * After an `if` whose condition orch cannot evaluate, neither branch runs and what
+   * follows is uncertain: a `return` there gives an opaque value, a `raise` is not an error.
+   */
+  private exec(body: PyStmt[], scope: ModuleScope): Value | undefined {
+    let uncertain: SourceLoc | null = null;
     for (const s of body) {
       switch (s.t) {
         case 'import':
           for (const a of s.names) {
-            if (a.asname) scope.names.set(a.asname, this.importModule(a.name, scope, 0, s.loc));
+            if (a.asname) this.bindLazy(scope, a.asname, () => this.importModule(a.name, scope, 0, s.loc));
             else {
               // `import a.b.c` binds `a`
               const top = a.name.split('.')[0];
-              this.importModule(a.name, scope, 0, s.loc);
-              scope.names.set(top, this.importModule(top, scope, 0, s.loc));
+              this.bindLazy(scope, top, () => {
+                this.importModule(a.name, scope, 0, s.loc);
+                return this.importModule(top, scope, 0, s.loc);
+              });
             }
           }
           break;
         case 'importfrom': {
           if (s.module === '__future__') break;
           if (s.module === '__externals__' || s.module === '__gtscript__') break;
-          const mod = this.importModule(s.module, scope, s.level, s.loc);
+          let mod: Value | undefined;
+          const from = () => (mod ??= this.importModule(s.module, scope, s.level, s.loc));
           for (const a of s.names) {
             if (a.name === '*') {
-              if (mod.k === 'module') {
-                const names = mod.scope ? [...mod.scope.names.entries()] : Object.entries(mod.members ?? {});
+              const m = from();
+              if (m.k === 'module') {
+                const names = m.scope ? [...m.scope.names.entries()] : Object.entries(m.members ?? {});
                 for (const [k, v] of names) if (!k.startsWith('_')) scope.names.set(k, v);
               }
               continue;
             }
-            let v: Value | undefined;
-            if (mod.k === 'module') {
-              v = mod.members?.[a.name] ?? mod.scope?.names.get(a.name);
-              // `from pkg import submodule`, `from . import sibling`, `from .pkg import submodule`
-              if (v === undefined) v = this.tryImport(s.level > 0 ? [s.module, a.name].filter(Boolean).join('.') : `${mod.name}.${a.name}`, scope, s.level);
-            }
-            scope.names.set(
-              a.asname ?? a.name,
-              v ?? (mod.k === 'opaque' ? mod : { k: 'opaque', why: `module '${s.module}' has no name '${a.name}' that orch can see`, loc: a.loc }),
-            );
+            this.bindLazy(scope, a.asname ?? a.name, () => {
+              const m = from();
+              let v: Value | undefined;
+              if (m.k === 'module') {
+                v = m.members?.[a.name] ?? (m.scope ? scopeName(m.scope, a.name) : undefined);
+                // `from pkg import submodule`, `from . import sibling`, `from .pkg import submodule`
+                if (v === undefined) v = this.tryImport(s.level > 0 ? [s.module, a.name].filter(Boolean).join('.') : `${m.name}.${a.name}`, scope, s.level);
+              }
+              return v ?? (m.k === 'opaque' ? m : { k: 'opaque', why: `module '${s.module}' has no name '${a.name}' that orch can see`, loc: a.loc });
+            });
           }
           break;
         }
@@ -120,18 +160,47 @@ export class ModuleLoader {
           scope.names.set(s.name, { k: 'function', fn: this.functionInfo(s, scope) });
           break;
         case 'class':
-          scope.names.set(s.name, { k: 'opaque', why: `class '${s.name}' is not evaluated at module level`, loc: s.loc });
+          scope.names.set(s.name, this.classValue(s, scope));
           break;
         case 'if': {
           const t = truthy(this.eval(s.test, scope));
-          if (t === true) this.exec(s.body, scope);
-          else if (t === false) this.exec(s.orelse, scope);
+          if (t === undefined) uncertain ??= s.test.loc;
+          const returned = this.exec(t === true ? s.body : t === false ? s.orelse : [], scope);
+          if (returned) return returned;
           break;
         }
+        case 'return':
+          if (uncertain) return { k: 'opaque', why: 'the value depends on a condition orch cannot evaluate at compile time', loc: uncertain };
+          return s.value ? this.eval(s.value, scope) : { k: 'none' };
+        case 'unsupported':
+          if (s.what === 'raise' && !uncertain) {
+            fail('E_MODULE_RAISE', `module code raises at compile time (in ${path.basename(scope.file)})`, {
+              loc: s.loc,
+              length: s.length,
+              hint: 'the branch that raises was taken with the constants and environment variables of this build: check them',
+            });
+          }
+          break;
         default:
           break;
       }
     }
+    return undefined;
+  }
+
+  /** `class X(Enum)` becomes an enum of its assigned members; other classes are opaque. */
+  private classValue(s: Extract<PyStmt, { t: 'class' }>, scope: ModuleScope): Value {
+    const isEnum = s.bases.some((b) => {
+      const v = this.eval(b, scope);
+      return v.k === 'builtin' && (v.name === 'Enum' || v.name === 'IntEnum' || v.name === 'StrEnum');
+    });
+    if (!isEnum) return { k: 'opaque', why: `class '${s.name}' is not evaluated at module level`, loc: s.loc };
+    const members: Record<string, Value> = {};
+    for (const b of s.body) {
+      if (b.t !== 'assign' || b.targets.length !== 1 || b.targets[0].t !== 'name') continue;
+      members[b.targets[0].id] = { k: 'enumMember', enum: s.name, name: b.targets[0].id, value: this.eval(b.value, scope) };
+    }
+    return { k: 'enum', name: s.name, members };
   }
 
   private bind(target: PyExpr, v: Value, scope: ModuleScope): void {
@@ -184,7 +253,7 @@ export class ModuleLoader {
         hint: 'add its folder to pythonPath in orch.config.ts or to PYTHONPATH',
       });
     }
-    const v = mod.members?.[name] ?? mod.scope?.names.get(name);
+    const v = mod.members?.[name] ?? (mod.scope ? scopeName(mod.scope, name) : undefined);
     if (!v || v.k !== 'function' || (v.fn.kind !== 'gtfunction' && v.fn.kind !== 'plain')) {
       const what = !v ? 'is not defined' : v.k === 'function' ? `is a ${v.fn.kind}, not a @gtscript.function` : 'is not a function';
       fail('E_EXTERNAL_FUNCTION', `external '${external}': '${name}' in module '${modName}' ${what}`, {

@@ -3,7 +3,7 @@ import type { Program, SourceLoc, StencilDef } from '../../core/ir/types.js';
 import type { ModuleLoader } from './ModuleLoader.js';
 import { ProgramLowering, stencilEntryProgram } from './ProgramLowering.js';
 import { StencilLowering } from './StencilLowering.js';
-import type { FunctionInfo, ModuleScope, Value } from './values.js';
+import { scopeName, type FunctionInfo, type ModuleScope, type Value } from './values.js';
 
 export interface EntryOptions {
   /** Externals for stencil entries (and for every stencil a program calls). */
@@ -28,7 +28,7 @@ export function moduleEntries(scope: ModuleScope): FunctionInfo[] {
 }
 
 export function findEntry(scope: ModuleScope, entry: string): FunctionInfo {
-  const v = scope.names.get(entry);
+  const v = scopeName(scope, entry);
   if (v?.k === 'opaque') {
     // imported, but the import did not resolve: say why, at the import
     fail('E_ENTRY_NOT_FOUND', `'${entry}' in ${scope.file} cannot be used: ${v.why}`, {
@@ -37,7 +37,7 @@ export function findEntry(scope: ModuleScope, entry: string): FunctionInfo {
     });
   }
   if (!v || v.k !== 'function') {
-    const candidates = [...scope.names.entries()].filter(([, x]) => x.k === 'function').map(([k]) => k);
+    const candidates = [...scope.names.entries()].filter(([, x]) => x.k === 'function' || x.k === 'lazy').map(([k]) => k);
     const guess = didYouMean(entry, candidates);
     fail('E_ENTRY_NOT_FOUND', `${scope.file} has no stencil or program named '${entry}'`, {
       hint: guess ? `did you mean '${guess}'?` : candidates.length ? `entries: ${candidates.join(', ')}` : 'define a stencil or a @program in the module',

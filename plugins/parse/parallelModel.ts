@@ -11,8 +11,10 @@ import { visitExpr, writes } from '../../core/ir/walk.js';
  *  - a field argument written in the interval and read in it at a horizontal offset;
  *  - an assignment that reads its own target at a horizontal offset;
  *  - in a `while` body, any field or temporary written and read at a horizontal offset;
- *  - in a PARALLEL interval, a field or temporary written and read at another K level
- *    (a K offset, constant or variable).
+ *  - in a PARALLEL interval, an assignment that reads its own target at another level (a
+ *    K offset, constant or variable). Other statements reading a written field at a K
+ *    offset are well defined: each PARALLEL statement sweeps the interval before the next
+ *    (PyFV3 relies on it, e.g. nh_p_grad writes pk3 at the top level and reads pk3[0, 0, 1]).
  *
  * `locOf` gives the source location of a field read (the frontend records them).
  */
@@ -54,10 +56,10 @@ export function checkParallelModel(
             hint: 'GT4Py rejects this: a while loop runs point by point, so neighbours would be at different iterations. Move the offset read out of the loop',
           });
         }
-        if (order === 'PARALLEL' && vertical(f) && written.has(f.name)) {
-          fail('E_PARALLEL_K_OFFSET', `'${f.name}' is read at K offset ${offsetText(f)} in a PARALLEL interval that also writes it`, {
+        if (order === 'PARALLEL' && vertical(f) && target === f.name) {
+          fail('E_PARALLEL_K_OFFSET', `'${f.name}' is assigned from its own value at K offset ${offsetText(f)} in a PARALLEL computation`, {
             ...at(f),
-            hint: `GT4Py rejects this: PARALLEL levels have no order. Use computation(FORWARD) or computation(BACKWARD), or write '${f.name}' in an earlier \`with computation(...)\` block`,
+            hint: `the levels of a PARALLEL computation have no order, so the result would depend on it (GT4Py rejects it too): use computation(FORWARD) or computation(BACKWARD) for a recurrence, or assign to a new temporary (${f.name}_new = ...)`,
           });
         }
       };
