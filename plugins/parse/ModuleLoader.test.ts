@@ -67,6 +67,54 @@ test('module code reads the environment at compile time, and every read is recor
   assert.equal(geos.env, { ORCH_DEBUG: '', ORCH_N: '12', PACE_CONSTANTS: 'GEOS' });
 });
 
+test('an ndsl.constants-style module: Enum selector, a function reading the environment, raise in branches not taken', () => {
+  const root = tree({
+    'consts.py': [
+      'import os',
+      'from enum import Enum',
+      'from broken import never_used  # a module orch cannot even parse: imports load on use',
+      '',
+      'class Versions(Enum):',
+      '    GFDL = "GFDL"',
+      '    GEOS = "GEOS"',
+      '',
+      'def _version(default="GFDL"):',
+      '    name = os.getenv("NDSL_CONSTANTS", default)',
+      '    expected = ["GFDL", "GEOS"]',
+      '    if name not in expected:',
+      '        raise RuntimeError(f"Constants {name} are not implemented")',
+      '    return name',
+      '',
+      'VERSION = Versions[_version()]',
+      'never_used.log(VERSION)',
+      'if VERSION == Versions.GEOS:',
+      '    GRAV = 9.80665',
+      'elif VERSION == Versions.GFDL:',
+      '    GRAV = 9.8',
+      'else:',
+      '    raise RuntimeError("bad version")',
+      'NAME = VERSION.value',
+      '',
+    ].join('\n'),
+    'broken.py': 'def f(:\n',
+  });
+  const grav = (env: Record<string, string>) => {
+    const loader = new ModuleLoader([], env);
+    const scope = loader.load(path.join(root, 'consts.py'));
+    return [num(loader.lookup(scope, 'GRAV')), loader.lookup(scope, 'NAME'), [...loader.dependencies(path.join(root, 'consts.py')).keys()].map((f) => path.basename(f))];
+  };
+  assert.equal(grav({}), [9.8, { k: 'str', value: 'GFDL' }, ['consts.py']]);
+  assert.equal(grav({ NDSL_CONSTANTS: 'GEOS' }), [9.80665, { k: 'str', value: 'GEOS' }, ['consts.py']]);
+  try {
+    grav({ NDSL_CONSTANTS: 'UFS' });
+    assert.unreachable('the selector raises for an unknown version');
+  } catch (e) {
+    assert.instance(e, OrchError);
+    assert.is((e as OrchError).diagnostic.code, 'E_MODULE_RAISE');
+    assert.is((e as OrchError).diagnostic.loc?.line, 13);
+  }
+});
+
 test('os.environ["NAME"] of an unset variable is a located error, like Python\'s KeyError', () => {
   const root = tree({ 'consts.py': 'import os\nMODE = os.environ["ORCH_REQUIRED_MODE"]\n' });
   try {
