@@ -1,4 +1,5 @@
 import { didYouMean, fail } from '../../core/diagnostics.js';
+import { boundRank, intervalMinLevels, intervalsOverlap, intervalText } from '../../core/ir/intervals.js';
 import type {
   AxisBound, Computation, DType, Expr, FieldDecl, HorizontalRegion, IntervalBlock, IterationOrder, Offset, RegionAxis,
   ScalarDecl, SourceLoc, StencilDef, Stmt,
@@ -8,7 +9,6 @@ import { truthy } from './constEval.js';
 import { ExprLowering, valueToExpr, type Term } from './ExprLowering.js';
 import { checkParallelModel } from './parallelModel.js';
 import { rejectBuiltin } from './unsupportedBuiltins.js';
-import { boundRank, intervalMinLevels, intervalsOverlap, intervalText } from '../../core/ir/intervals.js';
 import type { ModuleLoader } from './ModuleLoader.js';
 import { binary, cast } from './typeRules.js';
 import { describeValue, type FunctionInfo, type ModuleScope, type Value } from './values.js';
@@ -175,24 +175,7 @@ export class StencilLowering extends ExprLowering {
           fail('E_STENCIL_STMT', 'inside `with computation(...)` without an interval, every statement must be a `with interval(...)` block', { loc: b.loc, hint: 'write `with computation(...), interval(...):` or nest `with interval(...):` blocks' });
         }
         const iv = this.intervalBlock(b.items[0], b.body, order.order);
-        // GT4Py's rules for the intervals of one computation: disjoint, in execution order
-        const clash = intervals.find((o) => intervalsOverlap(o, iv));
-        if (clash) {
-          fail('E_INTERVAL_OVERLAP', `${intervalText(iv.start, iv.end)} overlaps ${intervalText(clash.start, clash.end)} (line ${clash.loc.line}) in the same computation`, {
-            loc: iv.loc,
-            length: 'interval'.length,
-            hint: 'the intervals of one computation must not share levels: split the work into separate `with computation(...)` blocks, or adjust the bounds',
-          });
-        }
-        const prev = intervals[intervals.length - 1];
-        const backward = order.order === 'BACKWARD';
-        if (prev && (backward ? boundRank(iv.start) > boundRank(prev.start) : boundRank(iv.start) < boundRank(prev.start))) {
-          fail('E_INTERVAL_ORDER', `${intervalText(iv.start, iv.end)} comes after ${intervalText(prev.start, prev.end)} but runs before it in a ${order.order} computation`, {
-            loc: iv.loc,
-            length: 'interval'.length,
-            hint: `write the intervals in the order they run (${backward ? 'top level first' : 'bottom level first'}), as GT4Py requires`,
-          });
-        }
+        checkIntervalSequence(intervals, iv, order.order);
         intervals.push(iv);
       }
     } else {
@@ -698,6 +681,27 @@ export class StencilLowering extends ExprLowering {
     return result;
   }
 
+}
+
+/** GT4Py's rules for the intervals of one computation: disjoint, and written in execution order. */
+function checkIntervalSequence(before: readonly IntervalBlock[], iv: IntervalBlock, order: IterationOrder): void {
+  const clash = before.find((o) => intervalsOverlap(o, iv));
+  if (clash) {
+    fail('E_INTERVAL_OVERLAP', `${intervalText(iv.start, iv.end)} overlaps ${intervalText(clash.start, clash.end)} (line ${clash.loc.line}) in the same computation`, {
+      loc: iv.loc,
+      length: 'interval'.length,
+      hint: 'the intervals of one computation must not share levels: split the work into separate `with computation(...)` blocks, or adjust the bounds',
+    });
+  }
+  const prev = before[before.length - 1];
+  const backward = order === 'BACKWARD';
+  if (prev && (backward ? boundRank(iv.start) > boundRank(prev.start) : boundRank(iv.start) < boundRank(prev.start))) {
+    fail('E_INTERVAL_ORDER', `${intervalText(iv.start, iv.end)} comes after ${intervalText(prev.start, prev.end)} but runs before it in a ${order} computation`, {
+      loc: iv.loc,
+      length: 'interval'.length,
+      hint: `write the intervals in the order they run (${backward ? 'top level first' : 'bottom level first'}), as GT4Py requires`,
+    });
+  }
 }
 
 /** Names a function body assigns to, at any depth (plain, augmented and tuple targets). */
