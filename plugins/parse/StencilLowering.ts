@@ -565,7 +565,8 @@ export class StencilLowering extends ExprLowering {
       }
       if (this.condition) {
         const name = dottedName(e.func) ?? callee.fn.name;
-        fail('E_CALL_IN_CONDITION', `function call in ${this.condition === 'if' ? 'an if' : 'a while'} condition: '${name}' cannot be inlined there (GT4Py rejects it too)`, {
+        const why = this.condition === 'if' ? 'GT4Py rejects it too' : 'GT4Py would inline it once, before the loop, not at every iteration';
+        fail('E_CALL_IN_CONDITION', `function call in ${this.condition === 'if' ? 'an if' : 'a while'} condition: '${name}' cannot be inlined there (${why})`, {
           loc: e.loc,
           length: name.length,
           hint: `assign the result to a temporary first (c = ${name}(...)) and test the temporary`,
