@@ -99,6 +99,13 @@ names('environment variables read by module code select constants and are part o
   const lookup = await run(dir, 'run', path.join(dir, 'none'), { PACE_CONSTANTS: 'UFS' });
   assert.is(lookup.code, 1);
   assert.match(lookup.stderr, 'environment variables ORCH_TEST_P_REF, PACE_CONSTANTS changed');
+  const ufs = await run(dir, 'build-and-run', path.join(dir, 'ufs'), { PACE_CONSTANTS: 'UFS' });
+  assert.is(ufs.code, 0, ufs.stderr);
+  check(path.join(dir, 'ufs'), 287.0, 1004.0);
+  const unknown = await run(dir, 'python', path.join(dir, 'x'), { PACE_CONSTANTS: 'NOPE' });
+  assert.is(unknown.code, 1, 'an unknown constants version raises in the module, at compile time');
+  assert.match(unknown.stderr, 'E_MODULE_RAISE');
+  assert.match(unknown.stderr, /constants\.py:18:5/);
 });
 
 names('an external helper given by import path must name a @gtscript.function', async () => {

@@ -62,6 +62,8 @@ export type PyStmt =
   | { t: 'import'; names: PyAlias[]; loc: SourceLoc }
   | { t: 'importfrom'; module: string; level: number; names: PyAlias[]; loc: SourceLoc }
   | { t: 'pass'; loc: SourceLoc }
+  /** `try`/`except`/`else`/`finally`: module code runs it at compile time; stencils reject it. */
+  | { t: 'try'; body: PyStmt[]; handlers: { type: PyExpr | null; name: string | null; body: PyStmt[]; loc: SourceLoc }[]; orelse: PyStmt[]; finalbody: PyStmt[]; loc: SourceLoc; length: number }
   | { t: 'unsupported'; what: string; loc: SourceLoc; length: number };
 
 export interface PyModule {

@@ -115,6 +115,47 @@ test('an ndsl.constants-style module: Enum selector, a function reading the envi
   }
 });
 
+test('try/except in module code: a KeyError handler gives a default or re-raises', () => {
+  const root = tree({
+    'consts.py': [
+      'import os',
+      'from enum import Enum',
+      'class V(Enum):',
+      '    A = "A"',
+      '    B = "B"',
+      'try:',
+      '    VERSION = V[os.environ.get("PACE_CONSTANTS", "A")]',
+      'except KeyError as e:',
+      '    raise RuntimeError("unknown constants") from e',
+      'try:',
+      '    N = int(os.environ["ORCH_N"])',
+      'except (ValueError, KeyError):',
+      '    N = 4',
+      'else:',
+      '    N = N + 1',
+      'finally:',
+      '    DONE = True',
+      '',
+    ].join('\n'),
+  });
+  const load = (env: Record<string, string>) => {
+    const loader = new ModuleLoader([], env);
+    const scope = loader.load(path.join(root, 'consts.py'));
+    return [loader.lookup(scope, 'VERSION'), num(loader.lookup(scope, 'N')), loader.lookup(scope, 'DONE')];
+  };
+  assert.equal(load({}), [{ k: 'enumMember', enum: 'V', name: 'A', value: { k: 'str', value: 'A' } }, 4, { k: 'bool', value: true }]);
+  assert.equal(load({ PACE_CONSTANTS: 'B', ORCH_N: '7' })[1], 8);
+  assert.equal(load({ ORCH_N: 'seven' })[1], 4, 'int("seven") raises ValueError, caught');
+  try {
+    load({ PACE_CONSTANTS: 'C' });
+    assert.unreachable('V["C"] raises KeyError, the handler re-raises');
+  } catch (e) {
+    assert.instance(e, OrchError);
+    assert.is((e as OrchError).diagnostic.code, 'E_MODULE_RAISE');
+    assert.is((e as OrchError).diagnostic.loc?.line, 9);
+  }
+});
+
 test('os.environ["NAME"] of an unset variable is a located error, like Python\'s KeyError', () => {
   const root = tree({ 'consts.py': 'import os\nMODE = os.environ["ORCH_REQUIRED_MODE"]\n' });
   try {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fail } from '../../core/diagnostics.js';
-import type { PyExpr, PyStmt } from '../../core/python/ast.js';
+import { fail, OrchError } from '../../core/diagnostics.js';
+import { dottedName, type PyExpr, type PyStmt } from '../../core/python/ast.js';
 import { parsePython } from '../../core/python/parse.js';
 import { constEval, truthy } from './constEval.js';
 import { knownModule, PY_BUILTINS } from './knownModules.js';
@@ -169,6 +169,11 @@ export class ModuleLoader {
           if (returned) return returned;
           break;
         }
+        case 'try': {
+          const returned = this.execTry(s, scope);
+          if (returned) return returned;
+          break;
+        }
         case 'return':
           if (uncertain) return { k: 'opaque', why: 'the value depends on a condition orch cannot evaluate at compile time', loc: uncertain };
           return s.value ? this.eval(s.value, scope) : { k: 'none' };
@@ -186,6 +191,29 @@ export class ModuleLoader {
       }
     }
     return undefined;
+  }
+
+  /**
+   * `try`/`except` in module code: the body runs; if it fails the way Python code raises
+   * (a missing key, an unset variable, a bad conversion, a `raise`), the first handler
+   * whose exception names match runs instead (exception types are matched by name).
+   */
+  private execTry(s: Extract<PyStmt, { t: 'try' }>, scope: ModuleScope): Value | undefined {
+    let returned: Value | undefined;
+    try {
+      returned = this.exec(s.body, scope);
+      if (!returned) returned = this.exec(s.orelse, scope);
+    } catch (e) {
+      const raised = e instanceof OrchError ? PYTHON_EXCEPTIONS[e.diagnostic.code] : undefined;
+      const handler = raised && s.handlers.find((h) => handles(h.type, raised));
+      if (!handler) throw e;
+      if (handler.name) scope.names.set(handler.name, { k: 'opaque', why: `'${handler.name}' is the exception caught at compile time`, loc: handler.loc });
+      returned = this.exec(handler.body, scope);
+    } finally {
+      const final = this.exec(s.finalbody, scope);
+      if (final) returned = final;
+    }
+    return returned;
   }
 
   /** `class X(Enum)` becomes an enum of its assigned members; other classes are opaque. */
@@ -344,4 +372,19 @@ export class ModuleLoader {
     visit(file);
     return out;
   }
+}
+
+/** The Python exceptions that compile-time errors of module code stand for (`*`: any). */
+const PYTHON_EXCEPTIONS: Record<string, string[]> = {
+  E_CONST_LOOKUP: ['KeyError', 'LookupError'],
+  E_ENV_UNSET: ['KeyError', 'LookupError'],
+  E_CONST_CONVERSION: ['ValueError'],
+  E_MODULE_RAISE: ['*'],
+};
+
+/** Whether `except <type>:` catches an exception named by one of `raised`. */
+function handles(type: PyExpr | null, raised: string[]): boolean {
+  if (!type) return true;
+  const names = (type.t === 'tuple' ? type.elts : [type]).map((t) => dottedName(t)?.split('.').pop());
+  return names.some((n) => n === 'Exception' || n === 'BaseException' || raised.includes('*') || (n !== undefined && raised.includes(n)));
 }

@@ -6,7 +6,7 @@ import type {
 } from '../../core/ir/types.js';
 import { dottedName, pyChildren, type PyExpr, type PyStmt } from '../../core/python/ast.js';
 import { truthy } from './constEval.js';
-import { ExprLowering, valueToExpr, type Term } from './ExprLowering.js';
+import { ExprLowering, unsupportedHint, valueToExpr, type Term } from './ExprLowering.js';
 import { checkParallelModel } from './parallelModel.js';
 import { rejectBuiltin } from './unsupportedBuiltins.js';
 import type { ModuleLoader } from './ModuleLoader.js';
@@ -280,6 +280,9 @@ export class StencilLowering extends ExprLowering {
       // eslint-disable-next-line no-fallthrough
       case 'for':
         fail('E_UNSUPPORTED', 'for loops are not supported inside stencils', { loc: s.loc, hint: 'use a computation(FORWARD/BACKWARD) over K, or a while loop' });
+      // eslint-disable-next-line no-fallthrough
+      case 'try':
+        fail('E_UNSUPPORTED', 'try/except is not supported in gtscript', { loc: s.loc, length: s.length, hint: unsupportedHint('try/except') });
       // eslint-disable-next-line no-fallthrough
       case 'unsupported':
         fail('E_UNSUPPORTED', `${s.what} is not supported in gtscript`, { loc: s.loc, length: s.length, hint: 'see docs/language.md for the statements stencils may contain' });
