@@ -4,7 +4,7 @@ import path from 'node:path';
 import { AsyncSeriesHook, SyncHook } from 'tapable';
 import { BuildCache, type BuildInfo, type EntryInputs, type Lookup } from './cache/BuildCache.js';
 import type { CodePath, LayoutTarget } from './layout/RankLayout.js';
-import { nativeHeaderFiles, nativeHeadersHash, orchVersion, sha256 } from './cache/hashing.js';
+import { nativeHeaderFiles, nativeHeadersHash, orchVersion, PACKAGE_ROOT, sha256 } from './cache/hashing.js';
 import { Compilation, type EntryRef, type PipelineOptions } from './Compilation.js';
 import type { ResolvedConfig } from './config/types.js';
 import { OrchError, OrchErrors, type Diagnostic } from './diagnostics.js';
@@ -19,6 +19,9 @@ import { nvccIdentity } from '../plugins/compile/nvcc.js';
 import { resolveCudaArch } from './config/cudaArch.js';
 import { moduleEntries } from '../plugins/parse/frontend.js';
 import type { Value } from '../plugins/parse/values.js';
+
+/** The folder holding orch's Python package (on PYTHONPATH wherever programs run from Python). */
+const ORCH_PYTHON_PACKAGE = path.join(PACKAGE_ROOT, 'python');
 
 export type BuildMode = 'build' | 'python' | 'lookup';
 
@@ -123,6 +126,9 @@ export class Compiler {
       compiler: { cxx, identity: await this.identity, flags, ...cudaArch },
       codegen: this.config.codegen,
       plugins: this.config.plugins.map((p) => ({ name: p.name, version: p.version ?? '0' })),
+      // where imports resolve decides which files are read; orch's own Python package is
+      // left out: `orch` is a module the frontend knows, so that folder resolves nothing
+      pythonPath: this.config.pythonPath.filter((p) => path.resolve(p) !== ORCH_PYTHON_PACKAGE),
       orch: orchVersion(),
       native: nativeHeadersHash(),
       ...(this.layout ? { layout: { domain: [...this.layout.domain], halo: this.layout.halo } } : {}),
@@ -290,7 +296,7 @@ export class Compiler {
 
   private newBuild(file: string, moduleRel: string, entry: string, req: BuildRequest, inputs: EntryInputs, optionsKey: string): EntryBuild {
     const layout = this.layout ? { codepath: this.codepath as CodePath, target: this.layout } : undefined;
-    return { module: file, moduleRel, entry, externals: req.externals, defines: req.defines, inputs, optionsKey, files: new Map(), warnings: [], timings: {}, layout };
+    return { module: file, moduleRel, entry, externals: req.externals, defines: req.defines, inputs, optionsKey, files: new Map(), env: new Map(), warnings: [], timings: {}, layout };
   }
 
   /**

@@ -33,6 +33,8 @@ export interface EntryBuild {
   program?: Program;
   /** Source files the parse stage read, with their content (the key is computed from them). */
   files: Map<string, string>;
+  /** Environment variables the parse stage read (`os.environ` in module code), with their values (null: unset); part of the key. */
+  env: Map<string, string | null>;
   key?: string;
   /** Staging folder the codegen/compile/emit stages write into. */
   staging?: string;

@@ -33,6 +33,7 @@ typedef struct orch_array {
 }  // extern "C"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdarg>
 #include <cstddef>
@@ -111,6 +112,45 @@ inline int bounds_error(State* st, const char* where, const char* array, const c
   if (n > 0 && n < (int)sizeof shape) std::snprintf(shape + n, sizeof shape - n, "]");
   return fail(st, "%s: array '%s' is accessed at %s indices [%lld, %lld], outside its shape %s", where, array, axis,
               (long long)lo, (long long)hi, shape);
+}
+
+/*
+ * Reads at a variable K offset (`f[0, 0, lev]`) cannot be checked before a launch. Each is
+ * checked as it happens: an index outside the array reads nothing (0) and records the
+ * first such read, from any thread; the launch then returns this error instead of a result.
+ * `head` and `tail` are the message around the numbers (see core/runtime/locatedError.ts).
+ */
+struct VarKError {
+  std::atomic<bool> set{false};
+  const char* head = "";
+  const char* tail = "";
+  int64_t index = 0, extent = 0, i = 0, j = 0, k = 0;
+  void record(const char* h, const char* t, int64_t idx, int64_t n, int64_t pi, int64_t pj, int64_t pk) {
+    bool expected = false;
+    if (set.compare_exchange_strong(expected, true)) {
+      head = h;
+      tail = t;
+      index = idx;
+      extent = n;
+      i = pi;
+      j = pj;
+      k = pk;
+    }
+  }
+  /* Call after the loops (the parallel region's barrier publishes the recorded fields). */
+  int report(State* st) const {
+    return fail(st, "%s%lld, outside its %lld levels (compute point %lld, %lld, %lld)%s", head, (long long)index,
+                (long long)extent, (long long)i, (long long)j, (long long)k, tail);
+  }
+};
+
+/* base[idx * stride] when lo <= idx < hi (indices relative to the array's origin), else 0. */
+template <class T>
+inline T vk_read(const T* base, int64_t stride, int64_t idx, int64_t lo, int64_t hi, VarKError& err,
+                 const char* head, const char* tail, int64_t i, int64_t j, int64_t k) {
+  if (__builtin_expect(idx >= lo && idx < hi, 1)) return base[idx * stride];
+  err.record(head, tail, idx - lo, hi - lo, i, j, k);
+  return T{};
 }
 
 /* Validates an array argument before any access: extents >= 0, data present when non-empty. */

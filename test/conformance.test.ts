@@ -12,8 +12,8 @@ import { buildEntryArgs, type EntryArgs } from '../core/runtime/callArgs.js';
 import { compareArrays } from '../core/runtime/compareArrays.js';
 import { cloneArray, type NDArray } from '../core/runtime/ndarray.js';
 import { NativeLibrary } from '../core/runtime/NativeLibrary.js';
-import { readNpy } from '../core/runtime/npy.js';
 import { parseExternals } from '../plugins/parse/externalsJson.js';
+import { loadInputs, readCaseSpec, withinTolerance } from './caseFolder.js';
 
 /**
  * Every case of ../shared/conformance, interpreted and compiled, compared with the
@@ -23,54 +23,13 @@ import { parseExternals } from '../plugins/parse/externalsJson.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const casesDir = path.resolve(here, '../../../shared/conformance/cases');
 
-interface CaseSpec {
-  kind: string;
-  entry: string;
-  tier: number;
-  domain?: number[];
-  origin?: number[] | Record<string, number[]>;
-  externals?: Record<string, unknown>;
-  scalars?: Record<string, number | boolean>;
-  compiletime?: Record<string, number | boolean>;
-  compare: string[];
-  rtol?: number;
-  atol?: number;
-}
-
 /**
  * Cases that need features later issues build, each failing today with a located
  * diagnostic of the given code. The test checks exactly that, so a case that starts
  * passing (or fails differently) is noticed and moved out of this list.
  */
 const KNOWN_GAPS: Record<string, string> = {
-  s15_pressure_level_while: 'E_UNSUPPORTED', // variable K offsets: issue 3
-  s16_index_gather: 'E_UNSUPPORTED', // variable K offsets: issue 3
 };
-
-function loadInputs(dir: string): Record<string, NDArray> {
-  const out: Record<string, NDArray> = {};
-  for (const f of readdirSync(path.join(dir, 'in'))) out[f.replace(/\.npy$/, '')] = readNpy(path.join(dir, 'in', f));
-  return out;
-}
-
-function withinTolerance(spec: CaseSpec, dir: string, got: Record<string, NDArray>): string | null {
-  const rtol = spec.rtol ?? 1e-12;
-  const atol = spec.atol ?? 1e-14;
-  for (const name of spec.compare) {
-    const want = readNpy(path.join(dir, 'out', `${name}.npy`));
-    const a = got[name];
-    if (!a) return `no output ${name}`;
-    if (a.shape.join() !== want.shape.join()) return `${name}: shape ${a.shape} != ${want.shape}`;
-    for (let n = 0; n < want.data.length; n++) {
-      const w = Number(want.data[n]);
-      const g = Number(a.data[n]);
-      if (Number.isNaN(w) && Number.isNaN(g)) continue;
-      const exact = want.dtype === 'bool' || want.dtype.startsWith('int');
-      if (exact ? w !== g : !(Math.abs(g - w) <= atol + rtol * Math.abs(w))) return `${name}: element ${n} is ${g}, expected ${w}`;
-    }
-  }
-  return null;
-}
 
 const cases = existsSync(casesDir) ? readdirSync(casesDir).filter((c) => existsSync(path.join(casesDir, c, 'case.json'))).sort() : [];
 const root = mkdtempSync(path.join(os.tmpdir(), 'orch-conformance-'));
@@ -85,7 +44,7 @@ conformance('the conformance kit is present', () => {
 
 for (const name of cases) {
   const dir = path.join(casesDir, name);
-  const spec = JSON.parse(readFileSync(path.join(dir, 'case.json'), 'utf8')) as CaseSpec;
+  const spec = readCaseSpec(dir);
   conformance(`${name} (tier ${spec.tier}) interpreted and compiled`, async () => {
     const compiler = new Compiler({ ...config, verifyIR: true }, { verifyIR: true, printIrAfter: [], timePasses: false, print: () => undefined });
     const request = {

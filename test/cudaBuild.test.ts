@@ -13,7 +13,7 @@ import { CudaRuntime } from '../core/runtime/CudaRuntime.js';
 import { NativeLibrary, type ArgValue } from '../core/runtime/NativeLibrary.js';
 import { gt4pyMismatch } from './conformanceKit.js';
 import { interpret, interpreterMismatch, runOnDevice } from './deviceRuns.js';
-import { eagerLimited, entryIR, gpuJobs, testConcurrency } from './gpuJobs.js';
+import { CUDA_GAPS, eagerLimited, entryIR, gpuJobs, testConcurrency } from './gpuJobs.js';
 
 /**
  * Every conformance case and fixture entry builds with the cuda-h100 preset through the
@@ -105,6 +105,13 @@ jobs.forEach((job, n) => {
         built.errors.map((d) => [d.code, d.message]),
         built.irErrors.map((d) => [d.code, d.message]),
       );
+      return;
+    }
+    const gap = CUDA_GAPS[job.name];
+    if (gap) {
+      assert.ok(built.errors.length > 0, `${job.name} is a CUDA gap but now builds: remove it from CUDA_GAPS`);
+      assert.is(built.errors[0].code, gap, formatDiagnostic(built.errors[0]));
+      assert.ok(built.errors[0].loc && built.errors[0].frame, 'the gap is reported at its source line');
       return;
     }
     assert.is(built.errors.length, 0, built.errors.map((d) => formatDiagnostic(d, { verbose: true })).join('\n'));

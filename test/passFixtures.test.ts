@@ -8,10 +8,12 @@ import { verifyProgram } from '../core/ir/verify.js';
 import { expandProgram } from '../plugins/libraryExpansion/expandProgram.js';
 import { findEntry, lowerEntry, moduleEntries } from '../plugins/parse/frontend.js';
 import { ModuleLoader } from '../plugins/parse/ModuleLoader.js';
+import { parseExternals } from '../plugins/parse/externalsJson.js';
 
 /**
  * Pass tests as text fixtures: fixtures/passes/<pass>/<case>/module.py goes through the
- * frontend and the pass; the IR printed after it must equal expected.txt beside it.
+ * frontend (with the externals of an optional externals.json) and the pass; the IR printed
+ * after it must equal expected.txt beside it.
  * ORCH_UPDATE_FIXTURES=1 rewrites the expectations (review the diff).
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -29,7 +31,9 @@ for (const pass of readdirSync(root)) {
       const loader = new ModuleLoader();
       const scope = loader.load(path.join(dir, 'module.py'));
       const entry = moduleEntries(scope)[0];
-      const before = lowerEntry(loader, findEntry(scope, entry.name), { externals: {}, defines: {} });
+      const externalsFile = path.join(dir, 'externals.json');
+      const externals = existsSync(externalsFile) ? parseExternals(readFileSync(externalsFile, 'utf8')) : {};
+      const before = lowerEntry(loader, findEntry(scope, entry.name), { externals, defines: {} });
       assert.equal(verifyProgram(before), [], 'input verifies');
       const after = passes[pass](before);
       assert.equal(verifyProgram(after), [], 'output verifies');

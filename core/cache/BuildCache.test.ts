@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -57,6 +58,35 @@ test('the key covers the content of every source file read', () => {
   assert.is.not(cache.keyFor('opts', new Map([...files, ['/p/consts.py', 'G = 9.81\n']])), k0);
   assert.is.not(cache.keyFor('opts', new Map([['/p/mod.py', 'x = 1\n']])), k0);
   assert.is.not(cache.keyFor('opts2', files), k0);
+});
+
+test('the key covers every environment variable module code read, set or unset', () => {
+  const cache = new BuildCache(os.tmpdir());
+  const files = new Map([['/p/consts.py', 'import os\n']]);
+  const k0 = cache.keyFor('opts', files);
+  const gfs = cache.keyFor('opts', files, new Map([['PACE_CONSTANTS', 'GFS']]));
+  assert.is.not(gfs, k0);
+  assert.is.not(cache.keyFor('opts', files, new Map([['PACE_CONSTANTS', 'GEOS']])), gfs);
+  assert.is.not(cache.keyFor('opts', files, new Map([['PACE_CONSTANTS', null]])), gfs, 'unset is not the same as set');
+  assert.is(cache.keyFor('opts', files, new Map([['PACE_CONSTANTS', 'GFS']])), gfs);
+});
+
+test('a lookup misses when an environment variable the build read has changed', () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'orch-cache-env-'));
+  const src = path.join(root, 'consts.py');
+  writeFileSync(src, 'import os\n');
+  const build = (env: Record<string, string>) => new BuildCache(root, 'A', env);
+  const first = build({ PACE_CONSTANTS: 'GFS' }).lookup(base);
+  const staging = build({}).staging(base.module, base.entry);
+  const key = build({}).keyFor(first.optionsKey, new Map([[src, 'import os\n']]), new Map([['PACE_CONSTANTS', 'GFS']]));
+  writeFileSync(path.join(staging, 'build-info.json'), JSON.stringify({ key, checksums: {}, inputs: base, library: 'lib.so' }));
+  build({}).commit(staging, { optionsKey: first.optionsKey, inputs: base, files: { [src]: createHash('sha256').update('import os\n').digest('hex') }, env: { PACE_CONSTANTS: 'GFS' }, key });
+  assert.is(build({ PACE_CONSTANTS: 'GFS' }).lookup(base).status, 'hit');
+  const changed = build({ PACE_CONSTANTS: 'GEOS' }).lookup(base);
+  assert.is(changed.status, 'miss');
+  if (changed.status === 'miss') assert.is(changed.reason, 'environment variable PACE_CONSTANTS changed');
+  const unset = build({}).lookup(base);
+  assert.is(unset.status, 'miss');
 });
 
 test('a lookup explains misses and detects changed files', () => {

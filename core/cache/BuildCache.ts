@@ -18,8 +18,8 @@ import { hashJson, sha256 } from './hashing.js';
  *     history.jsonl        hit/miss log for `orch info`
  *
  * A lookup first hashes the options (config, preset, compiler, externals ...), then checks
- * the files the last build with those options read; only if all match is it a hit, so a
- * hit parses nothing. Entries are written in a staging folder and renamed into place.
+ * the files and environment variables the last build with those options read; only if
+ * all match is it a hit, so a hit parses nothing. Entries are written in a staging folder and renamed into place.
  */
 
 /** Everything except source files that changes a build's result. */
@@ -34,6 +34,8 @@ export interface EntryInputs {
   compiler: { cxx: string; identity: string; flags: string[]; cudaArch?: string };
   codegen: unknown;
   plugins: { name: string; version: string }[];
+  /** Folders imports are resolved in, after each module's own folder. */
+  pythonPath?: string[];
   orch: string;
   native: string;
   /** Layout builds: the per-rank compute domain and halo the code path was built for. */
@@ -45,6 +47,8 @@ export interface Manifest {
   inputs: EntryInputs;
   /** absolute path -> sha256 of every source file the build read */
   files: Record<string, string>;
+  /** environment variables the build read at compile time -> the value it saw (null: unset) */
+  env?: Record<string, string | null>;
   key: string;
   /** sha256 of the entry's build-info.json, so an edited build info is detected */
   infoHash?: string;
@@ -61,6 +65,8 @@ export interface BuildInfo {
   created: string;
   inputs: EntryInputs;
   sources: Record<string, string>;
+  /** environment variables read at compile time, with their values */
+  env?: Record<string, string | null>;
   /** artifact file name -> sha256, checked on every load */
   checksums: Record<string, string>;
   warnings: unknown[];
@@ -126,6 +132,8 @@ export class BuildCache {
   constructor(
     readonly root: string,
     readonly codepath = 'A',
+    /** The environment compile-time reads saw (checked on lookup). */
+    private readonly env: Readonly<Record<string, string | undefined>> = process.env,
   ) {
     this.dir = path.join(root, `.gt_cache_${safeSegment(codepath)}`);
   }
@@ -138,10 +146,12 @@ export class BuildCache {
     return hashJson(inputs);
   }
 
-  keyFor(optionsKey: string, files: Map<string, string>): string {
+  /** The entry key: options, the content of every file read, and every environment variable read. */
+  keyFor(optionsKey: string, files: Map<string, string>, env: Map<string, string | null> = new Map()): string {
     const hashes: Record<string, string> = {};
     for (const [f, content] of files) hashes[f] = sha256(content);
-    return hashJson({ optionsKey, files: hashes });
+    if (env.size === 0) return hashJson({ optionsKey, files: hashes });
+    return hashJson({ optionsKey, files: hashes, env: Object.fromEntries(env) });
   }
 
   lookup(inputs: EntryInputs): Lookup {
@@ -157,6 +167,10 @@ export class BuildCache {
         return { status: 'miss', reason: `${file} was removed`, optionsKey };
       }
       if (sha256(content) !== hash) return { status: 'miss', reason: `${path.basename(file)} changed`, optionsKey };
+    }
+    const changedEnv = Object.entries(manifest.env ?? {}).filter(([name, value]) => (this.env[name] ?? null) !== value).map(([name]) => name);
+    if (changedEnv.length) {
+      return { status: 'miss', reason: `environment variable${changedEnv.length > 1 ? 's' : ''} ${changedEnv.join(', ')} changed`, optionsKey };
     }
     const dir = path.join(root, manifest.key);
     const problem = this.verifyEntry(dir, manifest.infoHash);

@@ -140,7 +140,7 @@ export async function resolveConfig(over: ConfigOverrides = {}): Promise<Resolve
     codegen: { ...preset.codegen, ...(user.codegen ?? {}) },
     // the environment wins so MPI launchers and CI can redirect the cache
     cacheRoot: path.resolve(envRoot || (user.cacheRoot ? path.resolve(root, user.cacheRoot) : cwd)),
-    pythonPath: [...(user.pythonPath ?? []).map((p) => path.resolve(root, p)), ...(process.env.PYTHONPATH ?? '').split(path.delimiter).filter(Boolean)],
+    pythonPath: [...(user.pythonPath ?? []).map((p) => path.resolve(root, p)), ...(process.env.PYTHONPATH ?? '').split(path.delimiter).filter(Boolean).map((p) => path.resolve(p))],
     externals: user.externals ?? {},
     defines: user.defines ?? {},
     verifyIR: user.verifyIR ?? process.env.ORCH_VERIFY_IR === '1',

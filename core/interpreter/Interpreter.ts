@@ -1,6 +1,7 @@
 import { fail } from '../diagnostics.js';
-import type { ArrayDecl, CallbackDecl, DType, Expr, HLoop, HostStmt, PStmt, Program, Stmt, VLoop } from '../ir/types.js';
+import type { ArrayDecl, CallbackDecl, DType, Expr, HLoop, HostStmt, PStmt, Program, SourceLoc, Stmt, VLoop } from '../ir/types.js';
 import { allocate, contiguousStrides, type NDArray } from '../runtime/ndarray.js';
+import { VARIABLE_K_HINT } from '../runtime/locatedError.js';
 import { erf, erfc, gamma } from './mathFunctions.js';
 
 /**
@@ -61,6 +62,8 @@ export class Interpreter {
   private domain = [0, 0, 0];
   private launchName = '';
   private readonly hosts = new Map<string, HostFn>();
+  /** Source line of the statement being compiled, for errors raised while it runs. */
+  private stmtLoc: SourceLoc | undefined;
 
   constructor(
     readonly program: Program,
@@ -253,6 +256,12 @@ export class Interpreter {
 
   private launch(s: Extract<PStmt, { kind: 'launch' }>): void {
     this.launchName = s.stencil;
+    for (const r of s.requires ?? []) {
+      if (!this.evalHost(r.cond)) {
+        const message = r.message.replace(/\{(\d+)\}/g, (_, n: string) => String(this.evalHost(r.args[Number(n)])));
+        fail(r.code, message, { loc: r.loc, hint: r.hint });
+      }
+    }
     this.domain = s.domain.map((d) => this.evalHost(d));
     for (const t of s.transients) this.allocArray(this.program.arrays.find((a) => a.name === t)!);
     for (const [name, o] of Object.entries(s.origins)) {
@@ -318,13 +327,22 @@ export class Interpreter {
 
   // ---- closures ----
 
-  private index(name: string, offset: [number, number, number]): () => number {
+  private index(name: string, offset: [number, number, number], kOffset?: Ev, readLoc?: SourceLoc): () => number {
     const st = this.arrays.get(name);
     if (!st) throw new Error(`interpreter: unknown array ${name}`);
     const pt = this.pt;
     const n = st.axes.length;
+    const loc = readLoc ?? this.stmtLoc;
     const check = (idx: number, a: number) => {
       if (idx < 0 || idx >= st.shape[a]) {
+        if (kOffset && st.axes[a] === 2) {
+          // same message as the compiled code's check (plugins/codegen/cpp.ts, variableKRead)
+          fail(
+            'E_OUT_OF_BOUNDS',
+            `stencil '${this.launchName}': field '${name}' is read at a variable K offset at K index ${idx}, outside its ${st.shape[a]} levels (compute point ${pt.join(', ')})`,
+            { loc: loc ?? st.decl.loc, hint: VARIABLE_K_HINT },
+          );
+        }
         fail('E_OUT_OF_BOUNDS', `stencil ${this.launchName}: field '${name}' is accessed at ${'IJK'[st.axes[a]]} index ${idx}, outside its shape (${st.shape.join(', ')})`, {
           loc: st.decl.loc,
           hint: 'the domain and origin do not fit this field: enlarge the array or shrink the domain',
@@ -332,14 +350,18 @@ export class Interpreter {
       }
       return idx;
     };
+    const dk = kOffset ?? (() => 0);
     if (n === 3) {
-      return () => check(st.origin[0] + pt[0] + offset[0], 0) * st.strides[0] + check(st.origin[1] + pt[1] + offset[1], 1) * st.strides[1] + check(st.origin[2] + pt[2] + offset[2], 2);
+      return () =>
+        check(st.origin[0] + pt[0] + offset[0], 0) * st.strides[0] +
+        check(st.origin[1] + pt[1] + offset[1], 1) * st.strides[1] +
+        check(st.origin[2] + pt[2] + offset[2] + dk(), 2);
     }
     return () => {
       let idx = 0;
       for (let a = 0; a < n; a++) {
         const ax = st.axes[a];
-        idx += check(st.origin[a] + pt[ax] + offset[ax], a) * st.strides[a];
+        idx += check(st.origin[a] + pt[ax] + offset[ax] + (ax === 2 ? dk() : 0), a) * st.strides[a];
       }
       return idx;
     };
@@ -354,6 +376,7 @@ export class Interpreter {
   }
 
   private compileStmt(s: Stmt): () => void {
+    this.stmtLoc = s.loc;
     switch (s.kind) {
       case 'assign': {
         const st = this.arrays.get(s.target)!;
@@ -452,7 +475,7 @@ export class Interpreter {
       case 'field': {
         const st = this.arrays.get(e.name);
         if (!st) throw new Error(`interpreter: unknown array ${e.name}`);
-        const idx = this.index(e.name, e.offset);
+        const idx = this.index(e.name, e.offset, e.kOffset && this.compile(e.kOffset), e.loc);
         return () => st.data[idx()];
       }
       case 'cast': {

@@ -1,5 +1,6 @@
 import type { ArrayDecl, Expr, HorizontalRegion, Offset, PStmt, Range, RegionAxis, Stmt } from './types.js';
 import { axisIndices } from './types.js';
+import { reads, writes } from './walk.js';
 
 /**
  * Which indices a launch touches, as IR expressions, so every backend checks array bounds
@@ -16,6 +17,9 @@ import { axisIndices } from './types.js';
  * narrowed by enclosing `region` statements) and the offsets are those of every read
  * (`field` exprs) and write (`assign` targets, offset 0) of the array in that scope.
  * A bound only applies when `nonEmpty` holds: an empty loop touches nothing.
+ *
+ * Reads at a variable K offset (`kOffset`) count along I and J only; their K index is only
+ * known as they happen, so backends check each one then (`variableKReads` lists them).
  *
  * Branches (`if`, `while`) are not followed: both branches count, like GT4Py's extents.
  * Regions narrow a range to the hull of (loop range ∩ region) over the region's boxes;
@@ -52,15 +56,15 @@ export function launchAccessBounds(launch: LaunchStmt, arrays: readonly ArrayDec
   // Scope -> array -> offset hull. Maps keep insertion order, so output order is stable.
   const accesses = new Map<Scope, Map<string, OffsetHull>>();
 
-  const record = (scope: Scope, name: string, offset: Offset): void => {
+  // `variableK` reads have no static K offset: their K index is checked as it happens
+  // (see `variableKReads`), so they count here along I and J only.
+  const record = (scope: Scope, name: string, offset: Offset, variableK = false): void => {
     let perArray = accesses.get(scope);
     if (!perArray) accesses.set(scope, (perArray = new Map()));
-    const hull = perArray.get(name);
-    if (!hull) {
-      perArray.set(name, { min: [...offset], max: [...offset] });
-      return;
-    }
+    let hull = perArray.get(name);
+    if (!hull) perArray.set(name, (hull = { min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] }));
     for (let a = 0; a < 3; a++) {
+      if (a === 2 && variableK) continue;
       hull.min[a] = Math.min(hull.min[a], offset[a]);
       hull.max[a] = Math.max(hull.max[a], offset[a]);
     }
@@ -69,7 +73,8 @@ export function launchAccessBounds(launch: LaunchStmt, arrays: readonly ArrayDec
   const walkExpr = (scope: Scope, e: Expr): void => {
     switch (e.kind) {
       case 'field':
-        record(scope, e.name, e.offset);
+        record(scope, e.name, e.offset, e.kOffset !== undefined);
+        if (e.kOffset) walkExpr(scope, e.kOffset);
         return;
       case 'unary':
       case 'cast':
@@ -139,6 +144,7 @@ export function launchAccessBounds(launch: LaunchStmt, arrays: readonly ArrayDec
         throw new Error(`launch of '${launch.stencil}' has no origin with ${letters.length} entries for array '${name}'`);
       }
       letters.forEach((a, pos) => {
+        if (hull.min[a] > hull.max[a]) return; // only variable-K reads along this axis
         const base = add(origin[pos], scope[a].lo);
         bounds.push({
           array: name,
@@ -152,6 +158,25 @@ export function launchAccessBounds(launch: LaunchStmt, arrays: readonly ArrayDec
     }
   }
   return bounds;
+}
+
+/** Every array a launch touches (statically bounded or read at a variable K offset). */
+export function launchArrays(launch: LaunchStmt): Set<string> {
+  const out = new Set<string>();
+  for (const v of launch.loops) {
+    for (const h of v.body) {
+      for (const r of reads(h.body)) out.add(r.name);
+      for (const w of writes(h.body)) out.add(w);
+    }
+  }
+  return out;
+}
+
+/** Arrays of a launch read at a variable K offset somewhere. */
+export function variableKReads(launch: LaunchStmt): Set<string> {
+  const out = new Set<string>();
+  for (const v of launch.loops) for (const h of v.body) for (const r of reads(h.body)) if (r.variableK) out.add(r.name);
+  return out;
 }
 
 /** The I/J ranges of `scope` narrowed to the hull of its intersections with `regions`. */

@@ -30,6 +30,7 @@ export function printExpr(e: Expr): string {
     case 'lit':
       return typeof e.value === 'boolean' ? (e.value ? 'True' : 'False') : e.dtype === 'float32' ? `${num(e.value, e.dtype)}f` : num(e.value, e.dtype);
     case 'field':
+      if (e.kOffset) return `${e.name}[${e.offset[0]}, ${e.offset[1]}, ${e.offset[2]} + ${printExpr(e.kOffset)}]`;
       return `${e.name}[${e.offset.join(', ')}]`;
     case 'scalar':
       return e.name;
@@ -141,6 +142,7 @@ function pstmts(list: PStmt[], ind: string, out: string[]): void {
       case 'launch': {
         const origins = Object.entries(s.origins).map(([k, v]) => `${k}: ${tuple(v)}`);
         out.push(`${ind}launch ${s.stencil} domain ${tuple(s.domain)} origins {${origins.join(', ')}} transients [${s.transients.join(', ')}] {`);
+        for (const r of s.requires ?? []) out.push(`${ind}  require ${printExpr(r.cond)} else ${r.code} ${JSON.stringify(r.message)} ${tuple(r.args)}`);
         for (const v of s.loops) vloop(v, ind + '  ', out);
         out.push(`${ind}}`);
         break;

@@ -42,6 +42,7 @@ export function mapLaunchExprs(l: Launch, fn: (e: Expr) => Expr): Launch {
     ...l,
     domain: l.domain.map((e) => mapExpr(e, fn)) as Launch['domain'],
     origins,
+    ...(l.requires ? { requires: l.requires.map((r) => ({ ...r, cond: mapExpr(r.cond, fn), args: r.args.map((a) => mapExpr(a, fn)) })) } : {}),
     loops: l.loops.map((v): VLoop => ({ ...v, k: mapRange(v.k, fn), body: v.body.map((h): HLoop => ({ ...h, i: mapRange(h.i, fn), j: mapRange(h.j, fn), body: mapPointExprs(h.body, fn) })) })),
   };
 }

@@ -42,8 +42,19 @@ export type BuiltinFn =
  */
 export type Expr =
   | { kind: 'lit'; value: number | boolean; dtype: DType }
-  /** Field access at a constant offset relative to the current point (stencil bodies). */
-  | { kind: 'field'; name: string; offset: Offset; dtype: DType }
+  /**
+   * Field access relative to the current point (stencil bodies): at `offset`, plus, when
+   * `kOffset` is present, a K offset computed at the current point (gtscript's variable
+   * K offset `f[0, 0, lev + 1]`; an int expression, evaluated before the read). Such a read
+   * cannot be bounds-checked before a launch, so backends check each one as it happens and
+   * report an error instead of reading outside the array.
+   *
+   * `loc` (set on variable-offset reads) is where the read is written, for that error.
+   *
+   *     f[0, 0, 1]               constant offset
+   *     f[0, 0, 0 + (lev + 1)]   variable K offset (printed form)
+   */
+  | { kind: 'field'; name: string; offset: Offset; kOffset?: Expr; loc?: SourceLoc; dtype: DType }
   /** Runtime scalar: a stencil scalar parameter, or a program scalar variable. */
   | { kind: 'scalar'; name: string; dtype: DType }
   | { kind: 'unary'; op: UnaryOp; arg: Expr; dtype: DType }
@@ -189,6 +200,23 @@ export interface VLoop {
   loc: SourceLoc;
 }
 
+/**
+ * A condition a launch checks before it runs, with the user error it reports otherwise
+ * (e.g. an interval that is empty for the call's K size). Printed as
+ *
+ *     require (nk >= 3) else E_EMPTY_INTERVAL "interval(1, -1) needs ... has {0}" (nk)
+ */
+export interface LaunchRequirement {
+  /** Host expression (bool) that must hold. */
+  cond: Expr;
+  code: string;
+  /** The error message; `{0}`, `{1}` ... stand for the values of `args` (int64 host expressions). */
+  message: string;
+  args: Expr[];
+  hint: string;
+  loc: SourceLoc;
+}
+
 /** Program-level statements. */
 export type PStmt =
   /** A stencil library node, before library expansion. */
@@ -213,6 +241,8 @@ export type PStmt =
       origins: Record<string, Expr[]>;
       /** transients allocated (zero-filled) for the duration of this launch */
       transients: string[];
+      /** What the call's domain must satisfy, checked before anything runs (GT4Py checks it at call time). */
+      requires?: LaunchRequirement[];
       loops: VLoop[];
       loc: SourceLoc;
     }

@@ -59,6 +59,7 @@ export function verifyProgram(p: Program): string[] {
         const a = arrays.get(x.name);
         if (!a) return `unknown array '${x.name}'`;
         if (a.dtype !== x.dtype) return `'${x.name}' read as ${x.dtype} but is ${a.dtype}`;
+        if (x.kOffset && !a.axes.includes('K')) return `'${x.name}' (${a.axes}) is read at a variable K offset but has no K axis`;
       }
       if (x.kind === 'scalar' && !scalars.has(x.name)) return `unknown scalar '${x.name}'`;
       return null;
@@ -80,6 +81,11 @@ export function verifyProgram(p: Program): string[] {
         }
         case 'launch':
           s.domain.forEach((e) => hostExpr(e, `launch ${s.stencil}`));
+          for (const r of s.requires ?? []) {
+            hostExpr(r.cond, `launch ${s.stencil}`);
+            if (r.cond.dtype !== 'bool') errors.push(`launch ${s.stencil}: requirement ${r.code} is not a bool condition`);
+            r.args.forEach((a) => hostExpr(a, `launch ${s.stencil}`));
+          }
           for (const t of s.transients) if (arrays.get(t)?.role !== 'transient') errors.push(`launch ${s.stencil}: '${t}' is not a transient`);
           for (const name of Object.keys(s.origins)) if (!arrays.has(name)) errors.push(`launch ${s.stencil}: origin for unknown array '${name}'`);
           for (const v of s.loops) {
@@ -251,6 +257,12 @@ function checkExpr(e: Expr, where: string, errors: string[], resolve: (e: Expr) 
       break;
     case 'call':
       e.args.forEach((a) => checkExpr(a, where, errors, resolve));
+      break;
+    case 'field':
+      if (e.kOffset) {
+        expect(e.kOffset.dtype === 'int32' || e.kOffset.dtype === 'int64', `variable K offset of '${e.name}' is ${e.kOffset.dtype}, not an integer`);
+        checkExpr(e.kOffset, where, errors, resolve);
+      }
       break;
     case 'lit':
       expect(typeof e.value === 'boolean' ? e.dtype === 'bool' : e.dtype !== 'bool', `literal ${e.value} typed ${e.dtype}`);

@@ -45,6 +45,9 @@ export function visitExpr(e: Expr, fn: (e: Expr) => void): void {
     case 'call':
       e.args.forEach((a) => visitExpr(a, fn));
       break;
+    case 'field':
+      if (e.kOffset) visitExpr(e.kOffset, fn);
+      break;
     default:
       break;
   }
@@ -62,6 +65,8 @@ export function mapExpr(e: Expr, fn: (e: Expr) => Expr): Expr {
       return fn({ ...e, cond: mapExpr(e.cond, fn), then: mapExpr(e.then, fn), else: mapExpr(e.else, fn) });
     case 'call':
       return fn({ ...e, args: e.args.map((a) => mapExpr(a, fn)) });
+    case 'field':
+      return fn(e.kOffset ? { ...e, kOffset: mapExpr(e.kOffset, fn) } : { ...e });
     default:
       return fn({ ...e });
   }
@@ -89,13 +94,15 @@ export function mapStmts(stmts: Stmt[], fn: (e: Expr) => Expr, target: (name: st
 export interface Access {
   name: string;
   offset: Offset;
+  /** The read also has a variable K offset (added to `offset[2]` at run time). */
+  variableK: boolean;
 }
 
 /** Field reads of a statement tree. */
 export function reads(stmts: Stmt[]): Access[] {
   const out: Access[] = [];
   forEachExpr(stmts, (e) => {
-    if (e.kind === 'field') out.push({ name: e.name, offset: e.offset });
+    if (e.kind === 'field') out.push({ name: e.name, offset: e.offset, variableK: e.kOffset !== undefined });
   });
   return out;
 }

@@ -21,6 +21,8 @@ export type PyExpr =
   | { t: 'compare'; op: string; left: PyExpr; right: PyExpr; loc: SourceLoc }
   | { t: 'ifexp'; test: PyExpr; body: PyExpr; orelse: PyExpr; loc: SourceLoc }
   | { t: 'tuple'; elts: PyExpr[]; loc: SourceLoc }
+  /** A list display: evaluated at module level (`VERSIONS = ["GFDL", "UFS"]`), rejected in stencils. */
+  | { t: 'list'; elts: PyExpr[]; loc: SourceLoc; length: number }
   /** Dict displays appear in decorator arguments (`externals={...}`). */
   | { t: 'dict'; keys: PyExpr[]; values: PyExpr[]; loc: SourceLoc }
   /** Something valid Python but outside what orch accepts (list, dict, lambda ...). */
@@ -60,10 +62,47 @@ export type PyStmt =
   | { t: 'import'; names: PyAlias[]; loc: SourceLoc }
   | { t: 'importfrom'; module: string; level: number; names: PyAlias[]; loc: SourceLoc }
   | { t: 'pass'; loc: SourceLoc }
+  /** `try`/`except`/`else`/`finally`: module code runs it at compile time; stencils reject it. */
+  | { t: 'try'; body: PyStmt[]; handlers: { type: PyExpr | null; name: string | null; body: PyStmt[]; loc: SourceLoc }[]; orelse: PyStmt[]; finalbody: PyStmt[]; loc: SourceLoc; length: number }
   | { t: 'unsupported'; what: string; loc: SourceLoc; length: number };
 
 export interface PyModule {
   file: string;
   source: string;
   body: PyStmt[];
+}
+
+/** The sub-expressions of a Python expression. */
+export function pyChildren(e: PyExpr): PyExpr[] {
+  switch (e.t) {
+    case 'binop':
+    case 'boolop':
+    case 'compare':
+      return [e.left, e.right];
+    case 'unary':
+      return [e.operand];
+    case 'ifexp':
+      return [e.test, e.body, e.orelse];
+    case 'call':
+      return [e.func, ...e.args, ...e.kwargs.map((k) => k.value)];
+    case 'subscript':
+      return [e.value, ...e.index];
+    case 'tuple':
+    case 'list':
+      return e.elts;
+    case 'attr':
+      return [e.value];
+    default:
+      return [];
+  }
+}
+
+/** `a.b.c` as written, for messages; undefined for other callee forms. */
+export function dottedName(e: PyExpr): string | undefined {
+  if (e.t === 'name') return e.id;
+  if (e.t === 'attr') {
+    const base = dottedName(e.value);
+    return base === undefined ? undefined : `${base}.${e.attr}`;
+  }
+  return undefined;
 }

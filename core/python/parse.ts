@@ -35,7 +35,6 @@ export function parsePython(file: string, source: string): PyModule {
 }
 
 const SIMPLE_UNSUPPORTED: Record<string, string> = {
-  TryStatement: 'try/except',
   ScopeStatement: 'global/nonlocal',
   DeleteStatement: 'del',
   RaiseStatement: 'raise',
@@ -164,6 +163,8 @@ class Converter {
       }
       case 'ImportStatement':
         return this.importStmt(kids, loc);
+      case 'TryStatement':
+        return this.tryStmt(kids, loc);
       default:
         return this.unsupported(n, SIMPLE_UNSUPPORTED[n.name] ?? n.name.replace(/Statement$/, '').toLowerCase());
     }
@@ -183,6 +184,33 @@ class Converter {
       return { t: 'pass', loc };
     }
     return { t: 'assign', targets: groups.map((g) => this.exprList(g)), value: this.exprList(value), annotation, loc };
+  }
+
+  tryStmt(kids: SyntaxNode[], loc: SourceLoc): PyStmt {
+    // kids: try Body (except [type [as name]] Body)* (else Body)? (finally Body)?
+    const out: Extract<PyStmt, { t: 'try' }> = { t: 'try', body: [], handlers: [], orelse: [], finalbody: [], loc, length: 'try'.length };
+    for (let i = 0; i < kids.length; i++) {
+      const k = kids[i];
+      const bodyAt = kids.findIndex((b, j) => j > i && b.name === 'Body');
+      if (bodyAt < 0) break;
+      const body = this.block(kids[bodyAt]);
+      if (k.name === 'try') out.body = body;
+      else if (k.name === 'else') out.orelse = body;
+      else if (k.name === 'finally') out.finalbody = body;
+      else if (k.name === 'except') {
+        const head = kids.slice(i + 1, bodyAt);
+        const asAt = head.findIndex((h) => h.name === 'as');
+        const typeNodes = asAt < 0 ? head : head.slice(0, asAt);
+        out.handlers.push({
+          type: typeNodes.length ? this.exprList(typeNodes) : null,
+          name: asAt < 0 ? null : this.text(head[asAt + 1]),
+          body,
+          loc: this.loc(k.from),
+        });
+      } else continue;
+      i = bodyAt;
+    }
+    return out;
   }
 
   ifStmt(kids: SyntaxNode[], from: number): PyStmt {
@@ -419,8 +447,13 @@ class Converter {
           loc,
         };
       }
-      case 'ArrayExpression':
-        return this.unsupported(n, 'list');
+      case 'ArrayExpression': {
+        const inner = kids.filter((k) => k.name !== '[' && k.name !== ']');
+        const parts = this.splitCommas(inner).filter((p) => p.length);
+        if (parts.some((p) => p.length !== 1)) return this.unsupported(n, 'list');
+        const { length } = this.unsupported(n, 'list');
+        return { t: 'list', elts: parts.map((p) => this.expr(p[0])), loc, length };
+      }
       case 'DictionaryExpression': {
         const inner = kids.filter((k) => k.name !== '{' && k.name !== '}');
         const keys: PyExpr[] = [];

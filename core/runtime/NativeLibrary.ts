@@ -1,7 +1,8 @@
 import koffi, { type LibraryHandle } from 'koffi';
-import { didYouMean, fail } from '../diagnostics.js';
+import { didYouMean, fail, OrchError } from '../diagnostics.js';
 import type { Axes, DType } from '../ir/types.js';
 import { contiguousStrides, type NDArray, type TypedArray } from './ndarray.js';
+import { parseLocatedError } from './locatedError.js';
 
 /** One parameter of a compiled program, as `<sym>_signature` reports it (ABI order). */
 export interface SignatureParam {
@@ -290,6 +291,9 @@ export class NativeLibrary {
 
   private runtimeError(entry: string, rc: number): never {
     const message = this.fns.lastError(this.handle) || `${this.symbol}_${entry} returned ${rc}`;
+    // errors the generated code locates in the user's source (variable K reads) stay located
+    const located = parseLocatedError(message);
+    if (located) throw new OrchError(located);
     const prefix = `program '${this.signature.program}'`;
     // GPU libraries name the program themselves (their messages also reach non-Node hosts).
     fail('E_RUNTIME', message.startsWith(prefix) ? message : `${prefix}: ${message}`);

@@ -1,5 +1,6 @@
-import { launchAccessBounds, type AccessBound, type LaunchStmt } from '../../core/ir/accessBounds.js';
+import { launchAccessBounds, launchArrays, variableKReads, type AccessBound, type LaunchStmt } from '../../core/ir/accessBounds.js';
 import { fail } from '../../core/diagnostics.js';
+import { locatedErrorHint, locatedErrorPrefix, VARIABLE_K_HINT } from '../../core/runtime/locatedError.js';
 import type { ProgramSignature, SignatureParam } from '../../core/runtime/NativeLibrary.js';
 import {
   axisIndices,
@@ -10,6 +11,7 @@ import {
   type Expr,
   type HLoop,
   type HorizontalRegion,
+  type LaunchRequirement,
   type Offset,
   type Program,
   type PStmt,
@@ -241,6 +243,8 @@ export interface PointContext {
   locals: Map<string, DType>;
   /** origin expressions of the launch, for debug reports */
   origins: Record<string, Expr[]>;
+  /** The launch reads at variable K offsets (so it has a `vkerr`). */
+  variableK: boolean;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -252,6 +256,9 @@ export class ProgramGenerator {
   protected readonly scalars: Map<string, ScalarVar>;
   protected readonly order: string;
   private loopCount = 0;
+  /** Source line of the point statement being generated, for run-time check messages. */
+  private stmtLoc: SourceLoc | undefined;
+  private launchName = '';
 
   constructor(
     protected readonly program: Program,
@@ -279,6 +286,9 @@ export class ProgramGenerator {
   }
   protected stride(name: string, pos: number): string {
     return `s${pos}_${this.names.id('array', name)}`;
+  }
+  private kLimit(name: string, end: 'lo' | 'hi'): string {
+    return `k${end}_${this.names.id('array', name)}`;
   }
   private buffer(name: string): string {
     return `B_${this.names.id('array', name)}`;
@@ -551,6 +561,8 @@ export class ProgramGenerator {
     const where = cString(`stencil '${s.stencil}' at ${locText(s.loc)}`);
     const int64 = (e: Expr): string => convert(this.expr(e, undefined), e.dtype, 'int64');
     w.open(`{  // launch of ${commentText(s.stencil)}`);
+    this.launchName = s.stencil;
+    for (const r of s.requires ?? []) this.requirement(r);
     this.mapped(s.loc, () =>
       w.line(`[[maybe_unused]] const int64_t dom0 = ${int64(s.domain[0])}, dom1 = ${int64(s.domain[1])}, dom2 = ${int64(s.domain[2])};`),
     );
@@ -568,8 +580,10 @@ export class ProgramGenerator {
     // Hoist base pointers (shifted to the origin) and strides of every array the launch touches.
     const written = new Set<string>();
     for (const v of s.loops) for (const h of v.body) collectTargets(h.body, written);
-    const ctx: PointContext = { hoisted: new Map(), locals: new Map(), origins: s.origins };
-    for (const name of new Set(bounds.map((b) => b.array))) {
+    const variableK = variableKReads(s);
+    const ctx: PointContext = { hoisted: new Map(), locals: new Map(), origins: s.origins, variableK: variableK.size > 0 };
+    if (variableK.size) w.line('orch::VarKError vkerr;');
+    for (const name of new Set([...bounds.map((b) => b.array), ...launchArrays(s)])) {
       const a = this.array(name);
       const origin = s.origins[name];
       const rank = a.axes.length;
@@ -581,9 +595,18 @@ export class ProgramGenerator {
       w.line(
         `[[maybe_unused]] ${constness}${type}* __restrict__ const ${this.ptr(name)} = static_cast<${constness}${type}*>(${this.view(name)}.data) + (${shift});`,
       );
+      if (variableK.has(name)) {
+        // the K indices this array holds, relative to its origin, for reads at variable offsets
+        const kpos = a.axes.indexOf('K');
+        const ko = int64(origin[kpos]);
+        w.line(`[[maybe_unused]] const int64_t ${this.kLimit(name, 'lo')} = -(${ko}), ${this.kLimit(name, 'hi')} = ${this.view(name)}.shape[${kpos}] - (${ko});`);
+      }
       ctx.hoisted.set(name, a);
     }
-    s.loops.forEach((v) => this.vloop(v, ctx));
+    for (const v of s.loops) {
+      this.vloop(v, ctx);
+      if (variableK.size) w.line('if (vkerr.set.load()) return vkerr.report(st);');
+    }
     if (hasAbortCheck(s)) w.line('if (st->debug_failed) return 1;');
     w.close();
   }
@@ -596,6 +619,20 @@ export class ProgramGenerator {
 
   protected local(name: string): string {
     return `l_${this.names.id('local', name)}`;
+  }
+
+  /** `if (!cond) return <located error>;` with the message's `{n}` filled in by printf. */
+  private requirement(r: LaunchRequirement): void {
+    const escape = (text: string) => text.replace(/%/g, '%%');
+    const values: string[] = [];
+    const message = escape(r.message).replace(/\{(\d+)\}/g, (_, n: string) => {
+      const arg = r.args[Number(n)];
+      if (!arg) throw new Error(`requirement ${r.code}: message refers to argument {${n}}, which it does not have`);
+      values.push(`static_cast<long long>(${convert(this.expr(arg, undefined), arg.dtype, 'int64')})`);
+      return '%lld';
+    });
+    const format = cString(escape(locatedErrorPrefix(r.code, r.loc)) + message + escape(locatedErrorHint(r.hint)));
+    this.w.line(`if (!${this.cond(r.cond, undefined)}) return orch::fail(st, ${[format, ...values].join(', ')});`);
   }
 
   /** One guarded block per loop scope (bounds of a scope share their `nonEmpty` expr). */
@@ -690,6 +727,7 @@ export class ProgramGenerator {
 
   private stmt(s: Stmt, ctx: PointContext): void {
     const w = this.w;
+    this.stmtLoc = s.loc;
     switch (s.kind) {
       case 'assign': {
         const a = this.array(s.target);
@@ -708,7 +746,8 @@ export class ProgramGenerator {
         w.close();
         return;
       case 'while':
-        this.mapped(s.loc, () => w.open(`while (${this.cond(s.cond, ctx)}) {`));
+        // after a failed variable-K read (which reads 0), a loop must still end
+        this.mapped(s.loc, () => w.open(ctx.variableK ? `while (${this.cond(s.cond, ctx)} && !vkerr.set.load(std::memory_order_relaxed)) {` : `while (${this.cond(s.cond, ctx)}) {`));
         this.stmts(s.body, ctx);
         w.close();
         return;
@@ -761,6 +800,29 @@ export class ProgramGenerator {
     return `${this.ptr(name)}[${terms.join(' + ') || '0'}]`;
   }
 
+  /** A checked read of `name` at `offset` plus the variable K offset `kOffset` (see orch::vk_read). */
+  private variableKRead(name: string, offset: Offset, kOffset: Expr, loc: SourceLoc | undefined, ctx: PointContext | undefined): string {
+    const decl = ctx?.hoisted.get(name);
+    if (!decl) throw new Error(`array '${name}' is accessed outside a launch that addresses it`);
+    const letters = axisIndices(decl.axes);
+    const kpos = letters.indexOf(2);
+    if (kpos < 0) throw new Error(`array '${name}' (${decl.axes}) is read at a variable K offset but has no K axis`);
+    const terms = letters.flatMap((a, pos) => {
+      if (a === 2) return [];
+      const v = 'ij'[a];
+      const o = offset[a];
+      return [`${o === 0 ? v : o > 0 ? `(${v} + ${o})` : `(${v} - ${-o})`} * ${this.stride(name, pos)}`];
+    });
+    const base = terms.length ? `${this.ptr(name)} + ${terms.join(' + ')}` : this.ptr(name);
+    const dk = convert(this.expr(kOffset, ctx), kOffset.dtype, 'int64');
+    const idx = offset[2] === 0 ? `k + ${dk}` : `k + ${offset[2]} + ${dk}`;
+    // same diagnostic as the interpreter's check (core/interpreter/Interpreter.ts, index)
+    const located = loc ? locatedErrorPrefix('E_OUT_OF_BOUNDS', loc) : '';
+    const head = cString(`${located}stencil '${this.launchName}': field '${name}' is read at a variable K offset at K index `);
+    const tail = cString(locatedErrorHint(VARIABLE_K_HINT));
+    return `orch::vk_read(${base}, ${this.stride(name, kpos)}, ${idx}, ${this.kLimit(name, 'lo')}, ${this.kLimit(name, 'hi')}, vkerr, ${head}, ${tail}, i, j, k)`;
+  }
+
   // -------------------------------------------------------------------------------------
   // Expressions: every result is a parenthesized C++ expression of the node's dtype.
 
@@ -785,7 +847,7 @@ export class ProgramGenerator {
       }
       case 'field': {
         const a = this.array(e.name);
-        const ref = this.fieldRef(e.name, e.offset, ctx);
+        const ref = e.kOffset ? this.variableKRead(e.name, e.offset, e.kOffset, e.loc ?? this.stmtLoc, ctx) : this.fieldRef(e.name, e.offset, ctx);
         return convert(a.dtype === 'bool' ? `(${ref} != 0)` : ref, a.dtype, e.dtype);
       }
       case 'shape': {

@@ -3,6 +3,7 @@ import { fail } from '../../core/diagnostics.js';
 import type { ProgramSignature } from '../../core/runtime/NativeLibrary.js';
 import type { ArrayDecl, Expr, HLoop, Program, VLoop } from '../../core/ir/types.js';
 import { forEachExpr, reads, writes } from '../../core/ir/walk.js';
+import { launches } from '../../core/ir/rewrite.js';
 import {
   CTYPE,
   STORAGE,
@@ -71,7 +72,26 @@ export interface CudaOutput {
 export const DEFAULT_BLOCK: [number, number, number] = [128, 2, 1];
 export const DEFAULT_COLUMN_BLOCK: [number, number] = [64, 2];
 
+/** Reads at variable K offsets need a device-side error flag the CUDA runtime lacks yet. */
+function rejectVariableK(program: Program): void {
+  for (const l of launches(program.body)) {
+    for (const v of l.loops) {
+      for (const h of v.body) {
+        forEachExpr(h.body, (e) => {
+          if (e.kind === 'field' && e.kOffset) {
+            fail('E_UNSUPPORTED', `'${e.name}' is read at a variable K offset, which the CUDA backend does not support yet`, {
+              loc: e.loc ?? l.loc,
+              hint: 'build this program for the CPU (preset cpu or cpu-native); variable K offsets compile and run there',
+            });
+          }
+        });
+      }
+    }
+  }
+}
+
 export function generateCuda(program: Program, opts: CudaOptions): CudaOutput {
+  rejectVariableK(program);
   checkBlock('blockSize', opts.blockSize, 3);
   checkBlock('columnBlockSize', opts.columnBlockSize, 2);
   const symbol = programSymbol(program.name);

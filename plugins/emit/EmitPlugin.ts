@@ -21,6 +21,7 @@ export class EmitPlugin implements OrchPlugin {
       const artifacts = [path.basename(build.library), path.basename(build.cpp.file!), `${build.cpp.symbol}.h`, ...(build.cpp.extraFiles ?? []).map((f) => path.basename(f)), ...(build.cpp.binding ? [build.cpp.binding] : []), 'ir.txt', 'memory.json'];
       const checksums: Record<string, string> = {};
       for (const a of artifacts) checksums[a] = sha256(readFileSync(path.join(dir, a)));
+      const env = Object.fromEntries(build.env);
       const sources: Record<string, string> = {};
       for (const [f, content] of build.files) sources[f] = sha256(content);
       const info: BuildInfo = {
@@ -33,6 +34,7 @@ export class EmitPlugin implements OrchPlugin {
         created: new Date().toISOString(),
         inputs: build.inputs,
         sources,
+        ...(build.env.size ? { env } : {}),
         checksums,
         warnings: build.warnings,
         timings: build.timings,
@@ -44,7 +46,7 @@ export class EmitPlugin implements OrchPlugin {
       // build-info.json is written last: an entry without it is never loaded
       const infoText = JSON.stringify(info, null, 1);
       writeCacheFile(path.join(dir, 'build-info.json'), infoText);
-      build.dir = compilation.cache.commit(dir, { optionsKey: build.optionsKey, inputs: build.inputs, files: sources, key: build.key, infoHash: sha256(infoText) });
+      build.dir = compilation.cache.commit(dir, { optionsKey: build.optionsKey, inputs: build.inputs, files: sources, ...(build.env.size ? { env } : {}), key: build.key, infoHash: sha256(infoText) });
       build.library = path.join(build.dir, info.library);
       build.staging = undefined;
     });

@@ -1,6 +1,8 @@
 import { fail } from '../../core/diagnostics.js';
-import type { ArrayDecl, AxisBound, Expr, HLoop, IterationOrder, PStmt, Program, Stmt, StencilDef, VLoop } from '../../core/ir/types.js';
-import { mapStmts, reads, writes } from '../../core/ir/walk.js';
+import { boundRank, intervalMinLevels, intervalText } from '../../core/ir/intervals.js';
+import type { ArrayDecl, AxisBound, Expr, HLoop, IterationOrder, LaunchRequirement, PStmt, Program, Stmt, StencilDef, VLoop } from '../../core/ir/types.js';
+import { mapStmts, reads, writes, type Access } from '../../core/ir/walk.js';
+import { readNeeds, sameExtent, unionExtent as union, ZERO_EXTENT as ZERO, type Extent } from './readExtents.js';
 
 /**
  * Library expansion of one stencil call: GT4Py's execution model made explicit.
@@ -9,26 +11,10 @@ import { mapStmts, reads, writes } from '../../core/ir/walk.js';
  * statement sweeps its whole 3-D range before the next; within FORWARD/BACKWARD each K
  * level runs every statement over its IJ plane. Statements are grouped into one loop
  * nest (`HLoop`) when that cannot change results. Temporaries read at horizontal offsets
- * are computed on an extended range (extent analysis, last statement first); API fields
- * are only ever written inside the call's domain.
+ * are computed on an extended range (extent analysis, last statement first, counting a
+ * read inside a horizontal region only where the region can run: readExtents.ts); API
+ * fields are only ever written inside the call's domain.
  */
-
-export interface Extent {
-  ilo: number;
-  ihi: number;
-  jlo: number;
-  jhi: number;
-}
-
-const ZERO: Extent = { ilo: 0, ihi: 0, jlo: 0, jhi: 0 };
-
-function union(a: Extent, b: Extent): Extent {
-  return { ilo: Math.min(a.ilo, b.ilo), ihi: Math.max(a.ihi, b.ihi), jlo: Math.min(a.jlo, b.jlo), jhi: Math.max(a.jhi, b.jhi) };
-}
-
-function sameExtent(a: Extent, b: Extent): boolean {
-  return a.ilo === b.ilo && a.ihi === b.ihi && a.jlo === b.jlo && a.jhi === b.jhi;
-}
 
 interface Unit {
   comp: number;
@@ -48,10 +34,7 @@ export function computeExtents(def: StencilDef): Unit[] {
     let ext = ZERO;
     for (const w of writes([unit.stmt])) if (temps.has(w) && pending.has(w)) ext = union(ext, pending.get(w)!);
     unit.extent = ext;
-    for (const r of reads([unit.stmt])) {
-      const need = { ilo: ext.ilo + r.offset[0], ihi: ext.ihi + r.offset[0], jlo: ext.jlo + r.offset[1], jhi: ext.jhi + r.offset[1] };
-      pending.set(r.name, union(pending.get(r.name) ?? ZERO, need));
-    }
+    for (const r of readNeeds([unit.stmt], ext)) pending.set(r.name, union(pending.get(r.name) ?? ZERO, r.need));
   }
   return units;
 }
@@ -92,14 +75,36 @@ function boundKey(b: AxisBound): number {
   return b.level === 'start' ? b.offset : 1e9 + b.offset;
 }
 
-/** Whether `stmt` may join a loop nest holding `group` without changing results. */
-function canJoin(group: Stmt[], stmt: Stmt, order: IterationOrder): boolean {
-  const offsetMatters = (o: [number, number, number]) => o[0] !== 0 || o[1] !== 0 || (order === 'PARALLEL' && o[2] !== 0);
-  const groupWrites = writes(group);
-  const stmtWrites = writes([stmt]);
-  for (const r of reads([stmt])) if (groupWrites.has(r.name) && offsetMatters(r.offset)) return false;
-  for (const r of reads(group)) if (stmtWrites.has(r.name) && offsetMatters(r.offset)) return false;
-  return true;
+/**
+ * A loop nest being filled with statements, and what decides whether the next one may
+ * join it without changing results: a statement may not read, at an offset that matters,
+ * what the nest writes, nor write what the nest reads at such an offset. FORWARD/BACKWARD
+ * run a whole nest per level, so only other columns (I/J offsets) can see a partial
+ * result; PARALLEL runs each statement over all levels first, so K offsets count too.
+ * The sets grow with the nest, so checking a statement costs its own size only.
+ */
+class NestGroup {
+  readonly stmts: Stmt[] = [];
+  private readonly written = new Set<string>();
+  private readonly readAtOffset = new Set<string>();
+
+  constructor(private readonly order: IterationOrder) {}
+
+  private offsetMatters(r: Access): boolean {
+    return r.offset[0] !== 0 || r.offset[1] !== 0 || (this.order === 'PARALLEL' && (r.offset[2] !== 0 || r.variableK));
+  }
+
+  canJoin(stmtReads: readonly Access[], stmtWrites: ReadonlySet<string>): boolean {
+    for (const r of stmtReads) if (this.written.has(r.name) && this.offsetMatters(r)) return false;
+    for (const w of stmtWrites) if (this.readAtOffset.has(w)) return false;
+    return true;
+  }
+
+  add(stmt: Stmt, stmtReads: readonly Access[], stmtWrites: ReadonlySet<string>): void {
+    this.stmts.push(stmt);
+    for (const w of stmtWrites) this.written.add(w);
+    for (const r of stmtReads) if (this.offsetMatters(r)) this.readAtOffset.add(r.name);
+  }
 }
 
 /** Restricts writes of API fields to the call domain inside an extended statement. */
@@ -160,11 +165,10 @@ export function expandCall(program: Program, call: Extract<PStmt, { kind: 'call'
   const tempKPad = new Map<string, number>();
   for (const u of units) {
     for (const w of writes([u.stmt])) if (!api.has(w)) tempExtent.set(w, union(tempExtent.get(w) ?? ZERO, u.extent));
-    for (const r of reads([u.stmt])) {
+    for (const r of readNeeds([u.stmt], u.extent)) {
       if (api.has(r.name)) continue;
-      const e = u.extent;
-      tempExtent.set(r.name, union(tempExtent.get(r.name) ?? ZERO, { ilo: e.ilo + r.offset[0], ihi: e.ihi + r.offset[0], jlo: e.jlo + r.offset[1], jhi: e.jhi + r.offset[1] }));
-      tempKPad.set(r.name, Math.max(tempKPad.get(r.name) ?? 0, Math.abs(r.offset[2])));
+      tempExtent.set(r.name, union(tempExtent.get(r.name) ?? ZERO, r.need));
+      tempKPad.set(r.name, Math.max(tempKPad.get(r.name) ?? 0, Math.abs(r.k)));
     }
   }
   const origins: Record<string, Expr[]> = {};
@@ -213,23 +217,23 @@ export function expandCall(program: Program, call: Extract<PStmt, { kind: 'call'
     const order = c.order;
     const intervalIdx = c.intervals.map((_, i) => i);
     if (order !== 'PARALLEL') {
-      intervalIdx.sort((a, b) => boundKey(c.intervals[a].start) - boundKey(c.intervals[b].start));
+      intervalIdx.sort((a, b) => boundRank(c.intervals[a].start) - boundRank(c.intervals[b].start));
       if (order === 'BACKWARD') intervalIdx.reverse();
     }
     for (const ii of intervalIdx) {
       const iv = c.intervals[ii];
       const ivUnits = units.filter((u) => u.comp === ci && u.interval === ii);
       const hloops: HLoop[] = [];
-      let group: Stmt[] = [];
+      let group = new NestGroup(order);
       let groupExt: Extent | null = null;
       const flush = () => {
-        if (!group.length || !groupExt) return;
+        if (!group.stmts.length || !groupExt) return;
         hloops.push({
           i: { lo: lit(groupExt.ilo), hi: add(domain[0], groupExt.ihi) },
           j: { lo: lit(groupExt.jlo), hi: add(domain[1], groupExt.jhi) },
-          body: toProgram(group),
+          body: toProgram(group.stmts),
         });
-        group = [];
+        group = new NestGroup(order);
         groupExt = null;
       };
       for (const u of ivUnits) {
@@ -246,8 +250,10 @@ export function expandCall(program: Program, call: Extract<PStmt, { kind: 'call'
           }
           continue;
         }
-        if (groupExt && (!sameExtent(groupExt, u.extent) || !canJoin(group, stmt, order))) flush();
-        group.push(stmt);
+        const stmtReads = reads([stmt]);
+        const stmtWrites = writes([stmt]);
+        if (groupExt && (!sameExtent(groupExt, u.extent) || !group.canJoin(stmtReads, stmtWrites))) flush();
+        group.add(stmt, stmtReads, stmtWrites);
         groupExt = u.extent;
       }
       flush();
@@ -255,12 +261,33 @@ export function expandCall(program: Program, call: Extract<PStmt, { kind: 'call'
     }
   });
 
+  // GT4Py refuses a call whose K size leaves an interval empty; so does every backend. The
+  // most demanding interval decides (the first one in the source on a tie).
+  const requires: LaunchRequirement[] = [];
+  let most = 0;
+  for (const c of def.computations) {
+    for (const iv of c.intervals) {
+      const min = intervalMinLevels(iv.start, iv.end)!;
+      if (min <= most) continue;
+      most = min;
+      requires[0] = {
+        cond: { kind: 'binary', op: '>=', left: domain[2], right: lit(min), dtype: 'bool' },
+        code: 'E_EMPTY_INTERVAL',
+        message: `${intervalText(iv.start, iv.end)} of stencil '${def.name}' needs at least ${min} K level${min === 1 ? '' : 's'}, but this call's domain has {0}`,
+        args: [domain[2]],
+        hint: `call '${def.name}' with a K domain of at least ${min} levels, or move this computation into a stencil that is only called on larger domains`,
+        loc: iv.loc,
+      };
+    }
+  }
+
   const launch: PStmt = {
     kind: 'launch',
     stencil: call.stencil,
     domain,
     origins,
     transients: transients.map((t) => t.name),
+    requires,
     loops,
     loc: call.loc,
   };

@@ -1,8 +1,9 @@
 import { fail } from '../../core/diagnostics.js';
 import type { BinaryOp, BuiltinFn, DType, Expr, SourceLoc } from '../../core/ir/types.js';
-import type { PyExpr } from '../../core/python/ast.js';
+import { dottedName, type PyExpr } from '../../core/python/ast.js';
 import { attribute, numericBinary, truthy } from './constEval.js';
 import { binary, builtinCall, cast, isFloat } from './typeRules.js';
+import { rejectBuiltin } from './unsupportedBuiltins.js';
 import { describeValue, type Value } from './values.js';
 
 /**
@@ -75,6 +76,10 @@ export abstract class ExprLowering {
         const base = this.term(e.value);
         if ('c' in base) {
           const v = attribute(base.c, e.attr, e);
+          if (v === undefined && base.c.k === 'module' && base.c.scope === null) {
+            // a member of numpy/math/gtscript orch does not provide
+            rejectBuiltin(e.attr, dottedName(e) ?? `${base.c.name}.${e.attr}`, e.loc);
+          }
           if (v === undefined) {
             fail('E_UNKNOWN_NAME', `${describeValue(base.c)} has no attribute '${e.attr}' that orch knows`, {
               loc: e.loc,
@@ -165,6 +170,9 @@ export abstract class ExprLowering {
         return { c: { k: 'tuple', items: e.elts.map((x) => this.constant(x, 'a tuple element')) } };
       case 'unsupported':
         fail('E_UNSUPPORTED', `${e.what} is not supported in ${this.context}`, { loc: e.loc, length: e.length, hint: unsupportedHint(e.what) });
+      // eslint-disable-next-line no-fallthrough
+      case 'list':
+        fail('E_UNSUPPORTED', 'list is not supported in gtscript', { loc: e.loc, length: e.length, hint: unsupportedHint('list') });
       // eslint-disable-next-line no-fallthrough
       case 'dict':
         fail('E_UNSUPPORTED', `dict is not supported in ${this.context}`, { loc: e.loc, hint: unsupportedHint('dict') });

@@ -12,7 +12,8 @@ export class ParsePlugin implements OrchPlugin {
       const scope = loader.load(build.module);
       build.program = lowerEntry(loader, findEntry(scope, build.entry), { externals: build.externals, defines: build.defines, layout: build.layout });
       build.files = loader.dependencies(build.module);
-      if (build.optionsKey) build.key = compilation.cache.keyFor(build.optionsKey, build.files);
+      build.env = loader.environment(build.module);
+      if (build.optionsKey) build.key = compilation.cache.keyFor(build.optionsKey, build.files, build.env);
     });
   }
 }

@@ -56,7 +56,7 @@ const CASES: [string, string, string, string][] = [
   ['indexing a field', 'x[0, 0, 0] = 1.0', 'E_ASSIGN_TARGET', 'names'],
   ['arithmetic on a field', 'w = x + 1.0', 'E_NOT_A_VALUE', "'x'"],
   ['a method call on a field', 'x.fill(0.0)', 'E_NOT_A_VALUE', "'x'"],
-  ['a numpy function orch does not know', 'w = np.sum(x)', 'E_UNKNOWN_NAME', 'sum'],
+  ['a numpy function orch does not know', 'w = np.sum(x)', 'E_UNSUPPORTED_BUILTIN', 'np.sum'],
   ['an arbitrary object', 't = Thing()', 'E_CLASS_INSTANCE', 'Thing'],
   ['recursion', 'p(x, y)', 'E_RECURSION', 'recursive'],
   ['returning a value', 'return 1.0', 'E_PROGRAM_STMT', 'return nothing'],

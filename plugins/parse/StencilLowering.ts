@@ -1,12 +1,15 @@
 import { didYouMean, fail } from '../../core/diagnostics.js';
+import { boundRank, intervalMinLevels, intervalsOverlap, intervalText } from '../../core/ir/intervals.js';
 import type {
-  AxisBound, Computation, DType, Expr, FieldDecl, HorizontalRegion, IntervalBlock, Offset, RegionAxis,
+  AxisBound, Computation, DType, Expr, FieldDecl, HorizontalRegion, IntervalBlock, IterationOrder, Offset, RegionAxis,
   ScalarDecl, SourceLoc, StencilDef, Stmt,
 } from '../../core/ir/types.js';
-import type { PyExpr, PyStmt } from '../../core/python/ast.js';
+import { dottedName, pyChildren, type PyExpr, type PyStmt } from '../../core/python/ast.js';
 import { truthy } from './constEval.js';
-import { ExprLowering, type Term } from './ExprLowering.js';
+import { ExprLowering, unsupportedHint, valueToExpr, type Term } from './ExprLowering.js';
 import { LAYOUT_EXTERNALS } from './layoutExternals.js';
+import { checkParallelModel } from './parallelModel.js';
+import { rejectBuiltin } from './unsupportedBuiltins.js';
 import type { ModuleLoader } from './ModuleLoader.js';
 import { binary, cast } from './typeRules.js';
 import { describeValue, type FunctionInfo, type ModuleScope, type Value } from './values.js';
@@ -43,6 +46,9 @@ export class StencilLowering extends ExprLowering {
   private pre: Stmt[] = [];
   private uid = 0;
   private inlineDepth = 0;
+  /** Set while lowering an `if`/`while` test. */
+  private condition: 'if' | 'while' | null = null;
+  private readonly readLocs = new WeakMap<Expr, SourceLoc>();
 
   constructor(
     readonly fn: FunctionInfo,
@@ -81,6 +87,13 @@ export class StencilLowering extends ExprLowering {
     for (const s of def.body) {
       if (s.t === 'expr' && s.value.t === 'str') continue;
       if (s.t === 'pass') continue;
+      if (s.t === 'expr' && s.value.t === 'call') {
+        const f = this.term(s.value.func);
+        if ('c' in f && f.c.k === 'builtin' && f.c.name === 'compile_assert') {
+          this.compileAssert(s.value);
+          continue;
+        }
+      }
       if (s.t === 'importfrom' && (s.module === '__externals__' || s.module === '__gtscript__')) {
         this.importExternals(s);
         continue;
@@ -130,8 +143,14 @@ export class StencilLowering extends ExprLowering {
               : `pass it with --externals '{"${a.name}": ...}' or in the stencil's externals={...}`,
         });
       }
-      this.scope.vars.set(a.asname ?? a.name, { k: 'value', value: v });
+      this.scope.vars.set(a.asname ?? a.name, { k: 'value', value: this.externalValue(a.name, v, a.loc) });
     }
+  }
+
+  /** An external as the stencil sees it: function references resolve through the import path. */
+  private externalValue(name: string, v: Value, loc: SourceLoc): Value {
+    if (v.k !== 'functionRef') return v;
+    return { k: 'function', fn: this.loader.resolveFunction(v.path, this.fn.module, loc, name) };
   }
 
   // ---- computations and intervals ----
@@ -153,14 +172,16 @@ export class StencilLowering extends ExprLowering {
     if (order.k !== 'order') fail('E_ORDER', 'the iteration order must be PARALLEL, FORWARD or BACKWARD', { loc: first.call.args[0].loc, hint: 'import PARALLEL, FORWARD, BACKWARD from gt4py.cartesian.gtscript' });
     const intervals: IntervalBlock[] = [];
     if (s.items.length === 2) {
-      intervals.push(this.intervalBlock(s.items[1], s.body, s.loc));
+      intervals.push(this.intervalBlock(s.items[1], s.body, order.order));
     } else if (s.items.length === 1) {
       for (const b of s.body) {
         if (b.t === 'expr' && b.value.t === 'str') continue;
         if (b.t !== 'with' || b.items.length !== 1) {
           fail('E_STENCIL_STMT', 'inside `with computation(...)` without an interval, every statement must be a `with interval(...)` block', { loc: b.loc, hint: 'write `with computation(...), interval(...):` or nest `with interval(...):` blocks' });
         }
-        intervals.push(this.intervalBlock(b.items[0], b.body, b.loc));
+        const iv = this.intervalBlock(b.items[0], b.body, order.order);
+        checkIntervalSequence(intervals, iv, order.order);
+        intervals.push(iv);
       }
     } else {
       fail('E_STENCIL_STMT', 'a computation block takes computation(...) and at most one interval(...)', { loc: s.loc, hint: 'nest further intervals as `with interval(...):` blocks' });
@@ -168,7 +189,7 @@ export class StencilLowering extends ExprLowering {
     return { order: order.order, intervals, loc: s.loc };
   }
 
-  private intervalBlock(item: PyExpr, body: PyStmt[], loc: SourceLoc): IntervalBlock {
+  private intervalBlock(item: PyExpr, body: PyStmt[], order: IterationOrder): IntervalBlock {
     const iv = this.withCall(item);
     if (!iv || iv.name !== 'interval') fail('E_STENCIL_STMT', 'expected interval(...)', { loc: item.loc, hint: 'write interval(...), interval(0, 1), interval(1, None), interval(0, -1) ...' });
     const args = iv.call.args;
@@ -183,11 +204,19 @@ export class StencilLowering extends ExprLowering {
     } else {
       fail('E_INTERVAL', 'interval takes (...) or (start, end)', { loc: iv.call.loc, hint: 'write interval(...) or interval(start, end)' });
     }
+    if (intervalMinLevels(start, end) === null) {
+      fail('E_INTERVAL', `${intervalText(start, end)} is empty for every domain`, {
+        loc: iv.call.loc,
+        length: 'interval'.length,
+        hint: 'the start must lie below the end: positive bounds count from the bottom level, negative ones from the top (interval(1, -1) skips both)',
+      });
+    }
     const saved = this.pre;
     this.pre = [];
     const stmts = this.block(body);
     this.pre = saved;
-    return { start, end, body: stmts, loc };
+    checkParallelModel(stmts, order, this.fields, (x) => this.readLocs.get(x));
+    return { start, end, body: stmts, loc: iv.call.loc };
   }
 
   private levelBound(e: PyExpr, isStart: boolean): AxisBound {
@@ -225,8 +254,7 @@ export class StencilLowering extends ExprLowering {
         if (s.value.t === 'call') {
           const f = this.term(s.value.func);
           if ('c' in f && f.c.k === 'builtin' && f.c.name === 'compile_assert') {
-            const v = this.constant(s.value.args[0], 'the compile_assert condition');
-            if (!truthy(v)) fail('E_COMPILE_ASSERT', 'compile_assert failed', { loc: s.value.args[0].loc, hint: 'the externals given to this stencil violate its assertion' });
+            this.compileAssert(s.value);
             return [];
           }
         }
@@ -247,9 +275,7 @@ export class StencilLowering extends ExprLowering {
       case 'if':
         return this.ifStmt(s);
       case 'while': {
-        const cond = cast(this.expr(s.test), 'bool');
-        const pre = this.pre;
-        if (pre.length) fail('E_CALL_IN_CONDITION', 'a function call in a while condition is not supported', { loc: s.test.loc, hint: 'compute the condition into a temporary before the loop and update it at the end of the body' });
+        const cond = cast(this.conditionExpr(s.test, 'while'), 'bool');
         return [{ kind: 'while', cond, body: this.block(s.body), loc: s.loc }];
       }
       case 'with':
@@ -260,6 +286,9 @@ export class StencilLowering extends ExprLowering {
       case 'for':
         fail('E_UNSUPPORTED', 'for loops are not supported inside stencils', { loc: s.loc, hint: 'use a computation(FORWARD/BACKWARD) over K, or a while loop' });
       // eslint-disable-next-line no-fallthrough
+      case 'try':
+        fail('E_UNSUPPORTED', 'try/except is not supported in gtscript', { loc: s.loc, length: s.length, hint: unsupportedHint('try/except') });
+      // eslint-disable-next-line no-fallthrough
       case 'unsupported':
         fail('E_UNSUPPORTED', `${s.what} is not supported in gtscript`, { loc: s.loc, length: s.length, hint: 'see docs/language.md for the statements stencils may contain' });
       // eslint-disable-next-line no-fallthrough
@@ -267,6 +296,34 @@ export class StencilLowering extends ExprLowering {
         break;
     }
     fail('E_UNSUPPORTED', `this ${s.t} statement is not supported inside a stencil`, { loc: s.loc, hint: 'see docs/language.md for the statements stencils may contain' });
+  }
+
+  /** `compile_assert(cond)`: fails the build at the user's line, naming the values involved. */
+  private compileAssert(call: Extract<PyExpr, { t: 'call' }>): void {
+    if (call.args.length !== 1 || call.kwargs.length) {
+      fail('E_CALL_ARGS', 'compile_assert takes one condition', { loc: call.loc, length: 'compile_assert'.length, hint: 'write compile_assert(N >= 1)' });
+    }
+    const cond = call.args[0];
+    const v = this.constant(cond, 'the compile_assert condition');
+    const tv = truthy(v);
+    if (tv === undefined) fail('E_NOT_CONSTANT', `the compile_assert condition is ${describeValue(v)}, not a boolean`, { loc: cond.loc, hint: 'assert on externals and constants: compile_assert(N >= 1)' });
+    if (tv) return;
+    const values = new Map<string, string>();
+    const collect = (e: PyExpr): void => {
+      const name = dottedName(e);
+      if (name !== undefined) {
+        const t = this.term(e);
+        if ('c' in t && (t.c.k === 'num' || t.c.k === 'bool' || t.c.k === 'str')) values.set(name, describeValue(t.c));
+        return;
+      }
+      for (const child of pyChildren(e)) collect(child);
+    };
+    collect(cond);
+    const given = [...values].map(([k, x]) => `${k} = ${x}`).join(', ');
+    fail('E_COMPILE_ASSERT', `compile_assert failed${given ? ` with ${given}` : ''}`, {
+      loc: cond.loc,
+      hint: 'the externals or constants this stencil was built with violate its assertion: build it with values that satisfy it',
+    });
   }
 
   private ifStmt(s: Extract<PyStmt, { t: 'if' }>): Stmt[] {
@@ -279,18 +336,30 @@ export class StencilLowering extends ExprLowering {
         inlined = true;
       }
     }
-    const preBefore = this.pre.length;
-    const t = this.term(test);
+    const t = this.conditionTerm(test, 'if');
     if ('c' in t) {
       const tv = truthy(t.c);
       if (tv === undefined) fail('E_NOT_CONSTANT', `condition is ${describeValue(t.c)}`, { loc: test.loc, hint: 'conditions must be booleans or numbers' });
       return this.block(tv ? s.body : s.orelse);
     }
     if (inlined) fail('E_NOT_CONSTANT', '__INLINED(...) needs a compile-time condition', { loc: test.loc, hint: 'use only externals and constants inside __INLINED' });
-    if (this.pre.length > preBefore) {
-      fail('E_CALL_IN_CONDITION', 'a function call in an if condition is not supported (as in GT4Py)', { loc: test.loc, hint: 'assign the call result to a temporary first and test the temporary' });
-    }
     return [{ kind: 'if', cond: cast(t.r, 'bool'), then: this.block(s.body), else: this.block(s.orelse), loc: s.loc }];
+  }
+
+  /** Lowers an `if`/`while` test, where GT4Py cannot inline helper calls. */
+  private conditionTerm(test: PyExpr, where: 'if' | 'while'): Term {
+    const saved = this.condition;
+    this.condition = where;
+    try {
+      return this.term(test);
+    } finally {
+      this.condition = saved;
+    }
+  }
+
+  private conditionExpr(test: PyExpr, where: 'if' | 'while'): Expr {
+    const t = this.conditionTerm(test, where);
+    return 'r' in t ? t.r : this.toExpr(t, test);
   }
 
   private horizontal(s: Extract<PyStmt, { t: 'with' }>): Stmt[] {
@@ -374,9 +443,14 @@ export class StencilLowering extends ExprLowering {
       name = target.value.id;
       const b = this.lookupVar(name);
       if (!b || b.k !== 'field') fail('E_ASSIGN_TARGET', `'${name}' is not a field`, { loc: target.loc, hint: 'assign to fields or to new temporaries by name' });
-      const off = this.offsets(target, this.fields.get(b.name)!);
-      if (off.some((o) => o !== 0) || b.offset.some((o) => o !== 0)) {
-        fail('E_WRITE_OFFSET', `field '${name}' is written at an offset`, { loc: target.loc, length: target.value.loc.col, hint: 'fields can only be written at the current point: write q[0, 0, 0] = ... or q = ...' });
+      const { offset: off, kOffset } = this.offsets(target, this.fields.get(b.name)!);
+      if (kOffset || off.some((o) => o !== 0) || b.offset.some((o) => o !== 0)) {
+        const at = kOffset ? 'a variable K offset' : `offset [${off.map((o, d) => o + b.offset[d]).join(', ')}]`;
+        fail('E_WRITE_OFFSET', `field '${name}' is written at ${at}`, {
+          loc: target.loc,
+          length: name.length,
+          hint: `a stencil writes each point only at itself (GT4Py rejects offset writes): write ${name} = ... and shift the reads instead (e.g. ${name} = q[-1, 0, 0])`,
+        });
       }
     } else {
       fail('E_ASSIGN_TARGET', 'assignment target must be a name', { loc: target.loc, hint: 'assign to a field, a temporary or a new local name' });
@@ -416,7 +490,7 @@ export class StencilLowering extends ExprLowering {
     if (b) {
       if (b.k === 'field') {
         const f = this.fields.get(b.name)!;
-        return { r: { kind: 'field', name: b.name, offset: [...b.offset] as Offset, dtype: f.dtype } };
+        return { r: this.read({ kind: 'field', name: b.name, offset: [...b.offset] as Offset, dtype: f.dtype }, e) };
       }
       if (b.k === 'expr') return { r: b.expr };
       return { c: b.value };
@@ -435,30 +509,49 @@ export class StencilLowering extends ExprLowering {
     return { c: v };
   }
 
-  private offsets(e: Extract<PyExpr, { t: 'subscript' }>, f: FieldDecl): Offset {
-    const idx = e.index.map((x) => {
+  /**
+   * The offsets of `f[...]`: constants, except along K, where GT4Py also takes an int
+   * expression evaluated at the current point (`f[0, 0, lev + 1]`).
+   */
+  private fieldRead(name: string, offset: Offset): Expr {
+    return { kind: 'field', name, offset: [...offset] as Offset, dtype: this.fields.get(name)!.dtype };
+  }
+
+  /** Remembers where a field read was written, for diagnostics about it after lowering. */
+  private read(f: Expr, e: PyExpr): Expr {
+    this.readLocs.set(f, e.loc);
+    return f;
+  }
+
+  private offsets(e: Extract<PyExpr, { t: 'subscript' }>, f: FieldDecl): { offset: Offset; kOffset?: Expr } {
+    const axes = [...f.axes].map((a) => 'IJK'.indexOf(a));
+    const full = e.index.length === 3;
+    if (!full && e.index.length !== axes.length) {
+      fail('E_OFFSET', `field '${f.name}' (${f.axes}) takes ${axes.length} or 3 offsets, got ${e.index.length}`, { loc: e.loc, hint: f.axes === 'K' ? 'write ak[1] or ak[0, 0, 1]' : 'write q[i, j, k] offsets' });
+    }
+    const out: Offset = [0, 0, 0];
+    let kOffset: Expr | undefined;
+    e.index.forEach((x, n) => {
+      const d = full ? n : axes[n];
       const v = this.term(x);
       if ('r' in v) {
-        fail('E_UNSUPPORTED', 'variable offsets are not supported yet', { loc: x.loc, hint: 'use constant offsets such as q[0, 0, 1]' });
+        if (d !== 2) {
+          fail('E_OFFSET', `the ${'IJK'[d]} offset of '${f.name}' must be a constant`, { loc: x.loc, hint: 'only K offsets may be computed at run time (f[0, 0, lev]); I and J offsets are integer literals, constants or externals' });
+        }
+        if (!axes.includes(2)) fail('E_OFFSET', `field '${f.name}' has no K axis, so it takes no K offset`, { loc: x.loc, hint: `'${f.name}' is a ${f.axes} field` });
+        if (v.r.dtype !== 'int32' && v.r.dtype !== 'int64') {
+          fail('E_OFFSET', `a variable K offset must be an integer, got ${v.r.dtype}`, { loc: x.loc, hint: 'compute the level index in an int temporary or an int field (e.g. lev = 0; ... f[0, 0, lev])' });
+        }
+        kOffset = cast(v.r, 'int64');
+        return;
       }
       if (v.c.k !== 'num' || !v.c.isInt) fail('E_OFFSET', `field offsets must be integers, got ${describeValue(v.c)}`, { loc: x.loc, hint: 'write offsets like q[1, 0, -1]' });
-      return v.c.value;
-    });
-    const out: Offset = [0, 0, 0];
-    const axes = [...f.axes].map((a) => 'IJK'.indexOf(a));
-    if (idx.length === 3) {
-      for (let d = 0; d < 3; d++) {
-        if (!axes.includes(d) && idx[d] !== 0) {
-          fail('E_OFFSET', `field '${f.name}' has no ${'IJK'[d]} axis, so its ${'IJK'[d]} offset must be 0`, { loc: e.index[d].loc, hint: `'${f.name}' is a ${f.axes} field` });
-        }
-        out[d] = idx[d];
+      if (!axes.includes(d) && v.c.value !== 0) {
+        fail('E_OFFSET', `field '${f.name}' has no ${'IJK'[d]} axis, so its ${'IJK'[d]} offset must be 0`, { loc: x.loc, hint: `'${f.name}' is a ${f.axes} field` });
       }
-    } else if (idx.length === axes.length) {
-      axes.forEach((d, n) => (out[d] = idx[n]));
-    } else {
-      fail('E_OFFSET', `field '${f.name}' (${f.axes}) takes ${axes.length} or 3 offsets, got ${idx.length}`, { loc: e.loc, hint: f.axes === 'K' ? 'write ak[1] or ak[0, 0, 1]' : 'write q[i, j, k] offsets' });
-    }
-    return out;
+      out[d] = v.c.value;
+    });
+    return { offset: out, kOffset };
   }
 
   protected subscript(e: Extract<PyExpr, { t: 'subscript' }>): Term {
@@ -468,8 +561,9 @@ export class StencilLowering extends ExprLowering {
       fail('E_UNSUPPORTED', `'${e.value.id}' is not a field and cannot be indexed`, { loc: e.loc, hint: 'only fields and temporaries take offsets' });
     }
     const f = this.fields.get(b.name)!;
-    const off = this.offsets(e, f);
-    return { r: { kind: 'field', name: b.name, offset: [off[0] + b.offset[0], off[1] + b.offset[1], off[2] + b.offset[2]], dtype: f.dtype } };
+    const { offset: off, kOffset } = this.offsets(e, f);
+    const offset: Offset = [off[0] + b.offset[0], off[1] + b.offset[1], off[2] + b.offset[2]];
+    return { r: this.read(kOffset ? { kind: 'field', name: b.name, offset, kOffset, loc: e.loc, dtype: f.dtype } : { kind: 'field', name: b.name, offset, dtype: f.dtype }, e) };
   }
 
   protected userCall(callee: Value, e: Extract<PyExpr, { t: 'call' }>): Term {
@@ -477,10 +571,20 @@ export class StencilLowering extends ExprLowering {
       if (callee.fn.kind === 'stencil' || callee.fn.kind === 'program') {
         fail('E_UNKNOWN_CALL', `'${callee.fn.name}' is a ${callee.fn.kind} and cannot be called from a stencil`, { loc: e.loc, hint: 'call it from a @program, or make it a @gtscript.function' });
       }
+      if (this.condition) {
+        const name = dottedName(e.func) ?? callee.fn.name;
+        const why = this.condition === 'if' ? 'GT4Py rejects it too' : 'GT4Py would inline it once, before the loop, not at every iteration';
+        fail('E_CALL_IN_CONDITION', `function call in ${this.condition === 'if' ? 'an if' : 'a while'} condition: '${name}' cannot be inlined there (${why})`, {
+          loc: e.loc,
+          length: name.length,
+          hint: `assign the result to a temporary first (c = ${name}(...)) and test the temporary`,
+        });
+      }
       const r = this.inline(callee.fn, e);
       if (Array.isArray(r)) fail('E_UNPACK', `${callee.fn.name}() returns ${r.length} values`, { loc: e.loc, hint: 'unpack them: a, b = f(...)' });
       return { r };
     }
+    if (callee.k === 'builtin') rejectBuiltin(callee.name, dottedName(e.func) ?? callee.name, e.loc);
     const what = e.func.t === 'name' ? e.func.id : e.func.t === 'attr' ? e.func.attr : 'this';
     fail('E_UNKNOWN_CALL', `cannot call ${describeValue(callee)} ('${what}') in a stencil`, {
       loc: e.func.loc,
@@ -523,7 +627,7 @@ export class StencilLowering extends ExprLowering {
       }
       const t = this.term(a);
       if ('c' in t) bound.set(p.name, { k: 'value', value: t.c });
-      else if (t.r.kind === 'field') bound.set(p.name, { k: 'field', name: t.r.name, offset: t.r.offset });
+      else if (t.r.kind === 'field' && !t.r.kOffset) bound.set(p.name, { k: 'field', name: t.r.name, offset: t.r.offset });
       else if (!containsField(t.r)) bound.set(p.name, { k: 'expr', expr: t.r });
       else {
         // an expression over fields: evaluate it once into a temporary, as GT4Py does
@@ -534,8 +638,24 @@ export class StencilLowering extends ExprLowering {
         bound.set(p.name, { k: 'field', name: real, offset: [0, 0, 0] });
       }
     });
+    // Arguments are passed by value: a parameter the helper assigns to (maybe only in a
+    // branch) starts as a copy of its argument, so every path sees the right value.
+    const owned = new Set<string>();
+    const assigned = assignedNames(def.body);
+    for (const p of params) {
+      const b = bound.get(p.name);
+      if (!assigned.has(p.name) || !b) continue;
+      const value = b.k === 'field' ? this.fieldRead(b.name, b.offset) : b.k === 'expr' ? b.expr : b.value.k === 'num' || b.value.k === 'bool' ? valueToExpr(b.value, e.loc) : null;
+      if (!value) continue;
+      let real = `${helperName}_${p.name}`;
+      while (this.fields.has(real)) real = `${real}_${++this.uid}`;
+      this.fields.set(real, { name: real, dtype: value.dtype, axes: 'IJK', role: 'temp' });
+      this.pre.push({ kind: 'assign', target: real, value, loc: e.loc });
+      bound.set(p.name, { k: 'field', name: real, offset: [0, 0, 0] });
+      owned.add(real);
+    }
     const saved = this.scope;
-    this.scope = { vars: bound, module: fn.module, helper: helperName, owned: new Set() };
+    this.scope = { vars: bound, module: fn.module, helper: helperName, owned };
     this.inlineDepth++;
     let result: Expr | Expr[] | null = null;
     try {
@@ -552,7 +672,7 @@ export class StencilLowering extends ExprLowering {
           for (const a of s.names) {
             const v = this.externals[a.name];
             if (v === undefined) fail('E_EXTERNAL_MISSING', `external '${a.name}' has no value`, { loc: a.loc, hint: `pass it with --externals '{"${a.name}": ...}'` });
-            this.scope.vars.set(a.asname ?? a.name, { k: 'value', value: v });
+            this.scope.vars.set(a.asname ?? a.name, { k: 'value', value: this.externalValue(a.name, v, a.loc) });
           }
           return;
         }
@@ -570,6 +690,44 @@ export class StencilLowering extends ExprLowering {
     return result;
   }
 
+}
+
+/** GT4Py's rules for the intervals of one computation: disjoint, and written in execution order. */
+function checkIntervalSequence(before: readonly IntervalBlock[], iv: IntervalBlock, order: IterationOrder): void {
+  const clash = before.find((o) => intervalsOverlap(o, iv));
+  if (clash) {
+    fail('E_INTERVAL_OVERLAP', `${intervalText(iv.start, iv.end)} overlaps ${intervalText(clash.start, clash.end)} (line ${clash.loc.line}) in the same computation`, {
+      loc: iv.loc,
+      length: 'interval'.length,
+      hint: 'the intervals of one computation must not share levels: split the work into separate `with computation(...)` blocks, or adjust the bounds',
+    });
+  }
+  const prev = before[before.length - 1];
+  const backward = order === 'BACKWARD';
+  if (prev && (backward ? boundRank(iv.start) > boundRank(prev.start) : boundRank(iv.start) < boundRank(prev.start))) {
+    fail('E_INTERVAL_ORDER', `${intervalText(iv.start, iv.end)} comes after ${intervalText(prev.start, prev.end)} but runs before it in a ${order} computation`, {
+      loc: iv.loc,
+      length: 'interval'.length,
+      hint: `write the intervals in the order they run (${backward ? 'top level first' : 'bottom level first'}), as GT4Py requires`,
+    });
+  }
+}
+
+/** Names a function body assigns to, at any depth (plain, augmented and tuple targets). */
+function assignedNames(body: readonly PyStmt[], out = new Set<string>()): Set<string> {
+  const target = (t: PyExpr) => {
+    if (t.t === 'name') out.add(t.id);
+    else if (t.t === 'tuple') t.elts.forEach(target);
+  };
+  for (const s of body) {
+    if (s.t === 'assign') s.targets.forEach(target);
+    else if (s.t === 'augassign') target(s.target);
+    else if (s.t === 'if') {
+      assignedNames(s.body, out);
+      assignedNames(s.orelse, out);
+    } else if (s.t === 'while' || s.t === 'with' || s.t === 'for') assignedNames(s.body, out);
+  }
+  return out;
 }
 
 function containsField(e: Expr): boolean {

@@ -1,7 +1,7 @@
 import { fail } from '../../core/diagnostics.js';
 import type { Axes } from '../../core/ir/types.js';
 import type { PyExpr } from '../../core/python/ast.js';
-import type { Value } from './values.js';
+import { scopeName, type FunctionInfo, type Value } from './values.js';
 
 /**
  * Compile-time evaluation of Python expressions with Python's numeric semantics:
@@ -9,6 +9,19 @@ import type { Value } from './values.js';
  * program arithmetic. `lookup` resolves bare names.
  */
 export type NameLookup = (name: string, e: PyExpr) => Value | undefined;
+
+/** What evaluation needs from the module loader beyond names. */
+export interface EvalHooks {
+  /** Reads an environment variable for `os.environ` / `os.getenv` (the loader records the read). */
+  env(name: string): string | undefined;
+  /** Calls a plain module-level function at compile time. */
+  call(fn: FunctionInfo, args: Value[], kwargs: Record<string, Value>, e: Extract<PyExpr, { t: 'call' }>): Value;
+}
+
+const NO_HOOKS: EvalHooks = {
+  env: () => undefined,
+  call: (fn, _args, _kwargs, e) => ({ k: 'opaque', why: `function '${fn.name}' is not evaluated here`, loc: e.loc }),
+};
 
 export function pyFloorDiv(a: number, b: number, isInt: boolean): number {
   if (isInt) {
@@ -82,7 +95,7 @@ export function numericBinary(op: string, a: Value, b: Value, e: PyExpr): Value 
 }
 
 /** Evaluates `e`, or returns an opaque value saying why it could not. */
-export function constEval(e: PyExpr, lookup: NameLookup): Value {
+export function constEval(e: PyExpr, lookup: NameLookup, hooks: EvalHooks = NO_HOOKS): Value {
   const opaque = (why: string): Value => ({ k: 'opaque', why, loc: e.loc });
   switch (e.t) {
     case 'num':
@@ -96,13 +109,14 @@ export function constEval(e: PyExpr, lookup: NameLookup): Value {
       return lookup(e.id, e) ?? opaque(`name '${e.id}' is not defined`);
     }
     case 'attr': {
-      const base = constEval(e.value, lookup);
+      const base = constEval(e.value, lookup, hooks);
       return attribute(base, e.attr, e) ?? opaque(`'${e.attr}' is not an attribute orch knows of ${base.k === 'module' ? `module '${base.name}'` : 'this value'}`);
     }
     case 'tuple':
-      return { k: 'tuple', items: e.elts.map((x) => constEval(x, lookup)) };
+    case 'list':
+      return { k: 'tuple', items: e.elts.map((x) => constEval(x, lookup, hooks)) };
     case 'unary': {
-      const v = constEval(e.operand, lookup);
+      const v = constEval(e.operand, lookup, hooks);
       if (e.op === 'not') {
         const t = truthy(v);
         return t === undefined ? opaque('operand of not is not a constant') : { k: 'bool', value: !t };
@@ -113,10 +127,19 @@ export function constEval(e: PyExpr, lookup: NameLookup): Value {
     }
     case 'binop':
     case 'compare': {
-      const a = constEval(e.left, lookup);
+      const a = constEval(e.left, lookup, hooks);
       if (a.k === 'opaque') return a;
-      const b = constEval(e.right, lookup);
+      const b = constEval(e.right, lookup, hooks);
       if (b.k === 'opaque') return b;
+      if (e.t === 'compare' && (e.op === 'in' || e.op === 'not in') && b.k === 'environ' && a.k === 'str') {
+        const present = hooks.env(a.value) !== undefined;
+        return { k: 'bool', value: e.op === 'in' ? present : !present };
+      }
+      if (e.t === 'compare' && (e.op === 'in' || e.op === 'not in') && (b.k === 'tuple' || b.k === 'dict')) {
+        const key = JSON.stringify(a);
+        const present = b.k === 'tuple' ? b.items.some((x) => JSON.stringify(x) === key) : a.k === 'str' && a.value in b.entries;
+        return { k: 'bool', value: e.op === 'in' ? present : !present };
+      }
       if (e.t === 'compare' && (e.op === '==' || e.op === '!=' || e.op === 'is' || e.op === 'is not') && !(a.k === 'num' || a.k === 'bool')) {
         const eq = JSON.stringify(a) === JSON.stringify(b);
         return { k: 'bool', value: e.op === '==' || e.op === 'is' ? eq : !eq };
@@ -124,27 +147,37 @@ export function constEval(e: PyExpr, lookup: NameLookup): Value {
       return numericBinary(e.op, a, b, e) ?? opaque(`'${e.op}' is not supported on these compile-time values`);
     }
     case 'boolop': {
-      const a = constEval(e.left, lookup);
+      const a = constEval(e.left, lookup, hooks);
       const ta = truthy(a);
       if (ta === undefined) return a.k === 'opaque' ? a : opaque('operand is not a constant');
       if (e.op === 'and' ? !ta : ta) return a;
-      return constEval(e.right, lookup);
+      return constEval(e.right, lookup, hooks);
     }
     case 'ifexp': {
-      const t = truthy(constEval(e.test, lookup));
+      const t = truthy(constEval(e.test, lookup, hooks));
       if (t === undefined) return opaque('condition is not a constant');
-      return constEval(t ? e.body : e.orelse, lookup);
+      return constEval(t ? e.body : e.orelse, lookup, hooks);
     }
-    case 'subscript':
-      return subscriptValue(constEval(e.value, lookup), e.index.map((x) => constEval(x, lookup)), e);
+    case 'subscript': {
+      const base = constEval(e.value, lookup, hooks);
+      const index = e.index.map((x) => constEval(x, lookup, hooks));
+      if (base.k === 'environ') {
+        // os.environ["NAME"]: a KeyError in Python when unset
+        if (index.length !== 1 || index[0].k !== 'str') return opaque('os.environ is indexed with a string');
+        const v = hooks.env(index[0].value);
+        if (v === undefined) fail('E_ENV_UNSET', `environment variable '${index[0].value}' is not set`, { loc: e.loc, hint: `set it, or read it with os.environ.get("${index[0].value}", default)` });
+        return { k: 'str', value: v };
+      }
+      return subscriptValue(base, index, e);
+    }
     case 'call':
-      return callValue(e, lookup);
+      return callValue(e, lookup, hooks);
     case 'dict': {
       const entries: Record<string, Value> = {};
       for (let i = 0; i < e.keys.length; i++) {
-        const k = constEval(e.keys[i], lookup);
+        const k = constEval(e.keys[i], lookup, hooks);
         if (k.k !== 'str') return opaque('dict keys must be strings');
-        entries[k.value] = constEval(e.values[i], lookup);
+        entries[k.value] = constEval(e.values[i], lookup, hooks);
       }
       return { k: 'dict', entries };
     }
@@ -155,9 +188,14 @@ export function constEval(e: PyExpr, lookup: NameLookup): Value {
 
 export function attribute(base: Value, attr: string, e: PyExpr): Value | undefined {
   void e;
+  if (base.k === 'environ' && attr === 'get') return { k: 'environGet' };
+  if (base.k === 'enum') return base.members[attr];
+  if (base.k === 'enumMember' && attr === 'value') return base.value;
+  if (base.k === 'enumMember' && attr === 'name') return { k: 'str', value: base.name };
+  if (base.k === 'str' && (attr === 'upper' || attr === 'lower' || attr === 'strip')) return { k: 'strMethod', value: base.value, method: attr };
   if (base.k === 'module') {
     if (base.members && attr in base.members) return base.members[attr];
-    if (base.scope) return base.scope.names.get(attr);
+    if (base.scope) return scopeName(base.scope, attr);
     return undefined;
   }
   return undefined;
@@ -191,13 +229,54 @@ function subscriptValue(base: Value, index: Value[], e: PyExpr): Value {
     return base.items[i] ?? { k: 'opaque', why: 'tuple index out of range', loc: e.loc };
   }
   if (base.k === 'builtin' && base.name === 'compiletime') return { k: 'compiletime', inner: index[0] };
+  if (base.k === 'enum' && index.length === 1 && index[0].k === 'str') {
+    // Enum["NAME"]: a KeyError in Python when there is no such member
+    const member = base.members[index[0].value];
+    if (!member) fail('E_CONST_LOOKUP', `enum '${base.name}' has no member ${JSON.stringify(index[0].value)}`, { loc: e.loc, hint: `members: ${Object.keys(base.members).join(', ')}` });
+    return member;
+  }
+  if (base.k === 'dict' && index.length === 1 && index[0].k === 'str') {
+    return base.entries[index[0].value] ?? { k: 'opaque', why: `key ${JSON.stringify(index[0].value)} is not in the dict`, loc: e.loc };
+  }
   return { k: 'opaque', why: 'subscript is not a compile-time value', loc: e.loc };
 }
 
-function callValue(e: Extract<PyExpr, { t: 'call' }>, lookup: NameLookup): Value {
-  const f = constEval(e.func, lookup);
-  const args = e.args.map((a) => constEval(a, lookup));
+function callValue(e: Extract<PyExpr, { t: 'call' }>, lookup: NameLookup, hooks: EvalHooks): Value {
+  const f = constEval(e.func, lookup, hooks);
+  const args = e.args.map((a) => constEval(a, lookup, hooks));
   const opaque = (why: string): Value => ({ k: 'opaque', why, loc: e.loc });
+  if (f.k === 'function' && f.fn.kind === 'plain') {
+    const kwargs: Record<string, Value> = {};
+    for (const kw of e.kwargs) if (kw.name) kwargs[kw.name] = constEval(kw.value, lookup, hooks);
+    return hooks.call(f.fn, args, kwargs, e);
+  }
+  if (f.k === 'enum' && args.length === 1) {
+    // Enum("value"): the member with that value
+    const member = Object.values(f.members).find((m) => m.k === 'enumMember' && JSON.stringify(m.value) === JSON.stringify(args[0]));
+    return member ?? opaque(`enum '${f.name}' has no member with value ${JSON.stringify(args[0])}`);
+  }
+  if (f.k === 'environGet' || (f.k === 'builtin' && f.name === 'getenv')) {
+    // os.environ.get(name[, default]) / os.getenv(name[, default])
+    const kw = e.kwargs.find((k) => k.name === 'default');
+    const dflt = args[1] ?? (kw ? constEval(kw.value, lookup, hooks) : { k: 'none' });
+    if (args.length < 1 || args.length > 2 || args[0].k !== 'str') return opaque('the environment is read with a variable name string: os.environ.get("NAME", default)');
+    const v = hooks.env(args[0].value);
+    return v === undefined ? dflt : { k: 'str', value: v };
+  }
+  if (f.k === 'strMethod') {
+    if (args.length) return opaque(`str.${f.method}() is evaluated without arguments only`);
+    const v = f.method === 'upper' ? f.value.toUpperCase() : f.method === 'lower' ? f.value.toLowerCase() : f.value.trim();
+    return { k: 'str', value: v };
+  }
+  if (f.k === 'dtype' && args.length === 1 && args[0].k === 'str') {
+    // int("3"), float("1e-3"), bool("x") as Python converts strings (environment values)
+    const text = args[0].value.trim();
+    if (f.dtype === 'bool') return { k: 'bool', value: args[0].value.length > 0 };
+    const isInt = f.dtype === 'int32' || f.dtype === 'int64';
+    const valid = isInt ? /^[+-]?\d+$/.test(text) : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$|^[+-]?(inf|nan)$/i.test(text);
+    if (!valid) fail('E_CONST_CONVERSION', `${isInt ? 'int' : 'float'}(${JSON.stringify(args[0].value)}) is not a number`, { loc: e.loc, hint: 'check the value of the environment variable or constant it reads' });
+    return num(Number(/inf/i.test(text) ? text.replace(/inf/i, 'Infinity') : text), isInt);
+  }
   if (f.k === 'dtype' && args.length === 1) {
     const a = args[0];
     const n = a.k === 'num' ? a.value : a.k === 'bool' ? Number(a.value) : undefined;

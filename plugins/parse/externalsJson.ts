@@ -4,7 +4,8 @@ import type { Value } from './values.js';
 /**
  * `--externals` JSON -> Values. JSON.parse forgets whether `1.0` was written as a float,
  * and Python types (and so GT4Py's temporaries) depend on it, so numbers are kept with
- * their spelling: a number with '.', 'e' or 'E' is a float.
+ * their spelling: a number with '.', 'e' or 'E' is a float. `{"function": "pkg.mod.f"}` names
+ * a @gtscript.function by import path.
  */
 export function parseExternals(text: string): Record<string, Value> {
   let marked: unknown;
@@ -54,6 +55,13 @@ function toValue(key: string, v: unknown): Value {
   if (typeof v === 'string') return { k: 'str', value: v };
   if (v && typeof v === 'object' && !Array.isArray(v)) {
     const o = v as Record<string, unknown>;
+    if ('function' in o) {
+      const fn = o.function;
+      if (typeof fn !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/.test(fn)) {
+        fail('E_USAGE_EXTERNALS', `external '${key}': "function" must be a dotted import path such as "package.module.name"`, { hint: `write {"${key}": {"function": "mypkg.helpers.${key}"}}` });
+      }
+      return { k: 'functionRef', path: fn };
+    }
     if ('axis' in o) {
       const axis = o.axis;
       const num = (x: unknown) => (typeof x === 'string' && x.startsWith(FLOAT_TAG) ? Number(x.slice(FLOAT_TAG.length)) : Number(x ?? 0));
@@ -61,7 +69,7 @@ function toValue(key: string, v: unknown): Value {
       return { k: 'axisIndex', axis, index: num(o.index), offset: num(o.offset) };
     }
   }
-  fail('E_USAGE_EXTERNALS', `external '${key}' has a value orch cannot use`, { hint: 'externals are numbers, booleans or axis indices {"axis": "I", "index": 0, "offset": 3}' });
+  fail('E_USAGE_EXTERNALS', `external '${key}' has a value orch cannot use`, { hint: 'externals are numbers, booleans, axis indices {"axis": "I", "index": 0, "offset": 3} or helper functions {"function": "pkg.module.name"}' });
 }
 
 /** `--define k=v` values: JSON numbers/booleans, or Python's True/False. */

@@ -20,6 +20,13 @@ function builtins(names: string[]): Record<string, Value> {
 const gtscript: Record<string, Value> = {
   ...builtins(MATH_BUILTINS),
   ...builtins(['computation', 'interval', 'horizontal', 'region', 'function', 'stencil', 'lazy_stencil', '__INLINED', 'compile_assert', 'THIS_K']),
+  // gtscript also exports the short names of the inverse functions (PyFV3 uses asin)
+  asin: { k: 'builtin', name: 'arcsin' },
+  acos: { k: 'builtin', name: 'arccos' },
+  atan: { k: 'builtin', name: 'arctan' },
+  asinh: { k: 'builtin', name: 'arcsinh' },
+  acosh: { k: 'builtin', name: 'arccosh' },
+  atanh: { k: 'builtin', name: 'arctanh' },
   PARALLEL: { k: 'order', order: 'PARALLEL' },
   FORWARD: { k: 'order', order: 'FORWARD' },
   BACKWARD: { k: 'order', order: 'BACKWARD' },
@@ -91,6 +98,15 @@ function ndslTyping(): Record<string, Value> {
 
 const orch: Record<string, Value> = builtins(['program', 'stencil', 'callback', 'compiletime', 'temporary']);
 
+/** `os` as module-level code uses it to pick constants: the environment, read at compile time. */
+const os: Record<string, Value> = {
+  environ: { k: 'environ' },
+  getenv: { k: 'builtin', name: 'getenv' },
+};
+
+/** `enum`, for module-level `class X(Enum)` constants selectors. */
+const enumModule: Record<string, Value> = builtins(['Enum', 'IntEnum', 'StrEnum']);
+
 const KNOWN: Record<string, Record<string, Value>> = {
   'gt4py.cartesian.gtscript': gtscript,
   'gt4py.gtscript': gtscript,
@@ -98,6 +114,8 @@ const KNOWN: Record<string, Record<string, Value>> = {
   math,
   'ndsl.dsl.typing': ndslTyping(),
   orch,
+  os,
+  enum: enumModule,
   'ndsl.dsl.gt4py': gtscript,
 };
 

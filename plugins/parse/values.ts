@@ -25,8 +25,30 @@ export type Value =
   /** A class: a program when decorated @program (or its __call__ is). */
   | { k: 'class'; cls: ClassInfo }
   | { k: 'generic'; name: string }
+  /**
+   * An external naming a `@gtscript.function` by its import path
+   * (`--externals '{"f": {"function": "pkg.mod.f"}}'`); resolved like an import from the
+   * stencil's module when the stencil imports the external.
+   */
+  | { k: 'functionRef'; path: string }
+  /** A module-level `class X(Enum)`: its members by name. */
+  | { k: 'enum'; name: string; members: Record<string, Value> }
+  /** A member of an enum (`X.GEOS`); equal to another when enum and name match. */
+  | { k: 'enumMember'; enum: string; name: string; value: Value }
+  /** `os.environ`: reads of it are evaluated at compile time and recorded (they change the cache key). */
+  | { k: 'environ' }
+  /** `os.environ.get`, bound to the environment. */
+  | { k: 'environGet' }
+  /** `s.upper` / `s.lower` / `s.strip` of a compile-time string, to be called. */
+  | { k: 'strMethod'; value: string; method: 'upper' | 'lower' | 'strip' }
   /** `compiletime(int)` in a program signature. */
   | { k: 'compiletime'; inner: Value }
+  /**
+   * An import not resolved yet: modules are loaded when a name they bind is first used,
+   * so imports a stencil never touches cost nothing and cannot fail the build. Only ever
+   * stored in a module scope's names; read them through `scopeName`.
+   */
+  | { k: 'lazy'; resolve: () => Value }
   /** A value orch could not evaluate; using it is an error that says why. */
   | { k: 'opaque'; why: string; loc: SourceLoc };
 
@@ -58,6 +80,8 @@ export interface ModuleScope {
   name: string;
   file: string;
   names: Map<string, Value>;
+  /** Set on the local scope of a module-level function evaluated at compile time: its module. */
+  parent?: ModuleScope;
 }
 
 export function isNumeric(v: Value): v is Extract<Value, { k: 'num' }> | Extract<Value, { k: 'bool' }> {
@@ -80,9 +104,22 @@ export function describeValue(v: Value): string {
       return `class '${v.cls.name}'`;
     case 'builtin':
       return `'${v.name}'`;
+    case 'enumMember':
+      return `${v.enum}.${v.name}`;
+    case 'enum':
+      return `enum '${v.name}'`;
     case 'opaque':
       return 'a value orch cannot evaluate';
     default:
       return v.k;
   }
+}
+
+/** A module-level name, resolving (and remembering) a lazy import on first use. */
+export function scopeName(scope: ModuleScope, name: string): Value | undefined {
+  const v = scope.names.get(name);
+  if (v?.k !== 'lazy') return v;
+  const resolved = v.resolve();
+  scope.names.set(name, resolved);
+  return resolved;
 }

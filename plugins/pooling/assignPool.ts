@@ -80,7 +80,7 @@ function kCovered(target: Range, writers: Range[]): boolean {
 export function definitelyWritten(name: string, launch: Launch): boolean {
   type Site = { v: VLoop; h: HLoop };
   const writers: Site[] = [];
-  const readers: { site: Site; offset: [number, number, number] }[] = [];
+  const readers: { site: Site; offset: [number, number, number]; variableK: boolean }[] = [];
   let first: 'write' | 'read' | null = null;
   const nestedWrite = (stmts: Stmt[]): boolean =>
     stmts.some((s) => (s.kind === 'if' ? writes(s.then).has(name) || writes(s.else).has(name) : s.kind === 'while' || s.kind === 'region' ? writes(s.body).has(name) : false));
@@ -96,14 +96,14 @@ export function definitelyWritten(name: string, launch: Launch): boolean {
         if (s.kind === 'check' && s.target === name && first === null) return false;
         if (first === null && (isWrite || r.length)) first = isWrite ? 'write' : 'read';
         if (isWrite && !writers.some((w) => w.h === h)) writers.push({ v, h });
-        for (const x of r) readers.push({ site: { v, h }, offset: x.offset });
+        for (const x of r) readers.push({ site: { v, h }, offset: x.offset, variableK: x.variableK });
       }
     }
   }
   if (first !== 'write') return false;
   const wk = writers.map((w) => w.v.k);
-  for (const { site, offset } of readers) {
-    if (offset[2] !== 0) return false;
+  for (const { site, offset, variableK } of readers) {
+    if (offset[2] !== 0 || variableK) return false;
     if (!kCovered(site.v.k, wk)) return false;
     for (const w of writers) {
       if (!within(site.h.i, offset[0], w.h.i) || !within(site.h.j, offset[1], w.h.j)) return false;

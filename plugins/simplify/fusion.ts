@@ -1,6 +1,6 @@
 import type { HLoop, PStmt, Program, Stmt, VLoop } from '../../core/ir/types.js';
 import { mapStmtLists, sameExpr, type Launch } from '../../core/ir/rewrite.js';
-import { reads, writes } from '../../core/ir/walk.js';
+import { reads, writes, type Access } from '../../core/ir/walk.js';
 
 /**
  * Loop fusion (simplify, second run): adjacent launches over the same domain merge
@@ -12,11 +12,11 @@ import { reads, writes } from '../../core/ir/walk.js';
 
 /** Whether statements `b` may run in the same loop nest after `a`, point by point. */
 export function canFuse(a: Stmt[], b: Stmt[], parallelK: boolean): boolean {
-  const matters = (o: [number, number, number]) => o[0] !== 0 || o[1] !== 0 || (parallelK && o[2] !== 0);
+  const matters = (r: Access) => r.offset[0] !== 0 || r.offset[1] !== 0 || (parallelK && (r.offset[2] !== 0 || r.variableK));
   const wa = writes(a);
   const wb = writes(b);
-  for (const r of reads(b)) if (wa.has(r.name) && matters(r.offset)) return false;
-  for (const r of reads(a)) if (wb.has(r.name) && matters(r.offset)) return false;
+  for (const r of reads(b)) if (wa.has(r.name) && matters(r)) return false;
+  for (const r of reads(a)) if (wb.has(r.name) && matters(r)) return false;
   // point locals are per nest: a nest reading another's local cannot be fused blindly
   return true;
 }
@@ -65,6 +65,7 @@ function mergeLaunches(a: Launch, b: Launch): Launch {
     origins: { ...a.origins, ...b.origins },
     transients: [...a.transients, ...b.transients],
     loops: [...a.loops, ...b.loops],
+    ...(a.requires || b.requires ? { requires: [...(a.requires ?? []), ...(b.requires ?? [])] } : {}),
   };
 }
 

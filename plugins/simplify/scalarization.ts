@@ -49,7 +49,7 @@ function scalarizeLaunch(l: Launch, program: Program, removed: Set<string>): Lau
     for (const v of loops) for (const h of v.body) if (touches(h.body, t)) users.push(h);
     const allReads = users.flatMap((h) => reads(h.body).filter((r) => r.name === t));
     const checked = users.some((h) => isChecked(h.body, t));
-    if (users.length !== 1 || checked || allReads.some((r) => r.offset.some((o) => o !== 0))) {
+    if (users.length !== 1 || checked || allReads.some((r) => r.variableK || r.offset.some((o) => o !== 0))) {
       keep.push(t);
       continue;
     }

@@ -1,0 +1,85 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as assert from 'uvu/assert';
+import { Compiler, type EntryResult } from '../core/Compiler.js';
+import { resolveConfig } from '../core/config/loadConfig.js';
+import { formatDiagnostic, OrchError, type Diagnostic } from '../core/diagnostics.js';
+import { Interpreter } from '../core/interpreter/Interpreter.js';
+import { buildEntryArgs, type CallSpec } from '../core/runtime/callArgs.js';
+import { compareArrays } from '../core/runtime/compareArrays.js';
+import { cloneArray, type NDArray } from '../core/runtime/ndarray.js';
+import { NativeLibrary } from '../core/runtime/NativeLibrary.js';
+import { parseExternals } from '../plugins/parse/externalsJson.js';
+
+/**
+ * Runs one entry of a module the two ways orch can (the interpreter, and the compiled
+ * library through the cache), for tests that check both against each other and against
+ * expected values or diagnostics. One runner per test file: it owns a private cache root.
+ */
+export class EntryRunner {
+  private constructor(private readonly compiler: Compiler) {}
+
+  static async create(opts: { pythonPath?: string[] } = {}): Promise<EntryRunner> {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'orch-entry-runner-'));
+    const config = await resolveConfig({ configFile: null, cwd: root });
+    config.cacheRoot = root;
+    if (opts.pythonPath) config.pythonPath = [...opts.pythonPath, ...config.pythonPath];
+    return new EntryRunner(new Compiler({ ...config, verifyIR: true }, { verifyIR: true, printIrAfter: [], timePasses: false, print: () => undefined }));
+  }
+
+  /** Lowers (python mode) or builds an entry; returns its result with errors, if any. */
+  async build(module: string, entry: string, mode: 'python' | 'build', externals = '{}'): Promise<EntryResult> {
+    const r = await this.compiler.build({ modules: [module], entry, externals: parseExternals(externals), defines: {}, mode });
+    return r.entries[0];
+  }
+
+  /** The first diagnostic of building the entry in python mode (fails the test if it builds). */
+  async buildError(module: string, entry: string, externals = '{}'): Promise<Diagnostic> {
+    const r = await this.build(module, entry, 'python', externals);
+    assert.ok(r.errors.length > 0, `${entry} was expected to be rejected, but it builds`);
+    return r.errors[0];
+  }
+
+  /**
+   * Runs the entry interpreted and compiled on copies of `call.fields`; returns both
+   * results, or the diagnostic each run raised.
+   */
+  async runBoth(module: string, entry: string, call: CallSpec, externals = '{}'): Promise<{ interpreted: Outcome; compiled: Outcome }> {
+    const py = await this.build(module, entry, 'python', externals);
+    if (py.errors.length) assert.unreachable(py.errors.map((d) => formatDiagnostic(d)).join('\n'));
+    const interpreted = outcome(call, (args) => new Interpreter(py.program!).run(args), py);
+    const built = await this.build(module, entry, 'build', externals);
+    if (built.errors.length) assert.unreachable(built.errors.map((d) => formatDiagnostic(d, { verbose: true })).join('\n'));
+    const lib = NativeLibrary.open(built.library!, built.symbol!);
+    try {
+      return { interpreted, compiled: outcome(call, (args) => lib.run(args), built) };
+    } finally {
+      lib.close();
+    }
+  }
+
+  /** `runBoth`, then checks the two runs agree to `tol` and returns the fields. */
+  async runAgreeing(module: string, entry: string, call: CallSpec, externals = '{}', tol = 1e-12): Promise<Record<string, NDArray>> {
+    const { interpreted, compiled } = await this.runBoth(module, entry, call, externals);
+    if ('error' in interpreted) throw new Error(`interpreter: ${formatDiagnostic(interpreted.error)}`);
+    if ('error' in compiled) throw new Error(`compiled: ${formatDiagnostic(compiled.error)}`);
+    const cmp = compareArrays(interpreted.fields, compiled.fields);
+    assert.ok(cmp.maxAbs <= tol || cmp.maxRel <= tol, `compiled vs interpreter: max abs ${cmp.maxAbs}, max rel ${cmp.maxRel} in ${cmp.worst}`);
+    return interpreted.fields;
+  }
+}
+
+export type Outcome = { fields: Record<string, NDArray> } | { error: Diagnostic };
+
+function outcome(call: CallSpec, run: (args: ReturnType<typeof buildEntryArgs>) => void, entry: EntryResult): Outcome {
+  const fields: Record<string, NDArray> = {};
+  for (const [k, v] of Object.entries(call.fields)) fields[k] = cloneArray(v);
+  try {
+    run(buildEntryArgs(entry.iface!, { ...call, fields }));
+  } catch (e) {
+    if (e instanceof OrchError) return { error: e.diagnostic };
+    throw e;
+  }
+  return { fields };
+}
