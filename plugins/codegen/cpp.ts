@@ -1,5 +1,6 @@
 import { launchAccessBounds, launchArrays, variableKReads, type AccessBound, type LaunchStmt } from '../../core/ir/accessBounds.js';
 import { fail } from '../../core/diagnostics.js';
+import { reads, writes } from '../../core/ir/walk.js';
 import { locatedErrorHint, locatedErrorPrefix, VARIABLE_K_HINT } from '../../core/runtime/locatedError.js';
 import type { ProgramSignature, SignatureParam } from '../../core/runtime/NativeLibrary.js';
 import {
@@ -670,6 +671,8 @@ export class ProgramGenerator {
     });
     if (v.order === 'PARALLEL') {
       v.body.forEach((h, n) => this.parallelNest(h, n, ctx));
+    } else if (columnSweep(v, this.arrays)) {
+      this.columnNest(v, ctx);
     } else {
       const points = v.body.map((_, n) => `(ihi${n} - ilo${n}) * (jhi${n} - jlo${n})`).join(' + ') || '0';
       if (this.opts.openmp) w.directive(`#pragma omp parallel if(${points} >= ORCH_OMP_MIN_POINTS)`);
@@ -679,6 +682,29 @@ export class ProgramGenerator {
       w.close();
       w.close();
     }
+    w.close();
+  }
+
+  /**
+   * A FORWARD/BACKWARD sweep whose columns are independent, column by column: threads over
+   * I and J, each walking K in order through every nest. With K contiguous in memory this
+   * streams each column instead of striding across planes level by level.
+   */
+  private columnNest(v: VLoop, ctx: PointContext): void {
+    const w = this.w;
+    const ij = [...this.order].filter((c) => c !== 'K');
+    if (this.opts.openmp) w.directive('#pragma omp parallel for collapse(2) if((ihi0 - ilo0) * (jhi0 - jlo0) * (khi - klo) >= ORCH_OMP_MIN_POINTS)');
+    w.open(this.loopHeader(ij[0], 0));
+    w.open(this.loopHeader(ij[1], 0));
+    w.open(v.order === 'FORWARD' ? 'for (int64_t k = klo; k < khi; ++k) {' : 'for (int64_t k = khi - 1; k >= klo; --k) {');
+    for (const h of v.body) {
+      w.open('{');
+      this.pointLocals(h, ctx);
+      this.stmts(h.body, ctx);
+      w.close();
+    }
+    w.close();
+    w.close();
     w.close();
   }
 
@@ -998,6 +1024,24 @@ function collectTargets(body: readonly Stmt[], out: Set<string>): void {
       collectTargets(s.else, out);
     } else if (s.kind === 'while' || s.kind === 'region') collectTargets(s.body, out);
   }
+}
+
+/**
+ * Whether the columns of a FORWARD/BACKWARD sweep are independent, so it may run column
+ * by column: its nests share one IJ range, every array it writes has both I and J (so
+ * each column writes its own elements), and nothing it writes is read at a horizontal
+ * offset (which would see a neighbour column at another level).
+ */
+function columnSweep(v: VLoop, arrays: Map<string, ArrayDecl>): boolean {
+  const first = v.body[0];
+  if (!first || v.body.some((h) => JSON.stringify([h.i, h.j]) !== JSON.stringify([first.i, first.j]))) return false;
+  const bodies = v.body.flatMap((h) => h.body);
+  const written = writes(bodies);
+  for (const name of written) {
+    const axes = arrays.get(name)?.axes ?? '';
+    if (!axes.includes('I') || !axes.includes('J')) return false;
+  }
+  return !reads(bodies).some((r) => written.has(r.name) && (r.offset[0] !== 0 || r.offset[1] !== 0));
 }
 
 function hasAbortCheck(s: LaunchStmt): boolean {
