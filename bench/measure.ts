@@ -19,11 +19,14 @@ export interface MeasureRequest {
   cacheRoot: string;
   preset: string;
   minSeconds: number;
+  /** Overrides the preset's tile size (tuning experiments; false: untiled). */
+  tile?: [number, number] | false;
 }
 
 async function main(req: MeasureRequest): Promise<void> {
   const config = await resolveConfig({ configFile: null, preset: req.preset });
   config.cacheRoot = req.cacheRoot;
+  if (req.tile !== undefined) config.codegen = { ...config.codegen, tile: req.tile };
   const compiler = new Compiler(config, { verifyIR: false, printIrAfter: [], timePasses: false, print: () => undefined });
   const build = async (entry: string) => {
     const r = await compiler.build({ modules: [req.file], entry, externals: {}, defines: {}, mode: 'build' });

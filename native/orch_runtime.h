@@ -41,6 +41,7 @@ typedef struct orch_array {
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <new>
 #include <type_traits>
 
 /* Loops with fewer points than this stay serial: a parallel region costs microseconds. */
@@ -83,11 +84,41 @@ class Arena {
   size_t size_ = 0;
 };
 
+/* Tile-local arrays of tiled launches (tiling pass): one grow-only arena per thread, so
+   each thread places its tile's arrays without locks and a warm call allocates nothing. */
+class TileScratch {
+ public:
+  TileScratch() = default;
+  TileScratch(const TileScratch&) = delete;
+  TileScratch& operator=(const TileScratch&) = delete;
+  ~TileScratch() { delete[] arenas_; }
+  /* Room for `threads` arenas; nonzero when out of memory. Call outside parallel regions. */
+  int prepare(int threads) {
+    if (threads <= count_) return 0;
+    Arena* more = new (std::nothrow) Arena[threads];
+    if (!more) return 1;
+    delete[] arenas_;
+    arenas_ = more;
+    count_ = threads;
+    return 0;
+  }
+  Arena& of(int thread) { return arenas_[thread]; }
+
+ private:
+  Arena* arenas_ = nullptr;
+  int count_ = 0;
+};
+
+/* The calling thread's index in the current parallel region, and the region's largest size. */
+inline int thread_index();
+inline int max_threads();
+
 /* What a handle from `<sym>_init` points to. One run at a time per handle. */
 struct State {
   char error[1024];
   Arena transients;
   Arena temporaries;
+  TileScratch tiles;
   /* debug checks (debug insertion): set by the first failing check in abort mode */
   int debug_failed = 0;
   int debug_logged = 0;
@@ -339,6 +370,8 @@ ORCH_HD inline T ftoi(F x) {
 #ifdef _OPENMP
 #include <dlfcn.h>
 #include <omp.h>
+inline int orch::thread_index() { return omp_get_thread_num(); }
+inline int orch::max_threads() { return omp_get_max_threads(); }
 namespace {
 /*
  * Program libraries are dlopen'ed (koffi, ctypes) and may be dlclose'd. The OpenMP runtime
@@ -352,6 +385,9 @@ __attribute__((constructor)) void orch_pin_openmp_runtime() {
     dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
 }
 }  // namespace
+#else
+inline int orch::thread_index() { return 0; }
+inline int orch::max_threads() { return 1; }
 #endif
 
 #endif  // __cplusplus

@@ -9,7 +9,8 @@ const cpu: Preset = {
     cxx: 'g++',
     flags: ['-O3', '-std=c++17', '-fopenmp', '-fPIC', '-shared', '-fno-math-errno'],
   },
-  codegen: { loopOrder: 'IJK', openmp: true, lineDirectives: true },
+  // tiles of 8x8 columns, 16 levels deep where a launch allows, keep a stencil's temporaries in L1/L2
+  codegen: { loopOrder: 'IJK', openmp: true, lineDirectives: true, tile: [8, 8, 16] },
   plugins: [],
 };
 

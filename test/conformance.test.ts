@@ -35,6 +35,8 @@ const cases = existsSync(casesDir) ? readdirSync(casesDir).filter((c) => existsS
 const root = mkdtempSync(path.join(os.tmpdir(), 'orch-conformance-'));
 const config = await resolveConfig({ configFile: null, cwd: root });
 config.cacheRoot = root;
+// small odd tiles, cut along K too, so compiled tiled launches run many tiles with edges on these small domains
+config.codegen = { ...config.codegen, tile: [3, 2, 4] };
 
 const conformance = suite('conformance');
 

@@ -29,7 +29,18 @@ function withPasses(on: PassName[]): ResolvedConfig {
   return { ...base, passes: Object.fromEntries(PASS_NAMES.map((n) => [n, on.includes(n)])) as Record<PassName, boolean> };
 }
 
-const CONFIGS: [string, ResolvedConfig][] = [['none', withPasses([])], ...PASS_NAMES.map((n): [string, ResolvedConfig] => [n, withPasses([n])]), ['all', withPasses(PASS_NAMES)]];
+/** Small odd tiles, cut along K too: many tiles per case, so over-computed halos and edge tiles are exercised. */
+function smallTiles(c: ResolvedConfig): ResolvedConfig {
+  return { ...c, codegen: { ...c.codegen, tile: [3, 2, 4] } };
+}
+
+const CONFIGS: [string, ResolvedConfig][] = [
+  ['none', withPasses([])],
+  ...PASS_NAMES.map((n): [string, ResolvedConfig] => [n, withPasses([n])]),
+  ['tiling, 3x2x4 tiles', smallTiles(withPasses(['tiling']))],
+  ['all', withPasses(PASS_NAMES)],
+  ['all, 3x2x4 tiles', smallTiles(withPasses(PASS_NAMES))],
+];
 
 interface Target {
   name: string;

@@ -11,7 +11,7 @@ const CONFIG_NAMES = ['orch.config.ts', 'orch.config.mts', 'orch.config.js', 'or
 const KNOWN_KEYS: (keyof OrchConfig)[] = ['modules', 'preset', 'plugins', 'compiler', 'codegen', 'cacheRoot', 'pythonPath', 'externals', 'defines', 'verifyIR', 'passes', 'debug', 'layout'];
 const NESTED_KEYS: Record<string, string[]> = {
   compiler: ['cxx', 'flags', 'extraFlags', 'cudaArch'],
-  codegen: ['loopOrder', 'openmp', 'lineDirectives', 'blockSize', 'columnBlockSize', 'syncLaunches'],
+  codegen: ['loopOrder', 'openmp', 'lineDirectives', 'blockSize', 'columnBlockSize', 'syncLaunches', 'tile'],
   passes: PASS_NAMES,
   debug: ['enabled', 'nan', 'tracers', 'threshold', 'delp', 'action'],
   layout: ['layout', 'domain', 'halo'],
@@ -82,6 +82,10 @@ export function validateConfig(cfg: OrchConfig, file: string): void {
   }
   if (cfg.modules !== undefined && (!Array.isArray(cfg.modules) || cfg.modules.some((m) => typeof m !== 'string'))) {
     fail('E_CONFIG_VALUE', "'modules' must be a list of glob strings", { hint: "write modules: ['stencils/**/*.py']" });
+  }
+  const tile = cfg.codegen?.tile;
+  if (tile !== undefined && tile !== false && !(Array.isArray(tile) && (tile.length === 2 || tile.length === 3) && tile.every((n) => Number.isInteger(n) && n > 0))) {
+    fail('E_CONFIG_VALUE', "'codegen.tile' must be [ti, tj] or [ti, tj, tk], positive integers, or false", { hint: 'write codegen: { tile: [8, 8, 16] }, or tile: false to run launches untiled' });
   }
   const layout = cfg.layout;
   if (layout !== undefined) {

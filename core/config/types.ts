@@ -35,6 +35,12 @@ export interface CodegenOptions {
   columnBlockSize?: [number, number];
   /** CUDA: synchronize after every kernel so a fault names its stencil (debugging, slow). */
   syncLaunches?: boolean;
+  /**
+   * CPU: run launches tile by tile with this many points per tile along I, J (and K, where
+   * a launch allows it), so a stencil's temporaries live per tile in cache
+   * (plugins/simplify/tiling.ts); false: no tiling.
+   */
+  tile?: [number, number] | [number, number, number] | false;
 }
 
 /** A preset is data: options and plugins for one kind of hardware. */
@@ -76,9 +82,9 @@ export interface OrchConfig {
 }
 
 /** The optimizing passes that can be turned off. */
-export type PassName = 'constantFolding' | 'copyPropagation' | 'deadCode' | 'mergeBlocks' | 'fusion' | 'scalarization' | 'regionExpansion' | 'pooling';
+export type PassName = 'constantFolding' | 'copyPropagation' | 'deadCode' | 'mergeBlocks' | 'fusion' | 'scalarization' | 'tiling' | 'regionExpansion' | 'pooling';
 
-export const PASS_NAMES: PassName[] = ['constantFolding', 'copyPropagation', 'deadCode', 'mergeBlocks', 'fusion', 'scalarization', 'regionExpansion', 'pooling'];
+export const PASS_NAMES: PassName[] = ['constantFolding', 'copyPropagation', 'deadCode', 'mergeBlocks', 'fusion', 'scalarization', 'tiling', 'regionExpansion', 'pooling'];
 
 /** A rank layout: NXxNY ranks per tile, each with compute domain `domain` and halo `halo` (default 3). */
 export interface LayoutConfig {

@@ -1,5 +1,5 @@
 import { fail } from '../diagnostics.js';
-import type { ArrayDecl, CallbackDecl, DType, Expr, HLoop, HostStmt, PStmt, Program, SourceLoc, Stmt, VLoop } from '../ir/types.js';
+import type { ArrayDecl, CallbackDecl, DType, Expr, HLoop, HostStmt, PStmt, Program, SourceLoc, Stmt, Tiling, VLoop } from '../ir/types.js';
 import { allocate, contiguousStrides, type NDArray } from '../runtime/ndarray.js';
 import { VARIABLE_K_HINT } from '../runtime/locatedError.js';
 import { erf, erfc, gamma } from './mathFunctions.js';
@@ -48,6 +48,17 @@ function coerce(v: number, dtype: DType): number {
     default:
       return v;
   }
+}
+
+/** What memory nobody zeroed holds in the oracle: a value no correct program can depend on. */
+function poison(dtype: DType): number {
+  return dtype.startsWith('float') ? NaN : dtype === 'bool' ? 1 : -987654;
+}
+
+/** A tile's clip of a nest's [ilo, ihi, jlo, jhi] and of a loop's K range. */
+interface Clip {
+  ij: (h: HLoop, range: [number, number, number, number]) => [number, number, number, number];
+  k: (klo: number, khi: number) => [number, number];
 }
 
 function pyMod(a: number, b: number): number {
@@ -188,7 +199,7 @@ export class Interpreter {
     const arr = allocate(decl.dtype === 'int64' ? 'float64' : decl.dtype, shape.map((x) => Math.max(0, x)));
     // Pooled memory the pooling pass does not zero holds stale values in compiled code:
     // poison it here, so a wrong "written before read" proof changes the oracle's results.
-    if (decl.pool && !decl.pool.zeroFill) arr.data.fill((decl.dtype.startsWith('float') ? NaN : decl.dtype === 'bool' ? 1 : -987654) as never);
+    if (decl.pool && !decl.pool.zeroFill) arr.data.fill(poison(decl.dtype) as never);
     this.arrays.set(decl.name, { decl, data: arr.data as ArrayState['data'], shape, strides: contiguousStrides(shape), origin: [], axes: axisMap(decl) });
   }
 
@@ -268,13 +279,53 @@ export class Interpreter {
       const st = this.arrays.get(name);
       if (st) st.origin = o.map((e) => this.evalHost(e));
     }
-    for (const loop of s.loops) this.vloop(loop);
+    const loops = s.loops.map((l) => this.vloop(l));
+    if (s.tile) this.tiles(s.tile, loops);
+    else for (const run of loops) run(undefined);
     for (const t of s.transients) this.arrays.delete(t);
   }
 
-  private vloop(l: VLoop): void {
-    const klo = this.evalHost(l.k.lo);
-    const khi = this.evalHost(l.k.hi);
+  /**
+   * A tiled launch (see Tiling in core/ir/types.ts): tile by tile, every loop, each nest
+   * over its range clipped to the tile grown by the nest's growth; tile-local arrays start
+   * afresh in every tile (zero-filled, or poisoned where analysis says they need not be).
+   */
+  private tiles(tile: Tiling, loops: ((clip: Clip | undefined) => void)[]): void {
+    const [ti, tj] = tile.size;
+    const tk = tile.k ?? Infinity;
+    const [d0, d1, d2] = this.domain;
+    // one tile at least: nests grown by extents can have points even on an empty domain
+    const nti = Math.max(1, Math.ceil(d0 / ti));
+    const ntj = Math.max(1, Math.ceil(d1 / tj));
+    const ntk = tile.k ? Math.max(1, Math.ceil(d2 / tk)) : 1;
+    const locals = tile.local.map((l) => ({ st: this.arrays.get(l.name)!, zeroFill: l.zeroFill }));
+    for (let a = 0; a < nti; a++) {
+      for (let b = 0; b < ntj; b++) {
+        for (let c = 0; c < ntk; c++) {
+          for (const { st, zeroFill } of locals) st.data.fill((zeroFill ? 0 : poison(st.decl.dtype)) as never);
+          const clip: Clip = {
+            ij: (h, [ilo, ihi, jlo, jhi]) => {
+              const g = h.grow ?? [0, 0, 0, 0];
+              return [
+                a === 0 ? ilo : Math.max(ilo, a * ti - g[0]),
+                a === nti - 1 ? ihi : Math.min(ihi, (a + 1) * ti + g[1]),
+                b === 0 ? jlo : Math.max(jlo, b * tj - g[2]),
+                b === ntj - 1 ? jhi : Math.min(jhi, (b + 1) * tj + g[3]),
+              ];
+            },
+            k: (klo, khi) => [c === 0 ? klo : Math.max(klo, c * tk), c === ntk - 1 ? khi : Math.min(khi, (c + 1) * tk)],
+          };
+          for (const run of loops) run(clip);
+        }
+      }
+    }
+  }
+
+  /** Compiles a vertical loop; the runner takes the tile's clip of nest ranges, if any. */
+  private vloop(l: VLoop): (clip: Clip | undefined) => void {
+    const kFull = [this.evalHost(l.k.lo), this.evalHost(l.k.hi)] as const;
+    let klo = kFull[0];
+    let khi = kFull[1];
     const nests = l.body.map((h) => {
       const locals = (h.locals ?? []).map((x) => {
         const cell = { v: 0, dtype: x.dtype };
@@ -289,14 +340,13 @@ export class Interpreter {
             inner();
           }
         : inner;
-      return { h, body };
+      const range: [number, number, number, number] = [this.evalHost(h.i.lo), this.evalHost(h.i.hi), this.evalHost(h.j.lo), this.evalHost(h.j.hi)];
+      return { h, body, range };
     });
     const pt = this.pt;
-    const sweepIJ = (h: HLoop, body: () => void) => {
-      const ilo = this.evalHost(h.i.lo);
-      const ihi = this.evalHost(h.i.hi);
-      const jlo = this.evalHost(h.j.lo);
-      const jhi = this.evalHost(h.j.hi);
+    let clip: Clip | undefined;
+    const sweepIJ = (h: HLoop, body: () => void, range: [number, number, number, number]) => {
+      const [ilo, ihi, jlo, jhi] = clip ? clip.ij(h, range) : range;
       for (let i = ilo; i < ihi; i++) {
         pt[0] = i;
         for (let j = jlo; j < jhi; j++) {
@@ -305,24 +355,28 @@ export class Interpreter {
         }
       }
     };
-    if (l.order === 'PARALLEL') {
-      for (const { h, body } of nests) {
+    return (tileClip) => {
+      clip = tileClip;
+      [klo, khi] = clip ? clip.k(kFull[0], kFull[1]) : kFull;
+      if (l.order === 'PARALLEL') {
+        for (const { h, body, range } of nests) {
+          for (let k = klo; k < khi; k++) {
+            pt[2] = k;
+            sweepIJ(h, body, range);
+          }
+        }
+      } else if (l.order === 'FORWARD') {
         for (let k = klo; k < khi; k++) {
           pt[2] = k;
-          sweepIJ(h, body);
+          for (const { h, body, range } of nests) sweepIJ(h, body, range);
+        }
+      } else {
+        for (let k = khi - 1; k >= klo; k--) {
+          pt[2] = k;
+          for (const { h, body, range } of nests) sweepIJ(h, body, range);
         }
       }
-    } else if (l.order === 'FORWARD') {
-      for (let k = klo; k < khi; k++) {
-        pt[2] = k;
-        for (const { h, body } of nests) sweepIJ(h, body);
-      }
-    } else {
-      for (let k = khi - 1; k >= klo; k--) {
-        pt[2] = k;
-        for (const { h, body } of nests) sweepIJ(h, body);
-      }
-    }
+    };
   }
 
   // ---- closures ----

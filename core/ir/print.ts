@@ -117,7 +117,8 @@ export function printStencil(def: StencilDef, ind = ''): string {
 
 function hloop(h: HLoop, ind: string, out: string[]): void {
   const locals = h.locals?.length ? ` locals {${h.locals.map((l) => `${l.name}: ${l.dtype}`).join(', ')}}` : '';
-  out.push(`${ind}hloop i in [${printExpr(h.i.lo)}, ${printExpr(h.i.hi)}) j in [${printExpr(h.j.lo)}, ${printExpr(h.j.hi)})${locals} {`);
+  const grow = h.grow ? ` grow (${h.grow.join(', ')})` : '';
+  out.push(`${ind}hloop i in [${printExpr(h.i.lo)}, ${printExpr(h.i.hi)}) j in [${printExpr(h.j.lo)}, ${printExpr(h.j.hi)})${grow}${locals} {`);
   stmts(h.body, ind + '  ', out);
   out.push(`${ind}}`);
 }
@@ -141,7 +142,9 @@ function pstmts(list: PStmt[], ind: string, out: string[]): void {
       }
       case 'launch': {
         const origins = Object.entries(s.origins).map(([k, v]) => `${k}: ${tuple(v)}`);
-        out.push(`${ind}launch ${s.stencil} domain ${tuple(s.domain)} origins {${origins.join(', ')}} transients [${s.transients.join(', ')}] {`);
+        const local = s.tile?.local.map((l) => (l.zeroFill ? `${l.name} zeroed` : l.name)).join(', ');
+        const tile = s.tile ? ` tile ${[...s.tile.size, ...(s.tile.k ? [s.tile.k] : [])].join('x')} local [${local}]` : '';
+        out.push(`${ind}launch ${s.stencil} domain ${tuple(s.domain)} origins {${origins.join(', ')}} transients [${s.transients.join(', ')}]${tile} {`);
         for (const r of s.requires ?? []) out.push(`${ind}  require ${printExpr(r.cond)} else ${r.code} ${JSON.stringify(r.message)} ${tuple(r.args)}`);
         for (const v of s.loops) vloop(v, ind + '  ', out);
         out.push(`${ind}}`);

@@ -187,6 +187,29 @@ export interface HLoop {
   body: Stmt[];
   /** Point-local scalars (zero at the start of every point), assigned by `let`. */
   locals?: { name: string; dtype: DType }[];
+  /**
+   * In a tiled launch: how many points beyond its tile this nest computes, as
+   * [below in I, above in I, below in J, above in J] (over-computation for later nests).
+   */
+  grow?: [number, number, number, number];
+}
+
+/**
+ * A launch run tile by tile over I and J (see plugins/simplify/tiling.ts). Each tile runs
+ * every loop of the launch in order, each nest over its own range clipped to the tile
+ * grown by the nest's `grow`; the first and last tiles along an axis keep the nest's range
+ * unclipped on their outer side. Arrays in `local` live per tile: each tile starts with
+ * its own copy (zero-filled when `zeroFill`), so nests may over-compute them freely.
+ */
+export interface Tiling {
+  /** tile size along I and J, in compute points */
+  size: [number, number];
+  /**
+   * Levels per tile along K, when the launch may also be cut along K (all its loops
+   * PARALLEL, no array it writes read at a K offset); absent: tiles span the K ranges.
+   */
+  k?: number;
+  local: { name: string; zeroFill: boolean }[];
 }
 
 /**
@@ -243,6 +266,8 @@ export type PStmt =
       transients: string[];
       /** What the call's domain must satisfy, checked before anything runs (GT4Py checks it at call time). */
       requires?: LaunchRequirement[];
+      /** Set by library expansion from the preset; kept by the tiling pass where it pays. */
+      tile?: Tiling;
       loops: VLoop[];
       loc: SourceLoc;
     }

@@ -87,6 +87,19 @@ export function verifyProgram(p: Program): string[] {
             r.args.forEach((a) => hostExpr(a, `launch ${s.stencil}`));
           }
           for (const t of s.transients) if (arrays.get(t)?.role !== 'transient') errors.push(`launch ${s.stencil}: '${t}' is not a transient`);
+          if (s.tile) {
+            if (![...s.tile.size, s.tile.k ?? 1].every((n) => Number.isInteger(n) && n > 0)) errors.push(`launch ${s.stencil}: tile size ${s.tile.size.join('x')} is not positive integers`);
+            for (const l of s.tile.local) {
+              if (!s.transients.includes(l.name)) errors.push(`launch ${s.stencil}: tile-local '${l.name}' is not a transient of the launch`);
+              else if (arrays.get(l.name)?.axes !== 'IJK') errors.push(`launch ${s.stencil}: tile-local '${l.name}' is not an IJK array`);
+            }
+          }
+          for (const v of s.loops) {
+            for (const h of v.body) {
+              if (h.grow && !s.tile) errors.push(`launch ${s.stencil}: a nest grows beyond its tile, but the launch is not tiled`);
+              if (h.grow && !h.grow.every((n) => Number.isInteger(n) && n >= 0)) errors.push(`launch ${s.stencil}: nest growth (${h.grow.join(', ')}) is not non-negative integers`);
+            }
+          }
           for (const name of Object.keys(s.origins)) if (!arrays.has(name)) errors.push(`launch ${s.stencil}: origin for unknown array '${name}'`);
           for (const v of s.loops) {
             hostExpr(v.k.lo, `launch ${s.stencil}`);

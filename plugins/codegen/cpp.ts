@@ -20,6 +20,7 @@ import {
   type SourceLoc,
   type Stmt,
   type VLoop,
+  type Tiling,
 } from '../../core/ir/types.js';
 
 /**
@@ -260,6 +261,8 @@ export class ProgramGenerator {
   /** Source line of the point statement being generated, for run-time check messages. */
   private stmtLoc: SourceLoc | undefined;
   private launchName = '';
+  /** Set while generating the loops of one tile: the index of the vertical loop. */
+  private tileScope: number | undefined;
 
   constructor(
     protected readonly program: Program,
@@ -567,11 +570,15 @@ export class ProgramGenerator {
     this.mapped(s.loc, () =>
       w.line(`[[maybe_unused]] const int64_t dom0 = ${int64(s.domain[0])}, dom1 = ${int64(s.domain[1])}, dom2 = ${int64(s.domain[2])};`),
     );
-    this.reserve(s.transients.map((t) => this.array(t)), 'st->transients', where);
+    const tile = s.tile && this.tilesLaunches() ? s.tile : undefined;
+    const perTile = new Set(tile?.local.map((l) => l.name));
+    this.reserve(s.transients.filter((t) => !perTile.has(t)).map((t) => this.array(t)), 'st->transients', where);
     for (const name of s.transients) {
       const a = this.array(name);
       if (a.role !== 'transient') throw new Error(`launch of '${s.stencil}' allocates '${name}', which is a ${a.role}`);
-      this.allocate(a, where);
+      // a tile-local array has no memory of its own, only the shape its bounds are checked against
+      if (perTile.has(name)) this.shapeOnly(a);
+      else this.allocate(a, where);
     }
 
     // Bounds: one check per array axis and loop scope; a violation returns before any write.
@@ -585,6 +592,7 @@ export class ProgramGenerator {
     const ctx: PointContext = { hoisted: new Map(), locals: new Map(), origins: s.origins, variableK: variableK.size > 0 };
     if (variableK.size) w.line('orch::VarKError vkerr;');
     for (const name of new Set([...bounds.map((b) => b.array), ...launchArrays(s)])) {
+      if (perTile.has(name)) continue;
       const a = this.array(name);
       const origin = s.origins[name];
       const rank = a.axes.length;
@@ -604,11 +612,131 @@ export class ProgramGenerator {
       }
       ctx.hoisted.set(name, a);
     }
-    for (const v of s.loops) {
-      this.vloop(v, ctx);
+    if (tile) {
+      this.tiledLoops(s, tile, ctx, where);
       if (variableK.size) w.line('if (vkerr.set.load()) return vkerr.report(st);');
+    } else {
+      for (const v of s.loops) {
+        this.vloop(v, ctx);
+        if (variableK.size) w.line('if (vkerr.set.load()) return vkerr.report(st);');
+      }
     }
     if (hasAbortCheck(s)) w.line('if (st->debug_failed) return 1;');
+    w.close();
+  }
+
+  /** Whether this backend runs tiled launches tile by tile (else their tile-local arrays are ordinary transients). */
+  protected tilesLaunches(): boolean {
+    return true;
+  }
+
+  private shapeOnly(a: ArrayDecl): void {
+    const shape = (a.shape ?? []).map((e) => convert(this.expr(e, undefined), e.dtype, 'int64'));
+    this.w.line(`${this.view(a.name)} = orch_array{};`);
+    shape.forEach((e, d) => this.w.line(`${this.view(a.name)}.shape[${d}] = ${e};`));
+  }
+
+  /**
+   * A tiled launch (see Tiling in core/ir/types.ts): threads take tiles; in each tile every
+   * loop runs over its nests' ranges clipped to the tile (grown by each nest's growth), and
+   * tile-local arrays are placed in the thread's scratch arena, sized to what the tile's
+   * nests touch, with the preset's innermost loop axis contiguous.
+   */
+  private tiledLoops(s: LaunchStmt, tile: Tiling, ctx: PointContext, where: string): void {
+    const w = this.w;
+    const int64 = (e: Expr): string => convert(this.expr(e, undefined), e.dtype, 'int64');
+    const [ti, tj] = tile.size;
+    w.open('{');
+    const nests: { vi: number; n: number; h: HLoop; name: string }[] = [];
+    s.loops.forEach((v, vi) => {
+      w.line(`const int64_t klo_${vi} = ${int64(v.k.lo)}, khi_${vi} = ${int64(v.k.hi)};`);
+      v.body.forEach((h, n) => {
+        const name = `${vi}_${n}`;
+        nests.push({ vi, n, h, name });
+        w.line(`const int64_t Ilo_${name} = ${int64(h.i.lo)}, Ihi_${name} = ${int64(h.i.hi)}, Jlo_${name} = ${int64(h.j.lo)}, Jhi_${name} = ${int64(h.j.hi)};`);
+      });
+    });
+    const tk = tile.k;
+    w.line(
+      `const int64_t nti = std::max<int64_t>(1, (dom0 + ${ti - 1}) / ${ti}), ntj = std::max<int64_t>(1, (dom1 + ${tj - 1}) / ${tj}), ntk = ${tk ? `std::max<int64_t>(1, (dom2 + ${tk - 1}) / ${tk})` : '1'};`,
+    );
+    const points = nests.map(({ vi, name }) => `(Ihi_${name} - Ilo_${name}) * (Jhi_${name} - Jlo_${name}) * (khi_${vi} - klo_${vi})`).join(' + ');
+    w.line(`if (st->tiles.prepare(orch::max_threads())) return orch::fail(st, "%s: out of memory for the tile scratch arenas", ${where});`);
+    w.line('std::atomic<int> tile_oom{0};');
+    if (this.opts.openmp) w.directive(`#pragma omp parallel if(${points} >= ORCH_OMP_MIN_POINTS)`);
+    w.open('{');
+    w.line('orch::Arena& scratch = st->tiles.of(orch::thread_index());');
+    if (this.opts.openmp) w.directive('#pragma omp for collapse(3) schedule(static)');
+    w.open('for (int64_t ti = 0; ti < nti; ++ti) {');
+    w.open('for (int64_t tj = 0; tj < ntj; ++tj) {');
+    w.open('for (int64_t tk = 0; tk < ntk; ++tk) {');
+    s.loops.forEach((_, vi) => {
+      if (!tk) w.line(`const int64_t kclo_${vi} = klo_${vi}, kchi_${vi} = khi_${vi};`);
+      else w.line(`const int64_t kclo_${vi} = tk == 0 ? klo_${vi} : std::max<int64_t>(klo_${vi}, tk * ${tk}), kchi_${vi} = tk == ntk - 1 ? khi_${vi} : std::min<int64_t>(khi_${vi}, (tk + 1) * ${tk});`);
+    });
+    for (const { h, name } of nests) {
+      const g = h.grow ?? [0, 0, 0, 0];
+      w.line(
+        `const int64_t ilo_${name} = ti == 0 ? Ilo_${name} : std::max<int64_t>(Ilo_${name}, ti * ${ti} - ${g[0]}), ` +
+          `ihi_${name} = ti == nti - 1 ? Ihi_${name} : std::min<int64_t>(Ihi_${name}, (ti + 1) * ${ti} + ${g[1]}), ` +
+          `jlo_${name} = tj == 0 ? Jlo_${name} : std::max<int64_t>(Jlo_${name}, tj * ${tj} - ${g[2]}), ` +
+          `jhi_${name} = tj == ntj - 1 ? Jhi_${name} : std::min<int64_t>(Jhi_${name}, (tj + 1) * ${tj} + ${g[3]});`,
+      );
+    }
+    // each tile-local array covers the points the tile's nests touch, offsets included
+    w.line('size_t tile_bytes = 0;');
+    const boxes = tileLocalBoxes(s, tile);
+    for (const l of tile.local) {
+      const a = this.array(l.name);
+      const x = this.local(`tile_${l.name}`);
+      w.line(`int64_t ${x}_i0 = INT64_MAX, ${x}_i1 = INT64_MIN, ${x}_j0 = INT64_MAX, ${x}_j1 = INT64_MIN, ${x}_k0 = INT64_MAX, ${x}_k1 = INT64_MIN;`);
+      for (const b of boxes.get(l.name) ?? []) {
+        const name = `${b.vi}_${b.n}`;
+        w.open(`if (ilo_${name} < ihi_${name} && jlo_${name} < jhi_${name} && kclo_${b.vi} < kchi_${b.vi}) {`);
+        w.line(`${x}_i0 = std::min<int64_t>(${x}_i0, ilo_${name} + ${b.i[0]}); ${x}_i1 = std::max<int64_t>(${x}_i1, ihi_${name} - 1 + ${b.i[1]});`);
+        w.line(`${x}_j0 = std::min<int64_t>(${x}_j0, jlo_${name} + ${b.j[0]}); ${x}_j1 = std::max<int64_t>(${x}_j1, jhi_${name} - 1 + ${b.j[1]});`);
+        w.line(`${x}_k0 = std::min<int64_t>(${x}_k0, kclo_${b.vi} + ${b.k[0]}); ${x}_k1 = std::max<int64_t>(${x}_k1, kchi_${b.vi} - 1 + ${b.k[1]});`);
+        w.close();
+      }
+      const extent = { I: `${x}_ni`, J: `${x}_nj`, K: `${x}_nk` };
+      const ext = (a: string) => `${x}_${a}0 <= ${x}_${a}1 ? ${x}_${a}1 - ${x}_${a}0 + 1 : 0`;
+      w.line(`const int64_t ${x}_ni = ${ext('i')}, ${x}_nj = ${ext('j')}, ${x}_nk = ${ext('k')};`);
+      w.line(`const size_t ${x}_at = tile_bytes;`);
+      w.line(`tile_bytes += (static_cast<size_t>(${x}_ni * ${x}_nj * ${x}_nk) * sizeof(${STORAGE[a.dtype]}) + 63) / 64 * 64;`);
+      // strides follow the loop order, so the innermost loop walks contiguous memory
+      const inner = [...this.order].reverse();
+      const strides: Record<string, string> = {};
+      let acc = '1';
+      for (const axis of inner) {
+        strides[axis] = acc;
+        acc = acc === '1' ? extent[axis as 'I' | 'J' | 'K'] : `${acc} * ${extent[axis as 'I' | 'J' | 'K']}`;
+      }
+      w.line(`[[maybe_unused]] const int64_t ${this.stride(l.name, 0)} = ${strides.I}, ${this.stride(l.name, 1)} = ${strides.J}, ${this.stride(l.name, 2)} = ${strides.K};`);
+    }
+    w.open('if (!scratch.ensure(tile_bytes)) {');
+    w.line('tile_oom.store(1, std::memory_order_relaxed);');
+    w.line('continue;');
+    w.close();
+    for (const l of tile.local) {
+      const a = this.array(l.name);
+      const x = this.local(`tile_${l.name}`);
+      const type = STORAGE[a.dtype];
+      w.line(
+        `${type}* __restrict__ const ${this.ptr(l.name)} = reinterpret_cast<${type}*>(scratch.base() + ${x}_at) - ${x}_i0 * ${this.stride(l.name, 0)} - ${x}_j0 * ${this.stride(l.name, 1)} - ${x}_k0 * ${this.stride(l.name, 2)};`,
+      );
+      if (l.zeroFill) w.line(`std::memset(scratch.base() + ${x}_at, 0, static_cast<size_t>(${x}_ni * ${x}_nj * ${x}_nk) * sizeof(${type}));`);
+      ctx.hoisted.set(l.name, a);
+    }
+    s.loops.forEach((v, vi) => {
+      this.tileScope = vi;
+      this.vloop(v, ctx);
+    });
+    this.tileScope = undefined;
+    w.close();
+    w.close();
+    w.close();
+    w.close();
+    w.line(`if (tile_oom.load()) return orch::fail(st, "%s: out of memory for the tile scratch arenas", ${where});`);
     w.close();
   }
 
@@ -665,17 +793,24 @@ export class ProgramGenerator {
     const w = this.w;
     const int64 = (e: Expr): string => convert(this.expr(e, undefined), e.dtype, 'int64');
     w.open('{');
-    w.line(`const int64_t klo = ${int64(v.k.lo)}, khi = ${int64(v.k.hi)};`);
-    v.body.forEach((h, n) => {
-      w.line(`const int64_t ilo${n} = ${int64(h.i.lo)}, ihi${n} = ${int64(h.i.hi)}, jlo${n} = ${int64(h.j.lo)}, jhi${n} = ${int64(h.j.hi)};`);
-    });
+    const t = this.tileScope;
+    if (t === undefined) {
+      w.line(`const int64_t klo = ${int64(v.k.lo)}, khi = ${int64(v.k.hi)};`);
+      v.body.forEach((h, n) => {
+        w.line(`const int64_t ilo${n} = ${int64(h.i.lo)}, ihi${n} = ${int64(h.i.hi)}, jlo${n} = ${int64(h.j.lo)}, jhi${n} = ${int64(h.j.hi)};`);
+      });
+    } else {
+      // inside a tile: the ranges clipped to it (tiledLoops)
+      w.line(`const int64_t klo = kclo_${t}, khi = kchi_${t};`);
+      v.body.forEach((_, n) => w.line(`const int64_t ilo${n} = ilo_${t}_${n}, ihi${n} = ihi_${t}_${n}, jlo${n} = jlo_${t}_${n}, jhi${n} = jhi_${t}_${n};`));
+    }
     if (v.order === 'PARALLEL') {
       v.body.forEach((h, n) => this.parallelNest(h, n, ctx));
     } else if (columnSweep(v, this.arrays)) {
       this.columnNest(v, ctx);
     } else {
       const points = v.body.map((_, n) => `(ihi${n} - ilo${n}) * (jhi${n} - jlo${n})`).join(' + ') || '0';
-      if (this.opts.openmp) w.directive(`#pragma omp parallel if(${points} >= ORCH_OMP_MIN_POINTS)`);
+      if (this.threaded()) w.directive(`#pragma omp parallel if(${points} >= ORCH_OMP_MIN_POINTS)`);
       w.open('{');
       w.open(v.order === 'FORWARD' ? 'for (int64_t k = klo; k < khi; ++k) {' : 'for (int64_t k = khi - 1; k >= klo; --k) {');
       v.body.forEach((h, n) => this.planeNest(h, n, ctx));
@@ -693,7 +828,7 @@ export class ProgramGenerator {
   private columnNest(v: VLoop, ctx: PointContext): void {
     const w = this.w;
     const ij = [...this.order].filter((c) => c !== 'K');
-    if (this.opts.openmp) w.directive('#pragma omp parallel for collapse(2) if((ihi0 - ilo0) * (jhi0 - jlo0) * (khi - klo) >= ORCH_OMP_MIN_POINTS)');
+    if (this.threaded()) w.directive('#pragma omp parallel for collapse(2) if((ihi0 - ilo0) * (jhi0 - jlo0) * (khi - klo) >= ORCH_OMP_MIN_POINTS)');
     w.open(this.loopHeader(ij[0], 0));
     w.open(this.loopHeader(ij[1], 0));
     w.open(v.order === 'FORWARD' ? 'for (int64_t k = klo; k < khi; ++k) {' : 'for (int64_t k = khi - 1; k >= klo; --k) {');
@@ -708,6 +843,11 @@ export class ProgramGenerator {
     w.close();
   }
 
+  /** Loops spread over threads, except inside a tile (a thread runs a whole tile). */
+  private threaded(): boolean {
+    return this.opts.openmp && this.tileScope === undefined;
+  }
+
   private loopHeader(axis: string, n: number): string {
     if (axis === 'K') return 'for (int64_t k = klo; k < khi; ++k) {';
     const v = axis.toLowerCase();
@@ -717,7 +857,7 @@ export class ProgramGenerator {
   /** A PARALLEL HLoop: a 3-D nest in the preset order, threads over the outer two loops. */
   private parallelNest(h: HLoop, n: number, ctx: PointContext): void {
     const w = this.w;
-    if (this.opts.openmp) {
+    if (this.threaded()) {
       w.directive(`#pragma omp parallel for collapse(2) if((ihi${n} - ilo${n}) * (jhi${n} - jlo${n}) * (khi - klo) >= ORCH_OMP_MIN_POINTS)`);
     }
     [...this.order].forEach((axis, depth) => {
@@ -734,7 +874,7 @@ export class ProgramGenerator {
   private planeNest(h: HLoop, n: number, ctx: PointContext): void {
     const w = this.w;
     const ij = [...this.order].filter((c) => c !== 'K');
-    if (this.opts.openmp) w.directive('#pragma omp for');
+    if (this.threaded()) w.directive('#pragma omp for');
     w.open(this.loopHeader(ij[0], n));
     w.directive('#pragma GCC ivdep');
     w.open(this.loopHeader(ij[1], n));
@@ -1042,6 +1182,36 @@ function columnSweep(v: VLoop, arrays: Map<string, ArrayDecl>): boolean {
     if (!axes.includes('I') || !axes.includes('J')) return false;
   }
   return !reads(bodies).some((r) => written.has(r.name) && (r.offset[0] !== 0 || r.offset[1] !== 0));
+}
+
+interface TileBox {
+  vi: number;
+  n: number;
+  i: [number, number];
+  j: [number, number];
+  k: [number, number];
+}
+
+/** Per tile-local array: the nests touching it, with the smallest and largest I and J offsets they touch it at. */
+function tileLocalBoxes(s: LaunchStmt, tile: Tiling): Map<string, TileBox[]> {
+  const out = new Map<string, TileBox[]>();
+  const local = new Set(tile.local.map((l) => l.name));
+  s.loops.forEach((v, vi) =>
+    v.body.forEach((h, n) => {
+      const touched = new Map<string, number[][]>();
+      const add = (name: string, offset: readonly number[]) => {
+        if (local.has(name)) touched.set(name, [...(touched.get(name) ?? []), [...offset]]);
+      };
+      // tile-local arrays are never read at variable K offsets (tiling pass)
+      for (const r of reads(h.body)) add(r.name, r.offset);
+      for (const name of writes(h.body)) add(name, [0, 0, 0]);
+      for (const [name, offs] of touched) {
+        const span = (a: number): [number, number] => [Math.min(...offs.map((o) => o[a])), Math.max(...offs.map((o) => o[a]))];
+        out.set(name, [...(out.get(name) ?? []), { vi, n, i: span(0), j: span(1), k: span(2) }]);
+      }
+    }),
+  );
+  return out;
 }
 
 function hasAbortCheck(s: LaunchStmt): boolean {

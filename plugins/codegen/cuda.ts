@@ -176,6 +176,11 @@ class CudaGenerator extends ProgramGenerator {
     return cString(`program '${this.program.name}'`);
   }
 
+  /** Kernels over whole ranges: a tiled launch's tile-local arrays are ordinary transients here. */
+  protected override tilesLaunches(): boolean {
+    return false;
+  }
+
   protected override stateType(): string {
     return 'orch::cuda::State';
   }

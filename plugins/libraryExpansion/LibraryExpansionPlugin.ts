@@ -8,7 +8,7 @@ export class LibraryExpansionPlugin implements OrchPlugin {
   readonly name = 'orch:libraryExpansion';
   apply(compiler: Compiler): void {
     tapStage(compiler, 'libraryExpansion', this.name, (build) => {
-      if (build.program) build.program = expandProgram(build.program);
+      if (build.program) build.program = expandProgram(build.program, { tile: compiler.config.passes.tiling && compiler.config.codegen.tile });
     });
   }
 }

@@ -1,8 +1,14 @@
 import type { PStmt, Program } from '../../core/ir/types.js';
 import { expandCall } from './expandStencil.js';
 
+export interface ExpansionOptions {
+  /** The preset's tile size: every launch is marked for tiling (simplify's tiling pass decides). */
+  tile?: [number, number] | [number, number, number] | false;
+}
+
 /** Replaces every stencil `call` of a program by its loop nests (see expandStencil.ts). */
-export function expandProgram(program: Program): Program {
+export function expandProgram(program: Program, opts: ExpansionOptions = {}): Program {
+  const tile = opts.tile ? { size: [opts.tile[0], opts.tile[1]] as [number, number], ...(opts.tile[2] ? { k: opts.tile[2] } : {}), local: [] } : undefined;
   const arrays = [...program.arrays];
   const scalars = [...program.scalars];
   let n = 0;
@@ -13,7 +19,7 @@ export function expandProgram(program: Program): Program {
           const r = expandCall({ ...program, arrays }, s, `${s.stencil}_${n++}_`);
           arrays.push(...r.transients);
           for (const l of r.locals) scalars.push({ name: l.name, dtype: l.dtype, role: 'local' });
-          return r.stmts;
+          return tile ? r.stmts.map((x) => (x.kind === 'launch' ? { ...x, tile } : x)) : r.stmts;
         }
         case 'for':
         case 'while':

@@ -65,6 +65,7 @@ function mergeLaunches(a: Launch, b: Launch): Launch {
     origins: { ...a.origins, ...b.origins },
     transients: [...a.transients, ...b.transients],
     loops: [...a.loops, ...b.loops],
+    tile: a.tile && b.tile ? a.tile : undefined,
     ...(a.requires || b.requires ? { requires: [...(a.requires ?? []), ...(b.requires ?? [])] } : {}),
   };
 }

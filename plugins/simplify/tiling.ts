@@ -1,0 +1,118 @@
+import type { HLoop, Program } from '../../core/ir/types.js';
+import { mapStmtLists, type Launch } from '../../core/ir/rewrite.js';
+import { reads, writes } from '../../core/ir/walk.js';
+import { definitelyWritten } from '../../core/ir/writtenBeforeRead.js';
+
+/**
+ * Tiling (simplify, second run): library expansion marks launches with the preset's tile
+ * size; here a launch keeps it when its transients can live per tile. A tiled launch runs
+ * tile by tile, every loop of the launch inside each tile, so a stencil's temporaries stay
+ * in cache between the nests that write and read them instead of streaming through memory.
+ *
+ * Nests whose output later nests read at horizontal offsets grow beyond the tile (they
+ * over-compute the halo the readers need), which is only legal for values private to the
+ * tile: each tile gets its own copy of the launch's transients. Arrays that outlive the
+ * launch must be written by nests that do not grow and read only at zero horizontal
+ * offset by such nests, so tiles never see each other's writes.
+ */
+
+/** Growth beyond which a dependence is treated as a cycle (a nest reading its own output sideways). */
+const MAX_GROW = 16;
+
+type Grow = [number, number, number, number];
+
+interface Nest {
+  h: HLoop;
+  /** index of its vertical loop in the launch */
+  v: number;
+  /** the vertical loop runs level by level (FORWARD/BACKWARD), so every nest of it may run before every other */
+  sequential: boolean;
+  writes: Set<string>;
+  reads: ReturnType<typeof reads>;
+}
+
+/** The growth of every nest, or null when tiling this launch would change results. */
+function growth(l: Launch, local: Set<string>): Grow[] | null {
+  const nests: Nest[] = l.loops.flatMap((v, vi) =>
+    v.body.map((h) => ({ h, v: vi, sequential: v.order !== 'PARALLEL', writes: writes(h.body), reads: reads(h.body) })),
+  );
+  for (const n of nests) {
+    // a nest reading its own output sideways depends on the order of points
+    for (const r of n.reads) if (n.writes.has(r.name) && (r.offset[0] !== 0 || r.offset[1] !== 0)) return null;
+  }
+  const grow: Grow[] = nests.map(() => [0, 0, 0, 0]);
+  const mayRunBefore = (w: number, m: number) => w < m || (nests[w].v === nests[m].v && nests[m].sequential);
+  for (let changed = true; changed; ) {
+    changed = false;
+    nests.forEach((m, mi) => {
+      for (const r of m.reads) {
+        if (!local.has(r.name)) continue;
+        const need: Grow = [grow[mi][0] - r.offset[0], grow[mi][1] + r.offset[0], grow[mi][2] - r.offset[1], grow[mi][3] + r.offset[1]];
+        nests.forEach((w, wi) => {
+          if (!w.writes.has(r.name) || !mayRunBefore(wi, mi)) return;
+          for (let d = 0; d < 4; d++) {
+            if (need[d] > grow[wi][d]) {
+              grow[wi][d] = need[d];
+              changed = true;
+            }
+          }
+        });
+      }
+    });
+    if (grow.some((g) => g.some((x) => x > MAX_GROW))) return null;
+  }
+  // arrays that outlive the launch: no tile may see another tile's writes
+  const grows = (i: number) => grow[i].some((x) => x > 0);
+  for (const [i, n] of nests.entries()) {
+    for (const name of n.writes) if (!local.has(name) && grows(i)) return null;
+  }
+  const sharedWritten = new Set(nests.flatMap((n) => [...n.writes].filter((w) => !local.has(w))));
+  for (const [i, n] of nests.entries()) {
+    for (const r of n.reads) {
+      if (sharedWritten.has(r.name) && (grows(i) || r.offset[0] !== 0 || r.offset[1] !== 0)) return null;
+    }
+  }
+  return grow;
+}
+
+function tileLaunch(l: Launch, program: Program): Launch {
+  if (!l.tile) return l;
+  const { tile: _, ...untiled } = l;
+  const decl = new Map(program.arrays.map((a) => [a.name, a]));
+  const variableK = new Set<string>();
+  for (const v of l.loops) for (const h of v.body) for (const r of reads(h.body)) if (r.variableK) variableK.add(r.name);
+  const local = new Set(l.transients.filter((t) => decl.get(t)?.axes === 'IJK' && !variableK.has(t)));
+  // nothing to keep in cache: tiles would only add loop overhead
+  if (local.size === 0) return untiled;
+  const grow = growth(l, local);
+  if (!grow) return untiled;
+  let n = 0;
+  const loops = l.loops.map((v) => ({
+    ...v,
+    body: v.body.map((h) => {
+      const g = grow[n++];
+      return g.some((x) => x > 0) ? { ...h, grow: g } : h;
+    }),
+  }));
+  const tiled: Launch = { ...l, loops };
+  const k = l.tile.k && cutsAlongK(l) ? { k: l.tile.k } : {};
+  return {
+    ...tiled,
+    tile: { size: l.tile.size, ...k, local: [...local].map((name) => ({ name, zeroFill: !definitelyWritten(name, tiled) })) },
+  };
+}
+
+/**
+ * Whether tiles may also be cut along K: every loop is PARALLEL and nothing the launch
+ * writes is read at a K offset, so the levels of one tile never need another tile's.
+ */
+function cutsAlongK(l: Launch): boolean {
+  if (l.loops.some((v) => v.order !== 'PARALLEL')) return false;
+  const written = new Set<string>();
+  for (const v of l.loops) for (const h of v.body) writes(h.body, written);
+  return l.loops.every((v) => v.body.every((h) => reads(h.body).every((r) => !written.has(r.name) || (r.offset[2] === 0 && !r.variableK))));
+}
+
+export function tiling(p: Program): Program {
+  return { ...p, body: mapStmtLists(p.body, (list) => list.map((s) => (s.kind === 'launch' ? tileLaunch(s, p) : s))) };
+}
