@@ -24,7 +24,8 @@ const args = process.argv.slice(2);
 const jsonOut = args.includes('--json') ? args[args.indexOf('--json') + 1] : undefined;
 const quick = args.includes('--quick');
 const work = mkdtempSync(path.join(os.tmpdir(), 'orch-bench-'));
-const PRESET = process.env.ORCH_BENCH_PRESET ?? 'cpu';
+// the triad is built with -march=native, so the fixtures are too (this machine's own preset)
+const PRESET = process.env.ORCH_BENCH_PRESET ?? 'cpu-native';
 
 interface Fixture {
   name: string;

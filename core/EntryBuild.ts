@@ -6,8 +6,11 @@ import type { Value } from '../plugins/parse/values.js';
 
 /** Static memory report of one program (written by the analyze stage). */
 export interface MemoryReport {
-  /** `storage`: where the array lives (device arrays in a CUDA build). */
-  arrays: { name: string; role: string; dtype: string; axes: string; bytesPerElement: number; shape: string[]; pooled: boolean; offset?: string; zeroFill: boolean; storage?: 'host' | 'device' }[];
+  /**
+   * `storage`: where the array lives (device arrays in a CUDA build); `tile`: a transient
+   * that lives per tile of its launch, in the thread's tile scratch (e.g. 'per 8x8 tile').
+   */
+  arrays: { name: string; role: string; dtype: string; axes: string; bytesPerElement: number; shape: string[]; pooled: boolean; offset?: string; zeroFill: boolean; storage?: 'host' | 'device'; tile?: string }[];
   totals: Record<string, { arrays: number; note: string }>;
   /** symbolic peak bytes of each arena (sizes depend on the call's shapes) */
   peak: { temporaryArenaBytes: string; transientArenaBytes: string };

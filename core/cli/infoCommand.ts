@@ -55,10 +55,10 @@ export async function infoCommand(opts: { module?: string; json?: boolean; codep
         process.stdout.write(`  library ${b.library} (symbol ${b.symbol}), code path ${b.codepath}, ${b.warnings} warning(s)${b.plugins.length ? `, plugins ${b.plugins.join(', ')}` : ''}\n`);
         process.stdout.write(`  sources ${b.sources.map((f) => path.relative(config.root, f)).join(', ')}\n`);
       }
-      const mem = r.memory as { arrays?: { name: string; role: string; dtype: string; shape: string[]; pooled: boolean }[] } | undefined;
+      const mem = r.memory as { arrays?: { name: string; role: string; dtype: string; shape: string[]; pooled: boolean; tile?: string }[] } | undefined;
       if (mem?.arrays) {
         process.stdout.write(`  memory: ${mem.arrays.length} array(s)\n`);
-        for (const a of mem.arrays) process.stdout.write(`    ${a.role.padEnd(9)} ${a.name} ${a.dtype}[${a.shape.join(', ')}]${a.pooled ? ' pooled' : ''}\n`);
+        for (const a of mem.arrays) process.stdout.write(`    ${a.role.padEnd(9)} ${a.name} ${a.dtype}[${a.shape.join(', ')}]${a.pooled ? ' pooled' : ''}${a.tile ? ` ${a.tile}` : ''}\n`);
       }
     }
   }

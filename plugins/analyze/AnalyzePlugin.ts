@@ -2,6 +2,7 @@ import type { Compiler } from '../../core/Compiler.js';
 import type { OrchPlugin } from '../../core/config/types.js';
 import type { MemoryReport } from '../../core/EntryBuild.js';
 import { printExpr } from '../../core/ir/print.js';
+import { launches } from '../../core/ir/rewrite.js';
 import { bytesPerElement } from '../../core/runtime/ndarray.js';
 import { tapStage } from '../../core/stagePlugin.js';
 
@@ -19,6 +20,12 @@ export class AnalyzePlugin implements OrchPlugin {
       // A CUDA build takes device arrays and allocates its temporaries and transients from
       // the handle's stream-ordered pool, which keeps its memory between calls.
       const device = compiler.config.preset.target === 'cuda';
+      // the CPU backend keeps these per tile, sized to the tile and its halo, not to the domain
+      const perTile = new Map<string, { tile: string; zeroFill: boolean }>();
+      for (const l of device ? [] : launches(p.body)) {
+        const size = [...(l.tile?.size ?? []), ...(l.tile?.k ? [l.tile.k] : [])].join('x');
+        for (const x of l.tile?.local ?? []) perTile.set(x.name, { tile: `per ${size} tile`, zeroFill: x.zeroFill });
+      }
       const arrays: MemoryReport['arrays'] = p.arrays.map((a) => ({
         name: a.name,
         role: a.role,
@@ -30,6 +37,7 @@ export class AnalyzePlugin implements OrchPlugin {
         offset: a.pool ? printExpr(a.pool.offset) : undefined,
         zeroFill: a.pool ? a.pool.zeroFill : a.role !== 'arg',
         storage: device ? 'device' : 'host',
+        ...perTile.get(a.name),
       }));
       const notes: Record<string, string> = device
         ? {
@@ -42,7 +50,8 @@ export class AnalyzePlugin implements OrchPlugin {
       for (const role of ['arg', 'temporary', 'transient']) {
         const n = arrays.filter((a) => a.role === role).length;
         const pooled = arrays.filter((a) => a.role === role && a.pooled).length;
-        const poolNote = pooled === n ? `${n} pooled (${role} arena)` : `${pooled} of ${n} pooled`;
+        const tiled = arrays.filter((a) => a.role === role && a.tile).length;
+        const poolNote = (pooled === n ? `${n} pooled (${role} arena)` : `${pooled} of ${n} pooled`) + (tiled ? `, ${tiled} per tile (thread tile scratch)` : '');
         totals[role] = { arrays: n, note: device || role === 'arg' ? notes[role] : poolNote };
       }
       // peak: the temporaries' arena plus the largest launch's transients

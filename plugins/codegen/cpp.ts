@@ -806,7 +806,9 @@ export class ProgramGenerator {
     }
     if (v.order === 'PARALLEL') {
       v.body.forEach((h, n) => this.parallelNest(h, n, ctx));
-    } else if (columnSweep(v, this.arrays)) {
+    } else if (this.tileScope === undefined && columnSweep(v, this.arrays)) {
+      // (inside a tile, level by level instead: the tile's columns are independent chains
+      // a core overlaps, where one column at a time waits on each level's divide)
       this.columnNest(v, ctx);
     } else {
       const points = v.body.map((_, n) => `(ihi${n} - ilo${n}) * (jhi${n} - jlo${n})`).join(' + ') || '0';
