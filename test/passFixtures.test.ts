@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { printProgram } from '../core/ir/print.js';
 import { verifyProgram } from '../core/ir/verify.js';
 import { expandProgram } from '../plugins/libraryExpansion/expandProgram.js';
+import { copyPropagation } from '../plugins/simplify/copyPropagation.js';
 import { tiling } from '../plugins/simplify/tiling.js';
 import { findEntry, lowerEntry, moduleEntries } from '../plugins/parse/frontend.js';
 import { ModuleLoader } from '../plugins/parse/ModuleLoader.js';
@@ -22,6 +23,7 @@ const root = path.resolve(here, '../../fixtures/passes');
 const passes: Record<string, (p: ReturnType<typeof lowerEntry>) => ReturnType<typeof lowerEntry>> = {
   parse: (p) => p,
   libraryExpansion: expandProgram,
+  copyPropagation: (p) => copyPropagation(expandProgram(p)),
   // the preset's tile marks every launch at library expansion; the pass keeps what pays
   tiling: (p) => tiling(expandProgram(p, { tile: [8, 8, 16] })),
 };
