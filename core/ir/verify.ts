@@ -90,7 +90,7 @@ export function verifyProgram(p: Program): string[] {
           if (s.tile) {
             if (![...s.tile.size, s.tile.k ?? 1].every((n) => Number.isInteger(n) && n > 0)) errors.push(`launch ${s.stencil}: tile size ${s.tile.size.join('x')} is not positive integers`);
             for (const l of s.tile.local) {
-              if (!s.transients.includes(l.name)) errors.push(`launch ${s.stencil}: tile-local '${l.name}' is not a transient of the launch`);
+              if (!s.transients.includes(l.name) && arrays.get(l.name)?.role !== 'temporary') errors.push(`launch ${s.stencil}: tile-local '${l.name}' is neither a transient of the launch nor a temporary`);
               else if (arrays.get(l.name)?.axes !== 'IJK') errors.push(`launch ${s.stencil}: tile-local '${l.name}' is not an IJK array`);
             }
           }

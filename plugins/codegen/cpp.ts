@@ -1,6 +1,7 @@
 import { launchAccessBounds, launchArrays, variableKReads, type AccessBound, type LaunchStmt } from '../../core/ir/accessBounds.js';
 import { fail } from '../../core/diagnostics.js';
 import { reads, writes } from '../../core/ir/walk.js';
+import { launches } from '../../core/ir/rewrite.js';
 import { locatedErrorHint, locatedErrorPrefix, VARIABLE_K_HINT } from '../../core/runtime/locatedError.js';
 import type { ProgramSignature, SignatureParam } from '../../core/runtime/NativeLibrary.js';
 import {
@@ -428,9 +429,14 @@ export class ProgramGenerator {
     for (const a of p.arrays) {
       if (a.role !== 'arg') w.line(`orch_array ${this.view(a.name)}{};`);
     }
-    this.reserve(p.arrays.filter((a) => a.role === 'temporary'), 'st->temporaries', where);
+    // a temporary that lives per tile of its one launch (tiling pass) has no storage of its own
+    const perTile = new Set(this.tilesLaunches() ? launches(p.body).flatMap((l) => l.tile?.local.map((x) => x.name) ?? []) : []);
+    this.reserve(p.arrays.filter((a) => a.role === 'temporary' && !perTile.has(a.name)), 'st->temporaries', where);
     for (const a of p.arrays) {
-      if (a.role === 'temporary') this.allocate(a, where);
+      if (a.role === 'temporary') {
+        if (perTile.has(a.name)) this.shapeOnly(a);
+        else this.allocate(a, where);
+      }
     }
   }
 

@@ -38,7 +38,9 @@ function place(arrays: ArrayDecl[], zeroFill: (a: ArrayDecl) => boolean): Map<st
 
 export function assignPool(p: Program): Program {
   const slots = new Map<string, ArrayDecl['pool']>();
-  const temporaries = p.arrays.filter((a) => a.role === 'temporary');
+  // a temporary private to one tiled launch lives in tile buffers (tiling pass)
+  const tileLocal = new Set(launches(p.body).flatMap((l) => l.tile?.local.map((x) => x.name) ?? []));
+  const temporaries = p.arrays.filter((a) => a.role === 'temporary' && !tileLocal.has(a.name));
   // program temporaries start zero-filled on every call (temporary(q) semantics)
   for (const [k, v] of place(temporaries, () => true)) slots.set(k, v);
   const decl = new Map(p.arrays.map((a) => [a.name, a]));

@@ -3,8 +3,8 @@ import { mapStmtLists, sameExpr, type Launch } from '../../core/ir/rewrite.js';
 import { reads, writes, type Access } from '../../core/ir/walk.js';
 
 /**
- * Loop fusion (simplify, second run): adjacent launches over the same domain merge
- * across stencil calls, adjacent PARALLEL vertical loops over the same K range merge, and
+ * Loop fusion (simplify, second run): adjacent launches merge across stencil calls (see
+ * `compatible`), adjacent PARALLEL vertical loops over the same K range merge, and
  * adjacent loop nests over the same IJ range merge when no value read at an offset is
  * written in between. Results cannot change: the legality test is the one library
  * expansion uses to group statements of one stencil.
@@ -49,8 +49,21 @@ function fuseVLoops(loops: VLoop[]): VLoop[] {
   return out.map(fuseHLoops);
 }
 
+/** Whether a launch has horizontal regions, whose bounds are relative to its domain. */
+function hasRegions(l: Launch): boolean {
+  const inStmts = (body: readonly Stmt[]): boolean =>
+    body.some((s) => s.kind === 'region' || (s.kind === 'if' && (inStmts(s.then) || inStmts(s.else))) || (s.kind === 'while' && inStmts(s.body)));
+  return l.loops.some((v) => v.body.some((h) => inStmts(h.body)));
+}
+
+/**
+ * Launches merge when every array they share has the same origin, so their nests index it
+ * alike. Their I and J domains may differ (each nest keeps its own range; the merged
+ * launch's domain only sets its tile grid), unless a region's bounds depend on the domain.
+ */
 function compatible(a: Launch, b: Launch): boolean {
-  if (!a.domain.every((d, n) => sameExpr(d, b.domain[n]))) return false;
+  const sameDomain = a.domain.every((d, n) => sameExpr(d, b.domain[n]));
+  if (!sameDomain && (!sameExpr(a.domain[2], b.domain[2]) || hasRegions(a) || hasRegions(b))) return false;
   for (const [arr, o] of Object.entries(b.origins)) {
     const other = a.origins[arr];
     if (other && !other.every((e, n) => sameExpr(e, o[n]))) return false;

@@ -1,5 +1,6 @@
 import type { HLoop, Program } from '../../core/ir/types.js';
-import { mapStmtLists, type Launch } from '../../core/ir/rewrite.js';
+import { launchArrays } from '../../core/ir/accessBounds.js';
+import { launches, mapStmtLists, type Launch } from '../../core/ir/rewrite.js';
 import { reads, writes } from '../../core/ir/walk.js';
 import { definitelyWritten } from '../../core/ir/writtenBeforeRead.js';
 
@@ -75,13 +76,23 @@ function growth(l: Launch, local: Set<string>): Grow[] | null {
   return grow;
 }
 
-function tileLaunch(l: Launch, program: Program): Launch {
+/** Program temporaries and the launches that touch them. */
+function temporaryUsers(p: Program): Map<string, Set<Launch>> {
+  const users = new Map<string, Set<Launch>>(p.arrays.filter((a) => a.role === 'temporary').map((a) => [a.name, new Set<Launch>()]));
+  for (const l of launches(p.body)) for (const name of launchArrays(l)) users.get(name)?.add(l);
+  return users;
+}
+
+function tileLaunch(l: Launch, program: Program, temporaries: Map<string, Set<Launch>>): Launch {
   if (!l.tile) return l;
   const { tile: _, ...untiled } = l;
   const decl = new Map(program.arrays.map((a) => [a.name, a]));
   const variableK = new Set<string>();
   for (const v of l.loops) for (const h of v.body) for (const r of reads(h.body)) if (r.variableK) variableK.add(r.name);
-  const local = new Set(l.transients.filter((t) => decl.get(t)?.axes === 'IJK' && !variableK.has(t)));
+  // A program temporary only this launch touches, written before it is read, is a transient
+  // in all but name: no other launch (nor a later run of this one) sees its values.
+  const privateTemporaries = [...temporaries].filter(([name, users]) => users.size === 1 && users.has(l) && definitelyWritten(name, l)).map(([name]) => name);
+  const local = new Set([...l.transients, ...privateTemporaries].filter((t) => decl.get(t)?.axes === 'IJK' && !variableK.has(t)));
   // nothing to keep in cache: tiles would only add loop overhead
   if (local.size === 0) return untiled;
   const grow = growth(l, local);
@@ -114,5 +125,6 @@ function cutsAlongK(l: Launch): boolean {
 }
 
 export function tiling(p: Program): Program {
-  return { ...p, body: mapStmtLists(p.body, (list) => list.map((s) => (s.kind === 'launch' ? tileLaunch(s, p) : s))) };
+  const temporaries = temporaryUsers(p);
+  return { ...p, body: mapStmtLists(p.body, (list) => list.map((s) => (s.kind === 'launch' ? tileLaunch(s, p, temporaries) : s))) };
 }
