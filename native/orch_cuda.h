@@ -9,7 +9,11 @@
  *     nothing from the driver;
  *   - argument checks: a field's data must be device-accessible memory (checked once per
  *     new pointer), so a host pointer is an error message instead of a device fault;
- *   - launch and synchronization checks that report the program and the stencil.
+ *   - launch and synchronization checks that report the program and the stencil;
+ *   - the device error record, where kernels leave what the CPU build would report from
+ *     inside its loops (a read at a variable K offset outside the array, a failed debug
+ *     check), read back after the launch or at `sync` (kernels record with
+ *     orch_cuda_device.h).
  *
  * `run` queues work and returns; `sync` waits for it. Faults inside a kernel (illegal
  * address ...) surface at the next synchronization; with the codegen option
@@ -28,6 +32,41 @@
 namespace orch {
 namespace cuda {
 
+/*
+ * One recorded error. A kernel cannot stop the program or trap without leaving the CUDA
+ * context unusable, so it records the error, skips what it cannot do safely, and goes on;
+ * the host turns the entry into the CPU build's message with the program's generated
+ * `report` function (which knows each `site`: a variable-K read or a debug check).
+ */
+struct ErrorEntry {
+  int32_t site;
+  /* variable-K read: the K index and the array's levels; debug check: the array indices */
+  int64_t n[3];
+  /* the compute point */
+  int64_t i, j, k;
+  /* debug check: the value that failed it */
+  double value;
+};
+
+/* Log-mode debug reports kept per read-back (the CPU build prints the first 20 per run). */
+constexpr unsigned kLoggedErrors = 20;
+
+/*
+ * The device error record a handle allocates once (when its program has sites). `stop`
+ * holds the first error that ends the run (a variable-K read, an abort-mode check): first
+ * to set `stopped` wins. `log` holds the first log-mode reports; `logged` counts them all.
+ */
+struct ErrorRecord {
+  unsigned int stopped;
+  unsigned int logged;
+  ErrorEntry stop;
+  ErrorEntry log[kLoggedErrors];
+};
+
+struct State;
+/* Reports one entry as the CPU build would; nonzero when it ends the run. */
+using ErrorReport = int (*)(State* st, const ErrorEntry& e);
+
 struct State : orch::State {
   cudaStream_t stream = nullptr;
   /* Whether `stream` was created here (and is destroyed here), or set by the caller. */
@@ -40,11 +79,14 @@ struct State : orch::State {
      array: std::vector's instantiations would be exported from every program library). */
   const void** checked = nullptr;
   int checked_count = 0;
+  /* Device memory: where kernels record errors (null when the program has nothing to record). */
+  ErrorRecord* errors = nullptr;
 
   ~State() {
     // Queued kernels may still use the pool's memory: drain the stream before freeing it.
     if (stream) cudaStreamSynchronize(stream);
     if (pool) cudaMemPoolDestroy(pool);
+    if (errors) cudaFree(errors);
     if (own_stream && stream) cudaStreamDestroy(stream);
     std::free(checked);
   }
@@ -61,8 +103,8 @@ inline int error(State* st, const char* where, const char* what, cudaError_t e) 
  * The stream is a blocking one: work the caller queued on the legacy default stream
  * (CuPy's default) finishes before the program's kernels start.
  */
-inline int prepare(State* st, const char* program) {
-  if (st->stream && st->pool) return 0;
+inline int prepare(State* st, const char* program, bool error_record) {
+  if (st->stream && st->pool && (st->errors || !error_record)) return 0;
   cudaError_t e;
   if (st->device < 0) {
     e = cudaGetDevice(&st->device);
@@ -93,6 +135,17 @@ inline int prepare(State* st, const char* program) {
     uint64_t keep = UINT64_MAX;
     e = cudaMemPoolSetAttribute(st->pool, cudaMemPoolAttrReleaseThreshold, &keep);
     if (e != cudaSuccess) return error(st, program, "configuring the CUDA memory pool", e);
+  }
+  if (error_record && !st->errors) {
+    void* p = nullptr;
+    e = cudaMalloc(&p, sizeof(ErrorRecord));
+    if (e != cudaSuccess) return error(st, program, "allocating the device error record", e);
+    e = cudaMemset(p, 0, sizeof(ErrorRecord));
+    if (e != cudaSuccess) {
+      cudaFree(p);
+      return error(st, program, "clearing the device error record", e);
+    }
+    st->errors = static_cast<ErrorRecord*>(p);
   }
   return 0;
 }
@@ -162,17 +215,46 @@ inline int launched(State* st, const char* where, int status, bool synchronize) 
   return 0;
 }
 
-/* Waits for everything `run` queued; reports a kernel fault with the last stencil launched. */
-inline int sync(State* st, const char* program) {
-  st->error[0] = '\0';
-  if (!st->stream) return 0;
-  cudaError_t e = cudaStreamSynchronize(st->stream);
-  if (e == cudaSuccess) return 0;
+/* A fault found at synchronization, reported with the last stencil launched. */
+inline int fault(State* st, const char* where, cudaError_t e) {
   return orch::fail(st,
                     "%s: a kernel failed: %s (%s); the last launch was %s. Faults such as illegal "
                     "addresses leave the CUDA context unusable; rebuild with codegen.syncLaunches to "
                     "find the stencil",
-                    program, cudaGetErrorString(e), cudaGetErrorName(e), st->last_launch ? st->last_launch : "none");
+                    where, cudaGetErrorString(e), cudaGetErrorName(e), st->last_launch ? st->last_launch : "none");
+}
+
+/*
+ * Waits for the queued kernels and reads the error record back: log-mode reports go out
+ * (through `report`, to stderr), then the error that ends the run, if any, becomes the
+ * handle's message and a nonzero result. The record is cleared for the next launches.
+ * Reading it costs one small copy, and only programs with sites have a record.
+ */
+inline int read_errors(State* st, const char* where, ErrorReport report) {
+  if (!st->errors || !st->stream) return 0;
+  unsigned counts[2] = {0, 0};  // stopped, logged: the record's head
+  cudaError_t e = cudaMemcpyAsync(counts, st->errors, sizeof counts, cudaMemcpyDeviceToHost, st->stream);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(st->stream);
+  if (e != cudaSuccess) return fault(st, where, e);
+  if (!counts[0] && !counts[1]) return 0;
+  ErrorRecord r;
+  e = cudaMemcpy(&r, st->errors, sizeof r, cudaMemcpyDeviceToHost);
+  if (e == cudaSuccess) e = cudaMemsetAsync(st->errors, 0, sizeof r, st->stream);
+  if (e != cudaSuccess) return error(st, where, "reading the device error record", e);
+  for (unsigned n = 0; n < r.logged && n < kLoggedErrors; ++n) report(st, r.log[n]);
+  return r.stopped ? report(st, r.stop) : 0;
+}
+
+/*
+ * Waits for everything `run` queued; reports a kernel fault with the last stencil launched,
+ * and what the kernels recorded (`report`: the program's, see read_errors).
+ */
+inline int sync(State* st, const char* program, ErrorReport report) {
+  st->error[0] = '\0';
+  if (!st->stream) return 0;
+  cudaError_t e = cudaStreamSynchronize(st->stream);
+  if (e != cudaSuccess) return fault(st, program, e);
+  return read_errors(st, program, report);
 }
 
 /* Blocks to launch for `n` points at `block` threads per block, capped at the grid limit. */

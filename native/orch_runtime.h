@@ -169,11 +169,17 @@ struct VarKError {
     }
   }
   /* Call after the loops (the parallel region's barrier publishes the recorded fields). */
-  int report(State* st) const {
-    return fail(st, "%s%lld, outside its %lld levels (compute point %lld, %lld, %lld)%s", head, (long long)index,
-                (long long)extent, (long long)i, (long long)j, (long long)k, tail);
-  }
+  int report(State* st) const;
 };
+
+/* The message of a read at a variable K offset outside the array (CPU and CUDA builds). */
+inline int vk_report(State* st, const char* head, const char* tail, int64_t index, int64_t extent, int64_t i,
+                     int64_t j, int64_t k) {
+  return fail(st, "%s%lld, outside its %lld levels (compute point %lld, %lld, %lld)%s", head, (long long)index,
+              (long long)extent, (long long)i, (long long)j, (long long)k, tail);
+}
+
+inline int VarKError::report(State* st) const { return vk_report(st, head, tail, index, extent, i, j, k); }
 
 /* base[idx * stride] when lo <= idx < hi (indices relative to the array's origin), else 0. */
 template <class T>

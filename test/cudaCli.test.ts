@@ -45,6 +45,11 @@ cli('orch build --preset cuda-h100 writes host, kernels and library; orch run us
   const entry = JSON.parse(built.stdout).entries[0];
   const files = readdirSync(entry.dir);
   for (const f of ['orch_smooth.cpp', 'orch_smooth.cu', 'orch_smooth_kernels.h', 'liborch_smooth.so']) assert.ok(files.includes(f), `${f} in ${files.join(', ')}`);
+  // The memory report says where the arrays live.
+  const info = await orch(['info', 'smooth.py'], dir);
+  assert.is(info.code, 0, info.stderr);
+  assert.match(info.stdout, /memory: 2 array\(s\) in GPU device memory\n {4}arg {7}a float64\[/);
+  assert.match(info.stdout, /arg: device memory owned by the caller/);
 
   const run = await orch(['run', 'smooth.py:smooth', '--preset', 'cuda-h100', '--mode', 'run', '--shape', '12,10,6', '--origin', '1,0,0', '--domain', '10,10,6', '--scalars', '{"w": 0.25}', '--check'], dir);
   if (hasGpu()) {

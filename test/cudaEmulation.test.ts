@@ -1,15 +1,19 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { EntryResult } from '../core/Compiler.js';
 import { presetNamed, resolveConfig } from '../core/config/loadConfig.js';
 import { formatDiagnostic, OrchError, OrchErrors } from '../core/diagnostics.js';
+import { Interpreter } from '../core/interpreter/Interpreter.js';
+import { allocate, type NDArray } from '../core/runtime/ndarray.js';
 import { NativeLibrary } from '../core/runtime/NativeLibrary.js';
+import { parseExternals } from '../plugins/parse/externalsJson.js';
 import { generateCuda, type CudaOptions } from '../plugins/codegen/cuda.js';
 import { gt4pyMismatch } from './conformanceKit.js';
-import { interpret, interpreterMismatch, runOnDevice, type EntryCall } from './deviceRuns.js';
+import { callArgs, interpret, interpreterMismatch, runOnDevice, type EntryCall } from './deviceRuns.js';
 import { buildEmulated, HostMemory } from './cudaEmulation/emulate.js';
 import { CUDA_GAPS, eagerLimited, entryIR, gpuJobs, testConcurrency } from './gpuJobs.js';
 
@@ -130,5 +134,70 @@ emulation('the cases exercise every kind of kernel the backend emits', () => {
     assert.ok(kernelKinds.has(kind), `no case produced a '${kind}' kernel; seen: ${[...kernelKinds].join(', ')}`);
   }
 });
+
+/*
+ * Calls the language rejects at run time (fixtures/rejections cases with `run`: reads at a
+ * variable K offset outside the array, found inside the kernels) must fail on the GPU with
+ * the interpreter's diagnostic, recorded on the device and reported by the host.
+ */
+const rejections = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/rejections');
+interface RunSpec {
+  entry: string;
+  externals?: Record<string, unknown>;
+  run?: { domain: number[]; origin: number[]; fields: Record<string, number[]>; fill?: Record<string, number> };
+}
+for (const name of readdirSync(rejections).sort()) {
+  const dir = path.join(rejections, name);
+  const spec = JSON.parse(readFileSync(path.join(dir, 'case.json'), 'utf8')) as RunSpec;
+  if (!spec.run) continue;
+  const run = spec.run;
+  emulation(`rejection ${name}: the CUDA run reports the interpreter's diagnostic`, async () => {
+    const built = await emulatedBuild(`rejection ${name}`, { modules: [path.join(dir, 'module.py')], entry: spec.entry, externals: parseExternals(JSON.stringify(spec.externals ?? {})), defines: {} });
+    if (built.error || built.gap !== undefined) assert.unreachable(built.gap ?? describeError(built.error));
+    const iface = built.entry!.iface!;
+    const inputs: Record<string, NDArray> = {};
+    for (const [f, shape] of Object.entries(run.fields)) {
+      const a = allocate(iface.params.find((p) => p.name === f)!.dtype, shape);
+      for (let n = 0; n < a.data.length; n++) {
+        const v = run.fill?.[f] ?? (n % 7) * 0.25;
+        if (a.data instanceof BigInt64Array) a.data[n] = BigInt(Math.trunc(v));
+        else a.data[n] = v;
+      }
+      inputs[f] = a;
+    }
+    const call: EntryCall = { iface, program: built.entry!.program!, inputs, call: { scalars: {}, domain: run.domain, origin: run.origin } };
+    const diagnostic = (fn: () => unknown): string => {
+      try {
+        fn();
+      } catch (e) {
+        if (e instanceof OrchError) return formatDiagnostic(e.diagnostic);
+        throw e;
+      }
+      assert.unreachable('the call was expected to fail');
+      return '';
+    };
+    const want = diagnostic(() => new Interpreter(call.program).run(callArgs(call).args));
+    const lib = NativeLibrary.open(built.library!, built.symbol!);
+    try {
+      // The first failure recorded wins: with threads in increasing order that is the
+      // interpreter's first; in another order, another failing point, in the same words.
+      assert.fixture(diagnostic(() => runOrdered(lib, call, 'forward')), want, 'threads in forward order');
+      const anyPoint = (text: string) => text.replace(/K index -?\d+,/, 'K index …,').replace(/\(compute point -?\d+, -?\d+, -?\d+\)/, '(compute point …)');
+      assert.fixture(anyPoint(diagnostic(() => runOrdered(lib, call, 'reverse'))), anyPoint(want), 'threads in reverse order');
+      // The error does not stay in the device error record: on zero inputs (levels 0, in
+      // bounds) the same handle runs and matches the interpreter.
+      const zeros: EntryCall = { ...call, inputs: Object.fromEntries(Object.entries(inputs).map(([f, a]) => [f, allocate(a.dtype, a.shape)])) };
+      let want0: Record<string, NDArray> | undefined;
+      try {
+        want0 = interpret(zeros);
+      } catch {
+        // rejected whatever the data (a domain the intervals do not fit)
+      }
+      if (want0) assert.is(interpreterMismatch(want0, runOrdered(lib, zeros, 'forward')), null, 'a good run after a failed one');
+    } finally {
+      lib.close();
+    }
+  });
+}
 
 emulation.run();

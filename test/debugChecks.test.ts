@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,20 +8,12 @@ import * as assert from 'uvu/assert';
 
 /** Debug insertion on the CPU: NaN, negative tracers and negative delp, abort or log. */
 const orchBin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/orch.js');
-const MODULE = `from gt4py.cartesian.gtscript import PARALLEL, computation, interval, sqrt
-from ndsl.dsl.typing import Float, FloatField
-
-
-def physics(qvapor: FloatField, delp: FloatField, t: FloatField, w: Float):
-    with computation(PARALLEL), interval(...):
-        qvapor = qvapor - w
-        delp = delp - 2.0 * w
-        t = sqrt(t - w)
-`;
+/** The module the debug tests run (fixtures/debug; test/cudaDebugChecks.test.ts runs it on the CUDA side). */
+const DEBUG_MODULE = readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/debug/physics.py'), 'utf8');
 
 function project(config = ''): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'orch-debug-'));
-  writeFileSync(path.join(dir, 'm.py'), MODULE);
+  writeFileSync(path.join(dir, 'm.py'), DEBUG_MODULE);
   if (config) writeFileSync(path.join(dir, 'orch.config.ts'), config);
   return dir;
 }

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BuildCache, type BuildInfo, type Manifest } from '../cache/BuildCache.js';
 import { resolveConfig } from '../config/loadConfig.js';
+import type { MemoryReport } from '../EntryBuild.js';
 
 /** `orch info [module]`: cache entries, keys, hit/miss history, last miss reason, memory and build info. */
 export async function infoCommand(opts: { module?: string; json?: boolean; codepath?: string }): Promise<number> {
@@ -55,10 +56,15 @@ export async function infoCommand(opts: { module?: string; json?: boolean; codep
         process.stdout.write(`  library ${b.library} (symbol ${b.symbol}), code path ${b.codepath}, ${b.warnings} warning(s)${b.plugins.length ? `, plugins ${b.plugins.join(', ')}` : ''}\n`);
         process.stdout.write(`  sources ${b.sources.map((f) => path.relative(config.root, f)).join(', ')}\n`);
       }
-      const mem = r.memory as { arrays?: { name: string; role: string; dtype: string; shape: string[]; pooled: boolean; tile?: string }[] } | undefined;
+      const mem = r.memory as MemoryReport | undefined;
       if (mem?.arrays) {
-        process.stdout.write(`  memory: ${mem.arrays.length} array(s)\n`);
+        // a CUDA build's arrays are all device memory: say so once, and what that means per role
+        const device = mem.arrays.length > 0 && mem.arrays.every((a) => a.storage === 'device');
+        process.stdout.write(`  memory: ${mem.arrays.length} array(s)${device ? ' in GPU device memory' : ''}\n`);
         for (const a of mem.arrays) process.stdout.write(`    ${a.role.padEnd(9)} ${a.name} ${a.dtype}[${a.shape.join(', ')}]${a.pooled ? ' pooled' : ''}${a.tile ? ` ${a.tile}` : ''}\n`);
+        if (device) {
+          for (const [role, t] of Object.entries(mem.totals ?? {})) if (t.arrays && t.note) process.stdout.write(`    ${role}: ${t.note}\n`);
+        }
       }
     }
   }

@@ -8,6 +8,7 @@ import {
   axisIndices,
   type ArrayDecl,
   type CallbackDecl,
+  type DebugCheck,
   type AxisBound,
   type DType,
   type Expr,
@@ -261,7 +262,7 @@ export class ProgramGenerator {
   private loopCount = 0;
   /** Source line of the point statement being generated, for run-time check messages. */
   private stmtLoc: SourceLoc | undefined;
-  private launchName = '';
+  protected launchName = '';
   /** Set while generating the loops of one tile: the index of the vertical loop. */
   private tileScope: number | undefined;
 
@@ -292,8 +293,12 @@ export class ProgramGenerator {
   protected stride(name: string, pos: number): string {
     return `s${pos}_${this.names.id('array', name)}`;
   }
-  private kLimit(name: string, end: 'lo' | 'hi'): string {
+  protected kLimit(name: string, end: 'lo' | 'hi'): string {
     return `k${end}_${this.names.id('array', name)}`;
+  }
+  /** A kernel parameter holding the origin of array `name` along its axis `pos` (CUDA). */
+  protected originParam(name: string, pos: number): string {
+    return `o${pos}_${this.names.id('array', name)}`;
   }
   private buffer(name: string): string {
     return `B_${this.names.id('array', name)}`;
@@ -328,6 +333,7 @@ export class ProgramGenerator {
     callbacks.forEach((_, n) => w.line(`callback${n}_t callback${n} = nullptr;`));
     w.close('};');
     w.line('');
+    this.beforeRunProgram();
     w.open('int run_program(Handle* h, void* const* args) {');
     w.line(`${this.stateType()}* st = h;`);
     callbacks.forEach((cb, n) =>
@@ -337,6 +343,7 @@ export class ProgramGenerator {
     this.pstmts(p.body);
     w.line('return 0;');
     w.close();
+    this.afterRunProgram();
     w.line('');
     w.close('}  // namespace');
     w.line('');
@@ -393,6 +400,10 @@ export class ProgramGenerator {
   }
   /** Lines of `run` after the handle and argument checks, before the program runs. */
   protected runPrelude(): void {}
+  /** Definitions in the library's anonymous namespace before `run_program`. */
+  protected beforeRunProgram(): void {}
+  /** Definitions in the library's anonymous namespace after `run_program` (what its code generation collected). */
+  protected afterRunProgram(): void {}
   /** Exports after `_signature` (`api` is the linkage and visibility prefix). */
   protected extraExports(api: string): void {
     void api;
@@ -596,7 +607,7 @@ export class ProgramGenerator {
     for (const v of s.loops) for (const h of v.body) collectTargets(h.body, written);
     const variableK = variableKReads(s);
     const ctx: PointContext = { hoisted: new Map(), locals: new Map(), origins: s.origins, variableK: variableK.size > 0 };
-    if (variableK.size) w.line('orch::VarKError vkerr;');
+    this.beginLoops(ctx);
     for (const name of new Set([...bounds.map((b) => b.array), ...launchArrays(s)])) {
       if (perTile.has(name)) continue;
       const a = this.array(name);
@@ -620,14 +631,14 @@ export class ProgramGenerator {
     }
     if (tile) {
       this.tiledLoops(s, tile, ctx, where);
-      if (variableK.size) w.line('if (vkerr.set.load()) return vkerr.report(st);');
+      this.afterVLoop(ctx);
     } else {
       for (const v of s.loops) {
         this.vloop(v, ctx);
-        if (variableK.size) w.line('if (vkerr.set.load()) return vkerr.report(st);');
+        this.afterVLoop(ctx);
       }
     }
-    if (hasAbortCheck(s)) w.line('if (st->debug_failed) return 1;');
+    this.endLaunch(s, ctx);
     w.close();
   }
 
@@ -744,6 +755,27 @@ export class ProgramGenerator {
     w.close();
     w.line(`if (tile_oom.load()) return orch::fail(st, "%s: out of memory for the tile scratch arenas", ${where});`);
     w.close();
+  }
+
+  // Where a launch's run-time errors (variable K reads, debug checks) are caught. On the
+  // CPU, reads record into a `VarKError` on the stack and checks into the handle.
+
+  /** Before the loops of a launch (after its bounds checks). */
+  protected beginLoops(ctx: PointContext): void {
+    if (ctx.variableK) this.w.line('orch::VarKError vkerr;');
+  }
+  /** After each VLoop of a launch: a variable-K read that failed ends the run here. */
+  protected afterVLoop(ctx: PointContext): void {
+    if (ctx.variableK) this.w.line('if (vkerr.set.load()) return vkerr.report(st);');
+  }
+  /** After a launch: an abort-mode debug check that failed ends the run here. */
+  protected endLaunch(s: LaunchStmt, ctx: PointContext): void {
+    void ctx;
+    if (launchHasCheck(s, (c) => c.action === 'abort')) this.w.line('if (st->debug_failed) return 1;');
+  }
+  /** Whether a variable-K read failed (in this thread at least), so a `while` loop must end. */
+  protected variableKFailed(): string {
+    return 'vkerr.set.load(std::memory_order_relaxed)';
   }
 
   /** Declares an HLoop's point-local scalars (zero at every point) inside the innermost loop. */
@@ -921,7 +953,7 @@ export class ProgramGenerator {
         return;
       case 'while':
         // after a failed variable-K read (which reads 0), a loop must still end
-        this.mapped(s.loc, () => w.open(ctx.variableK ? `while (${this.cond(s.cond, ctx)} && !vkerr.set.load(std::memory_order_relaxed)) {` : `while (${this.cond(s.cond, ctx)}) {`));
+        this.mapped(s.loc, () => w.open(ctx.variableK ? `while (${this.cond(s.cond, ctx)} && !${this.variableKFailed()}) {` : `while (${this.cond(s.cond, ctx)}) {`));
         this.stmts(s.body, ctx);
         w.close();
         return;
@@ -943,22 +975,31 @@ export class ProgramGenerator {
   }
 
   /** A debug check of the value just written; reports name the program, stencil, line and i, j, k. */
-  private check(s: Extract<Stmt, { kind: 'check' }>, ctx: PointContext): void {
+  protected check(s: CheckStmt, ctx: PointContext): void {
     const w = this.w;
-    const a = this.array(s.target);
-    const value = `static_cast<double>(${this.fieldRef(s.target, [0, 0, 0], ctx)})`;
-    const test = s.check.test === 'nan' ? `std::isnan(${value})` : `${value} < ${floatLiteral(s.check.threshold, 'float64')}`;
+    const { value, test, format } = this.checkParts(s, ctx);
     const origin = ctx.origins[s.target] ?? [];
-    const idx = axisIndices(a.axes).map((ax, pos) => `(long long)(${convert(this.expr(origin[pos] ?? { kind: 'lit', value: 0, dtype: 'int64' }, undefined), 'int64', 'int64')} + ${'ijk'[ax]})`);
-    const fmtIdx = axisIndices(a.axes).map((ax) => `${'ijk'[ax]}=%lld`).join(', ');
-    const what = s.check.test === 'nan' ? 'is NaN' : `is %g, below ${s.check.threshold}`;
-    const msg = `debug check: ${s.target} ${what} at ${fmtIdx} in program ${s.check.program}, stencil ${s.check.stencil} (${s.loc.file}:${s.loc.line})`;
+    const idx = axisIndices(this.array(s.target).axes).map((ax, pos) => `(long long)(${convert(this.expr(origin[pos] ?? { kind: 'lit', value: 0, dtype: 'int64' }, undefined), 'int64', 'int64')} + ${'ijk'[ax]})`);
     const args = [...(s.check.test === 'nan' ? [] : [value]), ...idx];
     this.mapped(s.loc, () => w.open(`if (${test}) {`));
     w.line('char msg[512];');
-    w.line(`std::snprintf(msg, sizeof msg, ${cString(msg.replace(/%(?!lld|g)/g, '%%'))}${args.length ? `, ${args.join(', ')}` : ''});`);
+    w.line(`std::snprintf(msg, sizeof msg, ${format}${args.length ? `, ${args.join(', ')}` : ''});`);
     w.line(`orch::debug_report(st, ${s.check.action === 'abort' ? 'true' : 'false'}, msg);`);
     w.close();
+  }
+
+  /**
+   * The checked value (as a double), the failing test, and the report's printf format (a
+   * C string): `%g` for the value of a 'negative' check, then `%lld` per array index.
+   */
+  protected checkParts(s: CheckStmt, ctx: PointContext): { value: string; test: string; format: string } {
+    const a = this.array(s.target);
+    const value = `static_cast<double>(${this.fieldRef(s.target, [0, 0, 0], ctx)})`;
+    const test = s.check.test === 'nan' ? `std::isnan(${value})` : `${value} < ${floatLiteral(s.check.threshold, 'float64')}`;
+    const fmtIdx = axisIndices(a.axes).map((ax) => `${'ijk'[ax]}=%lld`).join(', ');
+    const what = s.check.test === 'nan' ? 'is NaN' : `is %g, below ${s.check.threshold}`;
+    const msg = `debug check: ${s.target} ${what} at ${fmtIdx} in program ${s.check.program}, stencil ${s.check.stencil} (${s.loc.file}:${s.loc.line})`;
+    return { value, test, format: cString(msg.replace(/%(?!lld|g)/g, '%%')) };
   }
 
   /** `p_x[...]` for array `name` at `offset` from the current point (i, j, k). */
@@ -975,7 +1016,17 @@ export class ProgramGenerator {
   }
 
   /** A checked read of `name` at `offset` plus the variable K offset `kOffset` (see orch::vk_read). */
-  private variableKRead(name: string, offset: Offset, kOffset: Expr, loc: SourceLoc | undefined, ctx: PointContext | undefined): string {
+  protected variableKRead(name: string, offset: Offset, kOffset: Expr, loc: SourceLoc | undefined, ctx: PointContext | undefined): string {
+    const r = this.variableKParts(name, offset, kOffset, loc, ctx);
+    return `orch::vk_read(${r.base}, ${r.stride}, ${r.idx}, ${r.lo}, ${r.hi}, vkerr, ${r.head}, ${r.tail}, i, j, k)`;
+  }
+
+  /**
+   * What a checked read at a variable K offset needs: the column's base pointer, the K
+   * stride, the K index (relative to the origin), the array's K limits, and its error
+   * message around the numbers (`head` and `tail`, C strings, as the interpreter words it).
+   */
+  protected variableKParts(name: string, offset: Offset, kOffset: Expr, loc: SourceLoc | undefined, ctx: PointContext | undefined) {
     const decl = ctx?.hoisted.get(name);
     if (!decl) throw new Error(`array '${name}' is accessed outside a launch that addresses it`);
     const letters = axisIndices(decl.axes);
@@ -994,7 +1045,7 @@ export class ProgramGenerator {
     const located = loc ? locatedErrorPrefix('E_OUT_OF_BOUNDS', loc) : '';
     const head = cString(`${located}stencil '${this.launchName}': field '${name}' is read at a variable K offset at K index `);
     const tail = cString(locatedErrorHint(VARIABLE_K_HINT));
-    return `orch::vk_read(${base}, ${this.stride(name, kpos)}, ${idx}, ${this.kLimit(name, 'lo')}, ${this.kLimit(name, 'hi')}, vkerr, ${head}, ${tail}, i, j, k)`;
+    return { base, stride: this.stride(name, kpos), idx, lo: this.kLimit(name, 'lo'), hi: this.kLimit(name, 'hi'), head, tail };
   }
 
   // -------------------------------------------------------------------------------------
@@ -1222,12 +1273,18 @@ function tileLocalBoxes(s: LaunchStmt, tile: Tiling): Map<string, TileBox[]> {
   return out;
 }
 
-function hasAbortCheck(s: LaunchStmt): boolean {
-  const inStmts = (body: readonly Stmt[]): boolean =>
-    body.some((x) =>
-      x.kind === 'check' ? x.check.action === 'abort' : x.kind === 'if' ? inStmts(x.then) || inStmts(x.else) : x.kind === 'while' || x.kind === 'region' ? inStmts(x.body) : false,
-    );
-  return s.loops.some((v) => v.body.some((h) => inStmts(h.body)));
+export type CheckStmt = Extract<Stmt, { kind: 'check' }>;
+
+/** Whether point statements `body` hold a debug check that `test` accepts. */
+export function hasCheck(body: readonly Stmt[], test: (c: DebugCheck) => boolean = () => true): boolean {
+  return body.some((x) =>
+    x.kind === 'check' ? test(x.check) : x.kind === 'if' ? hasCheck(x.then, test) || hasCheck(x.else, test) : x.kind === 'while' || x.kind === 'region' ? hasCheck(x.body, test) : false,
+  );
+}
+
+/** Whether a launch holds a debug check that `test` accepts. */
+export function launchHasCheck(s: LaunchStmt, test?: (c: DebugCheck) => boolean): boolean {
+  return s.loops.some((v) => v.body.some((h) => hasCheck(h.body, test)));
 }
 
 export function locText(loc: SourceLoc): string {

@@ -106,7 +106,7 @@ test('the host keeps the C ABI, adds sync and set_stream, and says it takes devi
     assert.match(out.header, `${out.symbol}_${fn}(`);
   }
   assert.match(out.source, /#include "orch_cuda\.h"/);
-  assert.match(out.source, /orch::cuda::prepare\(st, "program 'gpu_temps'"\)/);
+  assert.match(out.source, /orch::cuda::prepare\(st, "program 'gpu_temps'", false\)/, 'nothing to record: no device error record');
   assert.match(out.source, /check_device_arg\(st, 0, "inp", A_inp\.data\)/);
   assert.match(out.header, /device memory/);
   const launchers = [...out.launchers.matchAll(/^int (\w+)\(cudaStream_t stream/gm)].map((m) => m[1]);
@@ -145,8 +145,50 @@ test('a K sweep that reads other columns of what it writes needs a barrier per l
 test('syncLaunches synchronizes after every launch', () => {
   assert.match(generateCuda(withTemporaries(), OPTIONS).source, /orch::cuda::launched\([^;]*, false\)\) return 1;/);
   const synced = generateCuda(withTemporaries(), { ...OPTIONS, syncLaunches: true }).source;
-  assert.not.match(synced, /, false\)\) return 1;/);
+  assert.not.match(synced, /launched\([^;]*, false\)\) return 1;/);
   assert.match(synced, /orch::cuda::launched\([^;]*, true\)\) return 1;/);
+});
+
+/** out = inp[0, 0, dk] (dk a runtime scalar): a read at a variable K offset. */
+function variableK(): Program {
+  const arrays = [arg('inp'), arg('out')];
+  const read: Expr = { kind: 'field', name: 'inp', offset: [0, 0, 0], kOffset: sc('dk'), dtype: 'float64', loc: at(11) };
+  return program('gpu_vk', arrays, [sarg('nx'), sarg('ny'), sarg('nz'), sarg('dk')], [launch('lookup', arrays, [vloop('PARALLEL', [hloop([assign('out', read, 11)])])])]);
+}
+
+test('variable K reads record into the device error record, reported at sync', () => {
+  const out = generateCuda(variableK(), OPTIONS);
+  assert.match(out.kernels, /orch::cuda::vk_read\(p_inp[^;]*, errors, vk_failed, 0, i, j, k\)/);
+  assert.match(out.source, /orch::cuda::prepare\(st, "program 'gpu_vk'", true\)/);
+  assert.match(out.source, /case 0: return orch::vk_report\(st, /);
+  assert.not.match(out.source, /read_errors/, 'no synchronization inside run');
+  assert.match(generateCuda(variableK(), { ...OPTIONS, syncLaunches: true }).source, /orch::cuda::read_errors\(st, "program 'gpu_vk': stencil 'lookup'/);
+});
+
+test('emulated: a variable K read outside the array fails at sync with its source line; the handle stays usable', async () => {
+  const lib = await emulated(variableK());
+  const memory = new HostMemory();
+  const [nx, ny, nz] = [5, 4, 3];
+  const inp = filled([nx, ny, nz], (n) => n);
+  const out = allocate('float64', [nx, ny, nz]);
+  const bad = stageOnDevice(memory, lib.signature.params, { inp, out, nx, ny, nz, dk: 1 }, 'KJI');
+  lib.run(bad.args, { async: true });  // only queued: the error surfaces at sync
+  const e = expectCode(() => lib.sync(), 'E_OUT_OF_BOUNDS', /stencil 'lookup': field 'inp' is read at a variable K offset at K index 3, outside its 3 levels \(compute point \d, \d, 2\)/);
+  assert.is(e.diagnostic.loc?.line, 11);
+  lib.sync();  // reported once: the record is cleared
+  bad.free();
+  const good = stageOnDevice(memory, lib.signature.params, { inp, out, nx, ny, nz, dk: 0 }, 'KJI');
+  lib.run(good.args);
+  good.download();
+  good.free();
+  assert.equal([...out.data], [...inp.data]);
+  lib.close();
+  // With syncLaunches, run itself reports it.
+  const synced = await emulated(variableK(), { syncLaunches: true });
+  const again = stageOnDevice(memory, synced.signature.params, { inp, out, nx, ny, nz, dk: -1 }, 'KJI');
+  expectCode(() => synced.run(again.args, { async: true }), 'E_OUT_OF_BOUNDS', /at K index -1, outside its 3 levels \(compute point \d, \d, 0\)/);
+  again.free();
+  synced.close();
 });
 
 test('emulated: temporaries are zero-filled pool memory, and IJ sums over K run in order', async () => {

@@ -1,9 +1,8 @@
 import type { LaunchStmt } from '../../core/ir/accessBounds.js';
 import { fail } from '../../core/diagnostics.js';
 import type { ProgramSignature } from '../../core/runtime/NativeLibrary.js';
-import type { ArrayDecl, Expr, HLoop, Program, VLoop } from '../../core/ir/types.js';
+import { axisIndices, type ArrayDecl, type Expr, type HLoop, type Offset, type Program, type SourceLoc, type Stmt, type VLoop } from '../../core/ir/types.js';
 import { forEachExpr, reads, writes } from '../../core/ir/walk.js';
-import { launches } from '../../core/ir/rewrite.js';
 import {
   CTYPE,
   STORAGE,
@@ -12,10 +11,12 @@ import {
   cString,
   commentText,
   convert,
+  launchHasCheck,
   locText,
   programHeader,
   programSignature,
   programSymbol,
+  type CheckStmt,
   type CppOptions,
   type PointContext,
 } from './cpp.js';
@@ -40,6 +41,13 @@ import {
  * Thread mapping follows the preset's loop order, read like the CPU's: the last axis
  * varies fastest and runs along threadIdx.x, so it should be the contiguous one. Program
  * temporaries and transients are laid out the same way, from the handle's memory pool.
+ *
+ * What the CPU build reports from inside its loops (a read at a variable K offset outside
+ * the array, a failed debug check) a kernel records in the handle's device error record
+ * (native/orch_cuda_device.h) and goes on, so the device stays usable. Each place that can
+ * record is a numbered *site*; the host reads the record back (after launches with debug
+ * checks, and at `sync`) and turns each entry into the CPU build's message with the
+ * generated `report_errors`, which knows every site's text.
  *
  * Outputs per program: the host `.cpp` (the C ABI of cpp.ts plus `_sync` and
  * `_set_stream`), the `.cu` with the kernels and their launchers, the launchers'
@@ -72,26 +80,7 @@ export interface CudaOutput {
 export const DEFAULT_BLOCK: [number, number, number] = [128, 2, 1];
 export const DEFAULT_COLUMN_BLOCK: [number, number] = [64, 2];
 
-/** Reads at variable K offsets need a device-side error flag the CUDA runtime lacks yet. */
-function rejectVariableK(program: Program): void {
-  for (const l of launches(program.body)) {
-    for (const v of l.loops) {
-      for (const h of v.body) {
-        forEachExpr(h.body, (e) => {
-          if (e.kind === 'field' && e.kOffset) {
-            fail('E_UNSUPPORTED', `'${e.name}' is read at a variable K offset, which the CUDA backend does not support yet`, {
-              loc: e.loc ?? l.loc,
-              hint: 'build this program for the CPU (preset cpu or cpu-native); variable K offsets compile and run there',
-            });
-          }
-        });
-      }
-    }
-  }
-}
-
 export function generateCuda(program: Program, opts: CudaOptions): CudaOutput {
-  rejectVariableK(program);
   checkBlock('blockSize', opts.blockSize, 3);
   checkBlock('columnBlockSize', opts.columnBlockSize, 2);
   const symbol = programSymbol(program.name);
@@ -111,6 +100,8 @@ export function generateCuda(program: Program, opts: CudaOptions): CudaOutput {
         ' *       CUDA: queue later runs on `stream` (a cudaStream_t, e.g. CuPy\'s current stream);',
         ' *       NULL goes back to a stream of the handle\'s own.',
         ' *   Field data pointers must be device memory (or managed, or mapped pinned memory).',
+        ' *   Errors kernels record (a read at a variable K offset outside the array) are reported',
+        ' *   by the next sync; debug checks are reported right after their launch.',
       ],
       decls: [`int ${symbol}_sync(void* handle);`, `int ${symbol}_set_stream(void* handle, void* stream);`],
     }),
@@ -145,6 +136,27 @@ const int64Param = (name: string, arg = name): Param => ({ type: 'int64_t', name
 const GRID_LIMIT = { x: '2147483647u', y: '65535u', z: '65535u' } as const;
 type Dim = 'x' | 'y' | 'z';
 
+/** Arrays the debug checks in `body` check. */
+function checkTargets(body: readonly Stmt[], out = new Set<string>()): Set<string> {
+  for (const s of body) {
+    if (s.kind === 'check') out.add(s.target);
+    else if (s.kind === 'if') {
+      checkTargets(s.then, out);
+      checkTargets(s.else, out);
+    } else if (s.kind === 'while' || s.kind === 'region') checkTargets(s.body, out);
+  }
+  return out;
+}
+
+/** Arrays `body` reads at a variable K offset. */
+function variableKArrays(body: Stmt[]): Set<string> {
+  const out = new Set<string>();
+  forEachExpr(body, (e) => {
+    if (e.kind === 'field' && e.kOffset) out.add(e.name);
+  });
+  return out;
+}
+
 /** Whether a FORWARD/BACKWARD VLoop reads, at a horizontal offset, an array it writes. */
 export function needsLevelBarrier(v: VLoop): boolean {
   const bodies = v.body.flatMap((h) => h.body);
@@ -160,6 +172,8 @@ class CudaGenerator extends ProgramGenerator {
   private launchWhere = '""';
   private launchComment = '';
   private readonly cudaOpts: CudaOptions;
+  /** The body of each site's `case` in `report_errors`, by site number. */
+  private readonly sites: string[] = [];
 
   constructor(program: Program, opts: CudaOptions, symbol: string) {
     super(program, opts, symbol);
@@ -167,7 +181,7 @@ class CudaGenerator extends ProgramGenerator {
     const kw = this.kernelWriter;
     kw.line(`// Generated by orch from program ${commentText(program.name)}: kernels and their launchers. Do not edit.`);
     kw.line('#include "orch_runtime.h"');
-    kw.line('#include "orch_cuda.h"');
+    kw.line('#include "orch_cuda_device.h"');
     kw.line(`#include "${symbol}_kernels.h"`);
     kw.line('');
   }
@@ -190,14 +204,38 @@ class CudaGenerator extends ProgramGenerator {
   }
 
   protected override runPrelude(): void {
-    this.w.line(`if (orch::cuda::prepare(st, ${this.label})) return 1;`);
+    this.w.line(`if (orch::cuda::prepare(st, ${this.label}, ${this.sites.length > 0})) return 1;`);
+  }
+
+  protected override beforeRunProgram(): void {
+    this.w.line('int report_errors(orch::cuda::State* st, const orch::cuda::ErrorEntry& e);');
+    this.w.line('');
+  }
+
+  /** `report_errors`: each site's entry in the device error record as the CPU build reports it. */
+  protected override afterRunProgram(): void {
+    const w = this.w;
+    w.line('');
+    w.line('/* An entry of the device error record, reported as the CPU build would; nonzero ends the run. */');
+    w.open('int report_errors(orch::cuda::State* st, [[maybe_unused]] const orch::cuda::ErrorEntry& e) {');
+    w.open('switch (e.site) {');
+    this.sites.forEach((body, n) => w.line(`case ${n}: ${body}`));
+    w.close();
+    w.line(`return orch::fail(st, "%s: the device error record holds an unknown site %d", ${this.label}, (int)e.site);`);
+    w.close();
+  }
+
+  /** Registers a site: `body` reports its entry `e` (a C++ statement that returns). */
+  private site(body: string): number {
+    this.sites.push(body);
+    return this.sites.length - 1;
   }
 
   protected override extraExports(api: string): void {
     const w = this.w;
     const st = 'static_cast<orch::cuda::State*>(handle)';
     w.line('');
-    w.line(`${api} int ${this.symbol}_sync(void* handle) { return handle ? orch::cuda::sync(${st}, ${this.label}) : 1; }`);
+    w.line(`${api} int ${this.symbol}_sync(void* handle) { return handle ? orch::cuda::sync(${st}, ${this.label}, report_errors) : 1; }`);
     w.line('');
     w.open(`${api} int ${this.symbol}_set_stream(void* handle, void* stream) {`);
     w.line(`return handle ? orch::cuda::set_stream(${st}, ${this.label}, stream) : 1;`);
@@ -223,6 +261,48 @@ class CudaGenerator extends ProgramGenerator {
     this.launchWhere = cString(text);
     this.launchComment = commentText(text);
     super.launch(s);
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Errors found inside kernels: recorded on the device, reported by the host.
+
+  // The CPU's host-side `vkerr` has no place here: kernels record into the handle's record.
+  protected override beginLoops(): void {}
+  protected override afterVLoop(): void {}
+
+  /**
+   * Debug checks are read back right after their launch, so an abort-mode failure ends the
+   * run there and log-mode reports come out in program order, as on the CPU (a debug build
+   * waits for each checked launch). Variable-K reads wait for `sync`, unless every launch
+   * is synchronized anyway.
+   */
+  protected override endLaunch(s: LaunchStmt, ctx: PointContext): void {
+    if (launchHasCheck(s) || (ctx.variableK && this.cudaOpts.syncLaunches)) {
+      this.w.line(`if (orch::cuda::read_errors(st, ${this.launchWhere}, report_errors)) return 1;`);
+    }
+  }
+
+  protected override variableKFailed(): string {
+    return 'vk_failed';
+  }
+
+  protected override variableKRead(name: string, offset: Offset, kOffset: Expr, loc: SourceLoc | undefined, ctx: PointContext | undefined): string {
+    const r = this.variableKParts(name, offset, kOffset, loc, ctx);
+    const site = this.site(`return orch::vk_report(st, ${r.head}, ${r.tail}, e.n[0], e.n[1], e.i, e.j, e.k);`);
+    return `orch::cuda::vk_read(${r.base}, ${r.stride}, ${r.idx}, ${r.lo}, ${r.hi}, errors, vk_failed, ${site}, i, j, k)`;
+  }
+
+  /** A debug check in a kernel: the array indices come from the origin parameters. */
+  protected override check(s: CheckStmt, ctx: PointContext): void {
+    const { value, test, format } = this.checkParts(s, ctx);
+    const axes = axisIndices(this.array(s.target).axes);
+    const abort = s.check.action === 'abort';
+    const values = [...(s.check.test === 'nan' ? [] : ['e.value']), ...axes.map((_, pos) => `(long long)e.n[${pos}]`)];
+    const site = this.site(
+      `{ char msg[512]; std::snprintf(msg, sizeof msg, ${format}, ${values.join(', ')}); orch::debug_report(st, ${abort}, msg); return ${abort ? 1 : 0}; }`,
+    );
+    const idx = [0, 1, 2].map((pos) => (pos < axes.length ? `${this.originParam(s.target, pos)} + ${'ijk'[axes[pos]]}` : '0'));
+    this.mapped(s.loc, () => this.w.line(`if (${test}) orch::cuda::check_failed(errors, ${abort}, ${site}, ${value}, ${idx.join(', ')}, i, j, k);`));
   }
 
   // -------------------------------------------------------------------------------------
@@ -297,6 +377,18 @@ class CudaGenerator extends ProgramGenerator {
       if (scalars.has(s.name)) params.push({ type: CTYPE[s.dtype], name: this.scalar(s.name), arg: this.scalar(s.name) });
     }
     for (const name of shapes) params.push({ type: 'orch_array', name: this.view(name), arg: this.view(name) });
+    // Variable-K reads check against the arrays' K limits; checks report array indices.
+    const variableK = variableKArrays(bodies);
+    for (const name of variableK) params.push(int64Param(this.kLimit(name, 'lo')), int64Param(this.kLimit(name, 'hi')));
+    const checked = checkTargets(bodies);
+    for (const name of checked) {
+      const origin = ctx.origins[name] ?? [];
+      this.array(name).axes.split('').forEach((_, pos) => {
+        const o = origin[pos];
+        params.push(int64Param(this.originParam(name, pos), o ? convert(this.expr(o, undefined), o.dtype, 'int64') : '0'));
+      });
+    }
+    if (variableK.size || checked.size) params.push({ type: 'orch::cuda::ErrorRecord* __restrict__', name: 'errors', arg: 'st->errors' });
     // Regions are relative to the launch domain.
     params.push(int64Param('dom0'), int64Param('dom1'));
     return params;
@@ -350,8 +442,11 @@ class CudaGenerator extends ProgramGenerator {
           : `one ${v.order} level of a loop nest that reads other columns of what its K sweep writes`;
     const serialNote = serialAxes.length ? ` (${serialAxes.join('')} in each thread: written arrays lack ${serialAxes.length === 1 ? 'that axis' : 'those axes'})` : '';
     const block = kind === 'points' ? this.cudaOpts.blockSize : this.cudaOpts.columnBlockSize;
+    const variableK = variableKArrays(loops.flatMap((h) => h.body)).size > 0;
     return this.emitKernel(`${what}${serialNote}: ${this.launchComment}`, this.kernelParams(loops, ctx), bounds, block, extents, () => {
       const w = this.w;
+      // set by this thread's failed variable-K read: its `while` loops must still end
+      if (variableK) w.line('bool vk_failed = false;');
       const range = (axis: string, m: number): [string, string] =>
         axis === 'K' ? ['klo', 'khi'] : [`${axis.toLowerCase()}lo${m}`, `${axis.toLowerCase()}hi${m}`];
       const serialLoops = (m: number): number => {

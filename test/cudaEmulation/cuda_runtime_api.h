@@ -106,6 +106,41 @@ inline cudaError_t cudaMemsetAsync(void* ptr, int value, size_t bytes, cudaStrea
   std::memset(ptr, value, bytes);
   return cudaSuccess;
 }
+inline cudaError_t cudaMalloc(void** ptr, size_t bytes) {
+  *ptr = std::malloc(bytes);
+  if (!*ptr) return cudaErrorMemoryAllocation;
+  std::memset(*ptr, 0x7F, bytes);
+  return cudaSuccess;
+}
+inline cudaError_t cudaFree(void* ptr) {
+  std::free(ptr);
+  return cudaSuccess;
+}
+inline cudaError_t cudaMemset(void* ptr, int value, size_t bytes) {
+  std::memset(ptr, value, bytes);
+  return cudaSuccess;
+}
+enum cudaMemcpyKind { cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2, cudaMemcpyDeviceToDevice = 3 };
+inline cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind) {
+  std::memcpy(dst, src, bytes);
+  return cudaSuccess;
+}
+inline cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind, cudaStream_t) {
+  std::memcpy(dst, src, bytes);
+  return cudaSuccess;
+}
+
+/* Device atomics: threads run one at a time here, so plain read-modify-writes are atomic. */
+inline unsigned atomicCAS(unsigned* address, unsigned compare, unsigned value) {
+  const unsigned old = *address;
+  if (old == compare) *address = value;
+  return old;
+}
+inline unsigned atomicAdd(unsigned* address, unsigned value) {
+  const unsigned old = *address;
+  *address = old + value;
+  return old;
+}
 
 /* Runs every (block, thread) of the grid, in increasing or (ORCH_EMULATE_ORDER=reverse) decreasing order. */
 template <class... Params, class... Args>
