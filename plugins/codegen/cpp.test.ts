@@ -407,4 +407,46 @@ test('a missing compiler is E_TOOLCHAIN with a hint', async () => {
 
 test.after(() => rmSync(work, { recursive: true, force: true }));
 
+
+/** A tiled launch: the transient lives per tile and its nest over-computes a halo of 1. */
+function tiledBlur(tile: [number, number], k?: number): Program {
+  const shapeOf = (axis: number): Expr => ({ kind: 'shape', name: 'inp', axis, dtype: 'int64' });
+  const t: ArrayDecl = { name: 't', dtype: 'float64', axes: 'IJK', role: 'transient', shape: [shapeOf(0), shapeOf(1), shapeOf(2)], loc: at(3) };
+  const o = [int(1), int(1), int(0)];
+  const writer: HLoop = { ...hloop([assign('t', bin('*', fld('inp'), f64(2)), 11)], [int(-1), bin('+', sc('nx'), int(1))], [int(-1), bin('+', sc('ny'), int(1))]), grow: [1, 1, 1, 1] };
+  const sum = bin('-', bin('+', bin('+', bin('+', fld('t', [-1, 0, 0]), fld('t', [1, 0, 0])), fld('t', [0, -1, 0])), fld('t', [0, 1, 0])), fld('t'));
+  const l = launch('blur', { inp: o, out: o, t: o }, [vloop('PARALLEL', [int(0), sc('nz')], [writer, hloop([assign('out', sum, 12)])])], ['t']);
+  return program('blur', [arg('inp', 'IJK'), arg('out', 'IJK'), t], [sarg('nx'), sarg('ny'), sarg('nz')], [
+    { ...(l as Extract<PStmt, { kind: 'launch' }>), tile: { size: tile, ...(k ? { k } : {}), local: [{ name: 't', zeroFill: false }] } },
+  ]);
+}
+
+for (const [loopOrder, openmp, tile, k] of [['IJK', true, [3, 2], undefined], ['KJI', false, [4, 5], undefined], ['IJK', true, [2, 3], 3]] as const) {
+  test(`tiled launch: per-tile transient with an over-computed halo (${loopOrder}, tiles ${tile.join('x')}${k ? `x${k}` : ''}, openmp ${openmp})`, async () => {
+    const [nx, ny, nz] = [11, 7, 5];
+    const p = tiledBlur([...tile], k);
+    const src = generateCpp(p, { ...DEFAULTS, loopOrder, openmp }).source;
+    assert.ok(src.includes('st->tiles.prepare'), 'uses the per-thread tile scratch');
+    assert.not.ok(/allocate\([^)]*"t"/.test(src), 'the transient has no storage of its own');
+    const lib = await build(p, { loopOrder, openmp });
+    const inp = filled('float64', [nx + 2, ny + 2, nz], (n) => Math.cos(n * 0.21) * 3 + n * 1e-2);
+    const a = inp.data as Float64Array;
+    const s = inp.shape;
+    const expected = new Float64Array(a.length);
+    for (let i = 1; i <= nx; i++)
+      for (let j = 1; j <= ny; j++)
+        for (let kk = 0; kk < nz; kk++) {
+          const t = (di: number, dj: number) => 2 * a[idx3(s, i + di, j + dj, kk)];
+          expected[idx3(s, i, j, kk)] = t(-1, 0) + t(1, 0) + t(0, -1) + t(0, 1) - t(0, 0);
+        }
+    for (let run = 0; run < 2; run++) {
+      // the second run reuses the warm tile arenas
+      const out = allocate('float64', [nx + 2, ny + 2, nz]);
+      lib.run({ inp, out, nx, ny, nz });
+      assert.equal(Array.from(out.data as Float64Array), Array.from(expected));
+    }
+    lib.close();
+  });
+}
+
 test.run();
