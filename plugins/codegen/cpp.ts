@@ -265,6 +265,8 @@ export class ProgramGenerator {
   protected launchName = '';
   /** Set while generating the loops of one tile: the index of the vertical loop. */
   private tileScope: number | undefined;
+  /** Inside a tile of a launch with FORWARD/BACKWARD loops: every nest runs level by level. */
+  private tileOrder: string | undefined;
 
   constructor(
     protected readonly program: Program,
@@ -700,6 +702,9 @@ export class ProgramGenerator {
           `jhi_${name} = tj == ntj - 1 ? Jhi_${name} : std::min<int64_t>(Jhi_${name}, (tj + 1) * ${tj} + ${g[3]});`,
       );
     }
+    // A launch with FORWARD/BACKWARD loops runs them level by level in a tile (vloop), so
+    // there every nest runs K outermost and tile-local arrays are laid out to match.
+    const tileOrder = s.loops.some((v) => v.order !== 'PARALLEL') ? planeOrder(this.order) : undefined;
     // each tile-local array covers the points the tile's nests touch, offsets included
     w.line('size_t tile_bytes = 0;');
     const boxes = tileLocalBoxes(s, tile);
@@ -720,8 +725,8 @@ export class ProgramGenerator {
       w.line(`const int64_t ${x}_ni = ${ext('i')}, ${x}_nj = ${ext('j')}, ${x}_nk = ${ext('k')};`);
       w.line(`const size_t ${x}_at = tile_bytes;`);
       w.line(`tile_bytes += (static_cast<size_t>(${x}_ni * ${x}_nj * ${x}_nk) * sizeof(${STORAGE[a.dtype]}) + 63) / 64 * 64;`);
-      // strides follow the loop order, so the innermost loop walks contiguous memory
-      const inner = [...this.order].reverse();
+      // strides follow the loop order in the tile, so the innermost loop walks contiguous memory
+      const inner = [...(tileOrder ?? this.order)].reverse();
       const strides: Record<string, string> = {};
       let acc = '1';
       for (const axis of inner) {
@@ -744,11 +749,13 @@ export class ProgramGenerator {
       if (l.zeroFill) w.line(`std::memset(scratch.base() + ${x}_at, 0, static_cast<size_t>(${x}_ni * ${x}_nj * ${x}_nk) * sizeof(${type}));`);
       ctx.hoisted.set(l.name, a);
     }
+    this.tileOrder = tileOrder;
     s.loops.forEach((v, vi) => {
       this.tileScope = vi;
       this.vloop(v, ctx);
     });
     this.tileScope = undefined;
+    this.tileOrder = undefined;
     w.close();
     w.close();
     w.close();
@@ -900,7 +907,7 @@ export class ProgramGenerator {
     if (this.threaded()) {
       w.directive(`#pragma omp parallel for collapse(2) if((ihi${n} - ilo${n}) * (jhi${n} - jlo${n}) * (khi - klo) >= ORCH_OMP_MIN_POINTS)`);
     }
-    [...this.order].forEach((axis, depth) => {
+    [...(this.tileOrder ?? this.order)].forEach((axis, depth) => {
       // Points of one HLoop are independent, so the innermost loop may be vectorized freely.
       if (depth === 2) w.directive('#pragma GCC ivdep');
       w.open(this.loopHeader(axis, n));
@@ -1241,6 +1248,11 @@ function columnSweep(v: VLoop, arrays: Map<string, ArrayDecl>): boolean {
     if (!axes.includes('I') || !axes.includes('J')) return false;
   }
   return !reads(bodies).some((r) => written.has(r.name) && (r.offset[0] !== 0 || r.offset[1] !== 0));
+}
+
+/** The loop order of a level by level sweep: K outermost, then I and J as in `order`. */
+function planeOrder(order: string): string {
+  return `K${[...order].filter((c) => c !== 'K').join('')}`;
 }
 
 interface TileBox {
