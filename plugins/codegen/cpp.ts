@@ -723,6 +723,8 @@ export class ProgramGenerator {
       const extent = { I: `${x}_ni`, J: `${x}_nj`, K: `${x}_nk` };
       const ext = (a: string) => `${x}_${a}0 <= ${x}_${a}1 ? ${x}_${a}1 - ${x}_${a}0 + 1 : 0`;
       w.line(`const int64_t ${x}_ni = ${ext('i')}, ${x}_nj = ${ext('j')}, ${x}_nk = ${ext('k')};`);
+      // untouched in this tile: no access, but keep the base pointer's arithmetic in range
+      w.line(`if (${x}_ni == 0 || ${x}_nj == 0 || ${x}_nk == 0) ${x}_i0 = ${x}_j0 = ${x}_k0 = 0;`);
       w.line(`const size_t ${x}_at = tile_bytes;`);
       w.line(`tile_bytes += (static_cast<size_t>(${x}_ni * ${x}_nj * ${x}_nk) * sizeof(${STORAGE[a.dtype]}) + 63) / 64 * 64;`);
       // strides follow the loop order in the tile, so the innermost loop walks contiguous memory
