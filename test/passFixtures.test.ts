@@ -7,6 +7,7 @@ import { printProgram } from '../core/ir/print.js';
 import { verifyProgram } from '../core/ir/verify.js';
 import { expandProgram } from '../plugins/libraryExpansion/expandProgram.js';
 import { copyPropagation } from '../plugins/simplify/copyPropagation.js';
+import { planes } from '../plugins/simplify/planes.js';
 import { tiling } from '../plugins/simplify/tiling.js';
 import { findEntry, lowerEntry, moduleEntries } from '../plugins/parse/frontend.js';
 import { ModuleLoader } from '../plugins/parse/ModuleLoader.js';
@@ -26,6 +27,7 @@ const passes: Record<string, (p: ReturnType<typeof lowerEntry>) => ReturnType<ty
   copyPropagation: (p) => copyPropagation(expandProgram(p)),
   // the preset's tile marks every launch at library expansion; the pass keeps what pays
   tiling: (p) => tiling(expandProgram(p, { tile: [8, 8, 16] })),
+  planes: (p) => planes(expandProgram(p)),
 };
 
 const fixtures = suite('pass fixtures');

@@ -8,6 +8,7 @@ import { deadCode } from './deadCode.js';
 import { fusion } from './fusion.js';
 import { mergeBlocks } from './mergeBlocks.js';
 import { scalarization } from './scalarization.js';
+import { planes } from './planes.js';
 import { tiling } from './tiling.js';
 
 type Pass = [PassName, (p: Program) => Program];
@@ -27,8 +28,10 @@ export const SIMPLIFY_2: Pass[] = [
   ['constantFolding', constantFolding],
   ['mergeBlocks', mergeBlocks],
   ['deadCode', deadCode],
-  // last: it decides which transients live per tile, so no pass may drop one after it
+  // it decides which transients live per tile, so no pass may drop one after it
   ['tiling', tiling],
+  // after tiling: what a tile keeps in cache needs no plane
+  ['planes', planes],
 ];
 
 /** simplify (runs twice); each pass can be turned off with `passes: { name: false }`. */
