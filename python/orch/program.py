@@ -28,7 +28,8 @@ class Program:
         self._dispatch = None
         # a class per program, so the first compiled call can install the generated
         # dispatch as this program's __call__ (Python looks __call__ up on the type)
-        self.__class__ = type(Program.__name__, (Program,), {"__module__": Program.__module__, "__qualname__": Program.__qualname__})
+        cls = type(self)
+        self.__class__ = type(cls.__name__, (cls,), {"__module__": cls.__module__, "__qualname__": cls.__qualname__})
 
     def __call__(self, *args, **kwargs):
         if modes.mode() == "python":

@@ -185,6 +185,13 @@ assert np.array_equal(ys, want), ys
 checked.axpy(xs, ys, a=1.0)
 assert np.array_equal(ys, want + xs)
 
+# the mode can change after compiled calls: the generated __call__ then runs the program as Python
+orch.set_mode("python")
+y3 = np.zeros(shape)
+checked.prog(x, y3, p, 1.0, n=2)
+assert np.allclose(y3, 4 * x)
+orch.set_mode("build-and-run")
+
 # a call after the library was closed is a clear error, not a crash
 bound = next(b for b in checked.prog._dispatch.__globals__["_bound"].values() if hasattr(b, "close"))
 bound.close()
