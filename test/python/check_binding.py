@@ -92,6 +92,14 @@ expect(ValueError, "read-only", lambda: checked.prog(x, ro, p, 1.0))
 expect(TypeError, "argument 'a' must be a number", lambda: checked.prog(x, y, p, "fast"))
 expect(TypeError, "argument 'n' must be an integer", lambda: checked.prog(x, y, p, 1.0, n=2.5))
 expect(TypeError, "compile-time values", lambda: checked.prog(x, y, p, 1.0, twice=[1]))
+expect(TypeError, "argument 'n' must be an integer (int64), got 9223372036854775808", lambda: checked.prog(x, y, p, 1.0, n=2 ** 63))
+# scalars are packed together; what that refuses takes the per-scalar conversions, as before
+y[...] = 0
+checked.prog(x, y, p, np.float32(0.5), n=np.int64(2))
+assert np.allclose(y, 2 * x)
+y[...] = 0
+checked.prog(x, y, p, "0.5", n=True)
+assert np.allclose(y, x)
 # a failed check leaves nothing half-bound: the next good call works
 y[...] = 0
 checked.prog(x, y, p, 1.0)
