@@ -9,14 +9,18 @@ import { allocate } from '../core/runtime/ndarray.js';
 import { NativeLibrary } from '../core/runtime/NativeLibrary.js';
 
 /**
- * Cost of one program call from Python (issue 4: "a call costs microseconds"): a program
- * with 4 fields, 3 scalars and one stencil on a single point, so the time is the call
- * path, not the work. Measured in the same run:
+ * Cost of one program call from Python (issue 4: "a call costs microseconds"; issue 5: at
+ * most 1 us + 10 ns per field): programs with 1, 4 and 16 fields and one stencil on a
+ * single point, so the time is the call path, not the work. Measured in the same run, for
+ * each program:
  *   - `run` through ctypes with a packed argument block (the floor),
  *   - the generated binding (argument checks on the fast path, scalars written, run),
  *   - a `@program` call through the orch package (dispatch on compile-time values + binding),
- *   - a program with a Python callback (one call back per run),
- *   - the Node binding (NativeLibrary.run, bound arguments).
+ * and a program with a Python callback (one call back per run) and the Node binding
+ * (NativeLibrary.run, bound arguments) of the 4-field program.
+ *
+ * Times are CPU time of the calling thread, best of 40 runs of calls/40: on a shared
+ * machine other processes preempt the loop, which wall time would count.
  *
  *   npm run build && node dist/bench/pythonCall.js [--calls N]
  */
@@ -47,6 +51,24 @@ def tiny(x: FloatField, y: FloatField, u: FloatField, v: FloatField, a: Float, b
     axpy(x, y, a + b, origin=(0, 0, 0), domain=(1, 1, 1))
 
 
+@stencil
+def sum16(f0: FloatField, f1: FloatField, f2: FloatField, f3: FloatField, f4: FloatField, f5: FloatField, f6: FloatField, f7: FloatField,
+          f8: FloatField, f9: FloatField, f10: FloatField, f11: FloatField, f12: FloatField, f13: FloatField, f14: FloatField, f15: FloatField, a: Float):
+    with computation(PARALLEL), interval(...):
+        f0 = a * (f1 + f2 + f3 + f4 + f5 + f6 + f7 + f8 + f9 + f10 + f11 + f12 + f13 + f14 + f15)
+
+
+@program
+def one(x: FloatField, a: Float):
+    axpy(x, x, a, origin=(0, 0, 0), domain=(1, 1, 1))
+
+
+@program
+def sixteen(f0: FloatField, f1: FloatField, f2: FloatField, f3: FloatField, f4: FloatField, f5: FloatField, f6: FloatField, f7: FloatField,
+            f8: FloatField, f9: FloatField, f10: FloatField, f11: FloatField, f12: FloatField, f13: FloatField, f14: FloatField, f15: FloatField, a: Float):
+    sum16(f0, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11, f12, f13, f14, f15, a, origin=(0, 0, 0), domain=(1, 1, 1))
+
+
 @program
 def tiny_callback(x: FloatField, y: FloatField, a: Float):
     w = weight(a)
@@ -62,27 +84,34 @@ import calls_module as m
 from orch.library import binding_module
 
 N = int(sys.argv[2])
-x, y, u, v = (np.ones((8, 8, 4)) for _ in range(4))
+RUNS = 40
+fs = [np.ones((8, 8, 4)) for _ in range(16)]
+x, y, u, v = fs[:4]
 
 def per_call(fn):
     fn()
+    n = max(1, N // RUNS)
     best = float("inf")
-    for _ in range(3):
-        t = time.perf_counter()
-        for _ in range(N):
+    for _ in range(RUNS):
+        t = time.thread_time()
+        for _ in range(n):
             fn()
-        best = min(best, (time.perf_counter() - t) / N)
+        best = min(best, (time.thread_time() - t) / n)
     return best * 1e6
 
-program = lambda: m.tiny(x, y, u, v, 1.0, 2.0, 3)
-t_program = per_call(program)
-report = orch.cli.build_entry(m.tiny.__wrapped__.__code__.co_filename, "tiny", {}, build=False)
-b = binding_module(report["binding"]).Program(report["library"])
-t_binding = per_call(lambda: b(x, y, u, v, 1.0, 2.0, 3))
-run, handle, args = b._run, b._handle, b._args
-t_ctypes = per_call(lambda: run(handle, args))
-t_callback = per_call(lambda: m.tiny_callback(x, y, 1.0))
-print(json.dumps({"ctypes_run_us": t_ctypes, "binding_us": t_binding, "program_us": t_program, "program_with_callback_us": t_callback}))
+def binding(program):
+    report = orch.cli.build_entry(program.__wrapped__.__code__.co_filename, program.__name__, {}, build=False)
+    return binding_module(report["binding"]).Program(report["library"])
+
+out = {}
+for name, program, args in (("1", m.one, (x, 1.0)), ("4", m.tiny, (x, y, u, v, 1.0, 2.0, 3)), ("16", m.sixteen, (*fs, 1.0))):
+    out[f"program_us_{name}"] = per_call(lambda: program(*args))
+    b = binding(program)
+    out[f"binding_us_{name}"] = per_call(lambda: b(*args))
+    run, handle, block = b._run, b._handle, b._args
+    out[f"ctypes_run_us_{name}"] = per_call(lambda: run(handle, block))
+out["program_with_callback_us"] = per_call(lambda: m.tiny_callback(x, y, 1.0))
+print(json.dumps(out))
 `;
 
 async function main(): Promise<void> {
@@ -109,16 +138,17 @@ async function main(): Promise<void> {
   }
   lib.close();
 
-  const rows: [string, number][] = [
-    ['ctypes: run() with a packed argument block (floor)', r.ctypes_run_us],
-    ['generated binding: Program(...)(x, y, u, v, a, b, n)', r.binding_us],
-    ['orch package: @program call (compiled mode)', r.program_us],
-    ['orch package: @program with one Python callback', r.program_with_callback_us],
-    ['Node: NativeLibrary.run (bound arguments)', best],
-  ];
-  process.stdout.write(`per-call cost of a program call (4 fields, 3 scalars, one 1-point stencil), best of 3 x ${calls} calls:\n`);
-  for (const [what, us] of rows) process.stdout.write(`  ${us.toFixed(2).padStart(7)} us  ${what}\n`);
-  process.stdout.write(`  orch package over the raw ctypes call: ${(r.program_us - r.ctypes_run_us).toFixed(2)} us\n`);
+  const fields = ['1', '4', '16'];
+  process.stdout.write(`per-call cost of a program call (one 1-point stencil), best of 40 x ${Math.floor(calls / 40)} calls, thread CPU time:\n`);
+  process.stdout.write(`  ${'fields'.padStart(6)}  ${'ctypes run (floor)'.padStart(18)}  ${'generated binding'.padStart(17)}  ${'@program call'.padStart(13)}  ${'target'.padStart(7)}\n`);
+  for (const n of fields) {
+    const cells = [r[`ctypes_run_us_${n}`], r[`binding_us_${n}`], r[`program_us_${n}`]].map((us) => `${us.toFixed(2)} us`);
+    const target = `${(1 + 0.01 * Number(n)).toFixed(2)} us`;
+    process.stdout.write(`  ${n.padStart(6)}  ${cells[0].padStart(18)}  ${cells[1].padStart(17)}  ${cells[2].padStart(13)}  ${target.padStart(7)}\n`);
+  }
+  process.stdout.write(`  ${r.program_with_callback_us.toFixed(2).padStart(7)} us  @program with one Python callback (2 fields, 1 scalar)\n`);
+  process.stdout.write(`  ${best.toFixed(2).padStart(7)} us  Node: NativeLibrary.run (4 fields, bound arguments)\n`);
+  process.stdout.write(`  @program call over the raw ctypes call (4 fields): ${(r.program_us_4 - r.ctypes_run_us_4).toFixed(2)} us\n`);
 }
 
 main().catch((e) => {

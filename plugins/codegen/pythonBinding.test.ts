@@ -33,7 +33,7 @@ imports = sorted({a.name for n in ast.walk(tree) if isinstance(n, (ast.Import, a
 call = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "__call__")
 print(imports, [a.arg for a in call.args.args])`, file], { reject: false });
   assert.is(r.exitCode, 0, String(r.stderr));
-  assert.is(String(r.stdout).trim(), "['ctypes', 'json', 'numpy', 'operator'] ['self', 'self_', '_orch_rebound_', 'SIGNATURE', '_np']");
+  assert.is(String(r.stdout).trim(), "['ctypes', 'functools', 'json', 'numpy', 'operator', 'struct', 'sys'] ['self', 'self_', '_orch_rebound_', 'SIGNATURE', '_np']");
 });
 
 t.run();

@@ -7,10 +7,12 @@ import type { ProgramSignature } from '../../core/runtime/NativeLibrary.js';
  * loads it in compiled modes; users may import it directly.
  *
  * Arguments are bound once: the argument block (`void* args[]`, one `orch_array` per
- * field, one C scalar per scalar) lives as long as the binding. A call compares each
- * field with what is bound (same object, shape, strides and dtype: a few hundred ns),
- * writes the scalars and calls `run`; anything else (a new, reshaped or re-typed array)
- * goes through the full checks and is rebound, so a stale pointer is never used.
+ * field, one 8-byte slot per scalar) lives as long as the binding. A call checks that
+ * each field is the bound array, unchanged in place (`_orch_watch`: its numpy header and
+ * dims/strides block compared as bytes, about 70 ns a field), packs all scalars with one
+ * `struct.pack_into` and calls `run`. Anything else (a new, reshaped, re-typed, resized
+ * or re-flagged array; a scalar struct refuses) takes the slow path: the full checks and
+ * conversions of `_bind`/`_convert`, so a stale pointer is never used.
  */
 export function generatePythonBinding(signature: ProgramSignature, symbol: string): string {
   const params = signature.params;
@@ -18,6 +20,8 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
   const scalars = params.map((p, n) => ({ ...p, n })).filter((p) => p.kind === 'scalar');
   const callbacks = signature.callbacks ?? [];
   const args = params.map((p) => pyName(p.name));
+  const fieldArgs = fields.map((f) => pyName(f.name));
+  const scalarArgs = scalars.map((s) => pyName(s.name));
   const doc = params.map((p) => `${p.name}: ${p.kind === 'field' ? `${p.dtype} ${p.axes} array` : p.dtype}`).join(', ');
   const L: string[] = [];
   const add = (indent: number, text: string) => L.push(text ? '    '.repeat(indent) + text : '');
@@ -29,12 +33,15 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
   add(0, `    run(${args.join(', ')})`);
   add(0, '');
   add(0, 'Fields are numpy arrays, updated in place. Arguments are bound once: calling again with');
-  add(0, 'the same arrays only writes the scalars, while a new, reshaped or re-typed array is');
-  add(0, 'checked and rebound. A handle runs one call at a time.');
+  add(0, 'the same arrays only writes the scalars, while a new array, or one reshaped, re-typed or');
+  add(0, 'resized in place, is checked and rebound. A handle runs one call at a time.');
   add(0, '"""');
   add(0, 'import ctypes as _ct');
+  add(0, 'import functools as _functools');
   add(0, 'import json as _json');
   add(0, 'import operator as _operator');
+  add(0, 'import struct as _struct');
+  add(0, 'import sys as _sys');
   add(0, '');
   add(0, 'import numpy as _np');
   add(0, '');
@@ -56,6 +63,11 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
   add(0, '_INT_RANGE = {"int32": (-(2 ** 31), 2 ** 31 - 1), "int64": (-(2 ** 63), 2 ** 63 - 1)}');
   add(0, '_orch_index = _operator.index');
   add(0, '_orch_truth = _operator.truth');
+  add(0, '_orch_float = float');
+  add(0, '_orch_Exception = Exception');
+  add(0, '# all scalars in one call, one 8-byte slot each; struct converts as float() / operator.index()');
+  add(0, '# (with the range check) / operator.truth() do, and anything it refuses goes to _convert');
+  add(0, `_orch_pack = _struct.Struct(${JSON.stringify(`=${scalars.map((s) => PACK[s.dtype]).join('')}`)}).pack_into`);
   add(0, '');
   add(0, '');
   add(0, 'def _orch_in_range(value, dtype):');
@@ -63,6 +75,7 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
   add(1, 'if not low <= value <= high:');
   add(2, 'raise OverflowError(f"{value} does not fit in {dtype}")');
   add(1, 'return value');
+  add(0, '');
   add(0, '');
   add(0, 'def _check_array(program, param, value):');
   add(1, '"""Full checks of a field argument; returns (data pointer, shape, element strides)."""');
@@ -84,6 +97,50 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
   add(1, 'if param.get("written") and not value.flags.writeable:');
   add(2, 'raise ValueError(f"{program}: argument \'{name}\' is read-only, but the program writes it")');
   add(1, 'return value.ctypes.data, value.shape, tuple(s // item for s in value.strides)');
+  add(0, '');
+  add(0, '');
+  add(0, '# numpy\'s PyArrayObject_fields from `data` to `flags` (data, nd, dimensions, strides, base,');
+  add(0, '# descr, flags), right after the object header; dimensions and strides share one block');
+  add(0, '_HEAD = _struct.Struct("@PiPPPPi")');
+  add(0, '_INTP = _struct.calcsize("@n")');
+  add(0, '_CPYTHON = _sys.implementation.name == "cpython"');
+  add(0, '');
+  add(0, '');
+  add(0, 'def _orch_closed():');
+  add(1, `raise RuntimeError(f"{_orch_SIGNATURE['program']}: the library was closed; open the program again to call it")`);
+  add(0, '');
+  add(0, '');
+  add(0, 'class _Attributes:');
+  add(1, '"""What a call compares for a bound array where its numpy header cannot be read (not');
+  add(1, 'CPython, or a numpy struct laid out otherwise): the same facts, through attributes."""');
+  add(0, '');
+  add(1, 'def __init__(self, value):');
+  add(2, 'self._value = value');
+  add(0, '');
+  add(1, '@property');
+  add(1, 'def raw(self):');
+  add(2, 'v = self._value');
+  add(2, 'return v.shape, v.strides, v.dtype, v.flags.writeable, v.ctypes.data');
+  add(0, '');
+  add(0, '');
+  add(0, 'class _NoBlock:');
+  add(1, 'raw = b""');
+  add(0, '');
+  add(0, '');
+  add(0, 'def _orch_watch(value, data):');
+  add(1, '"""(header view, its bytes, dims/strides block view, its bytes) of a bound array: any');
+  add(1, 'in-place change (shape, strides, dtype, resize, data, flags) changes these bytes. The');
+  add(1, 'views are read only while the binding holds the array, and the block only while the');
+  add(1, 'header, which points to it, is unchanged. The layout is checked against the attributes."""');
+  add(1, 'if _CPYTHON:');
+  add(2, 'head = (_ct.c_char * _HEAD.size).from_address(id(value) + object.__basicsize__)');
+  add(2, 'ptr, nd, dims, strides, _base, descr, _flags = _HEAD.unpack(head.raw)');
+  add(2, 'if ptr == data and nd == value.ndim and descr == id(value.dtype) and strides == dims + nd * _INTP:');
+  add(3, 'block = (_ct.c_char * (2 * nd * _INTP)).from_address(dims)');
+  add(3, 'if _struct.unpack(f"@{2 * nd}n", block.raw) == value.shape + value.strides:');
+  add(4, 'return head, head.raw, block, block.raw');
+  add(1, 'probe = _Attributes(value)');
+  add(1, 'return probe, probe.raw, _NoBlock, b""');
   add(0, '');
   add(0, '');
   add(0, 'class Program:');
@@ -114,11 +171,14 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
   add(2, 'self._trampolines = []');
   add(2, `self._arrays = [_OrchArray() for _ in range(${fields.length})]`);
   add(2, `self._refs = [None] * ${fields.length}`);
-  for (const s of scalars) add(2, `self._s${s.n} = _CTYPES[${JSON.stringify(s.dtype)}]()`);
+  add(2, `self._scalars = (_ct.c_int64 * ${Math.max(1, scalars.length)})()`);
+  scalars.forEach((s, k) => add(2, `self._s${s.n} = _CTYPES[${JSON.stringify(s.dtype)}].from_buffer(self._scalars, ${8 * k})`));
   const slots = params.map((p, n) => (p.kind === 'field' ? `_ct.addressof(self._arrays[${fields.findIndex((f) => f.n === n)}])` : `_ct.addressof(self._s${n})`));
   add(2, `self._block = (_ct.c_void_p * ${Math.max(1, params.length)})(${slots.join(', ')})`);
   add(2, 'self._args = _ct.cast(self._block, _ct.c_void_p)');
-  for (const f of fields) add(2, `self._r${f.n} = self._k${f.n} = self._t${f.n} = self._d${f.n} = None`);
+  add(2, '# run(handle, args) with both bound: one C-level call on the fast path; close() swaps it');
+  add(2, 'self._go = _functools.partial(self._run, self._handle, self._args)');
+  for (const f of fields) add(2, `self._r${f.n} = self._h${f.n} = self._hs${f.n} = self._m${f.n} = self._ms${f.n} = None`);
   add(2, 'if callbacks is not None:');
   add(3, 'self.set_callbacks(callbacks)');
   add(0, '');
@@ -175,10 +235,12 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
   add(3, 'slot.shape[d] = shape[d] if d < len(shape) else 0');
   add(3, 'slot.strides[d] = strides[d] if d < len(strides) else 0');
   add(2, 'self._refs[index] = value');
+  add(2, 'head, head_now, block, block_now = _orch_watch(value, data)');
   add(2, 'setattr(self, f"_r{n}", value)');
-  add(2, 'setattr(self, f"_k{n}", value.shape)');
-  add(2, 'setattr(self, f"_t{n}", value.strides)');
-  add(2, 'setattr(self, f"_d{n}", value.dtype)');
+  add(2, 'setattr(self, f"_h{n}", head)');
+  add(2, 'setattr(self, f"_hs{n}", head_now)');
+  add(2, 'setattr(self, f"_m{n}", block)');
+  add(2, 'setattr(self, f"_ms{n}", block_now)');
   add(0, '');
   add(1, 'def _check_overlaps(self):');
   add(2, '"""Fields are restrict pointers in the library: two arguments must not share memory."""');
@@ -188,33 +250,52 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
   add(4, 'if _np.may_share_memory(a, self._refs[j]):');
   add(5, 'raise ValueError(f"{SIGNATURE[\'program\']}: arguments {names[j]!r} and {names[i]!r} share memory; pass distinct arrays")');
   add(0, '');
-  add(1, `def __call__(self, ${args.join(', ')}):`);
-  if (fields.length) add(2, '_orch_rebound = False');
-  fields.forEach((f, index) => {
+  const unchanged = (f: (typeof fields)[number]) => {
     const v = pyName(f.name);
-    add(2, `if ${v} is not self._r${f.n} or ${v}.shape != self._k${f.n} or ${v}.strides != self._t${f.n} or ${v}.dtype is not self._d${f.n}:`);
-    add(3, `self._bind(${index}, ${f.n}, ${v})`);
-    add(3, '_orch_rebound = True');
-  });
-  if (fields.length > 1) {
-    add(2, 'if _orch_rebound:');
-    add(3, 'try:');
-    add(4, 'self._check_overlaps()');
-    add(3, 'except ValueError:');
-    for (const f of fields) add(4, `self._r${f.n} = None`);
-    add(4, 'raise');
+    return `${v} is not self._r${f.n} or self._h${f.n}.raw != self._hs${f.n} or self._m${f.n}.raw != self._ms${f.n}`;
+  };
+  if (fields.length) {
+    add(1, `def _rebind(self, ${fieldArgs.join(', ')}):`);
+    add(2, '"""The slow path of the fields: rebinds every one that changed, then checks overlaps."""');
+    fields.forEach((f, index) => {
+      add(2, `if ${unchanged(f)}:`);
+      add(3, `self._bind(${index}, ${f.n}, ${pyName(f.name)})`);
+    });
+    if (fields.length > 1) {
+      add(2, 'try:');
+      add(3, 'self._check_overlaps()');
+      add(2, 'except ValueError:');
+      for (const f of fields) add(3, `self._r${f.n} = None`);
+      add(3, 'raise');
+    }
+    add(0, '');
   }
-  for (const s of scalars) {
-    const v = pyName(s.name);
+  if (scalars.length) {
+    add(1, `def _convert(self, ${scalarArgs.join(', ')}):`);
+    add(2, '"""The slow path of the scalars: each converted and checked on its own, with its error."""');
+    for (const s of scalars) {
+      const v = pyName(s.name);
+      add(2, 'try:');
+      add(3, `self._s${s.n}.value = ${scalarConversion(v, s.dtype)}`);
+      add(2, 'except (TypeError, ValueError, OverflowError):');
+      add(3, `raise TypeError(f"{_orch_SIGNATURE['program']}: argument '${s.name}' must be ${describe(s.dtype)}, got {${v}!r}") from None`);
+    }
+    add(0, '');
+  }
+  add(1, `def __call__(self, ${args.join(', ')}):`);
+  if (fields.length) {
+    add(2, `if (${unchanged(fields[0])}${fields.length > 1 ? '' : '):'}`);
+    fields.slice(1).forEach((f, k) => add(4, `or ${unchanged(f)}${k === fields.length - 2 ? '):' : ''}`));
+    add(3, `self._rebind(${fieldArgs.join(', ')})`);
+  }
+  if (scalars.length) {
     add(2, 'try:');
-    add(3, `self._s${s.n}.value = ${scalarConversion(v, s.dtype)}`);
-    add(2, 'except (TypeError, ValueError, OverflowError):');
-    add(3, `raise TypeError(f"{_orch_SIGNATURE['program']}: argument '${s.name}' must be ${describe(s.dtype)}, got {${v}!r}") from None`);
+    add(3, `_orch_pack(self._scalars, 0, ${scalarArgs.join(', ')})`);
+    add(2, 'except _orch_Exception:');
+    add(3, `self._convert(${scalarArgs.join(', ')})`);
   }
-  add(2, 'self._pending = None');
-  add(2, 'if self._handle is None:');
-  add(3, `raise RuntimeError(f"{_orch_SIGNATURE['program']}: the library was closed; open the program again to call it")`);
-  add(2, 'if self._run(self._handle, self._args) != 0:');
+  if (callbacks.length) add(2, 'self._pending = None');
+  add(2, 'if self._go():');
   add(3, 'self._failed()');
   add(0, '');
   add(1, 'def _failed(self):');
@@ -230,6 +311,7 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
   add(1, 'def close(self):');
   add(2, '"""Frees the library handle (also done when the binding is garbage collected)."""');
   add(2, 'if self._handle is not None:');
+  add(3, 'self._go = _orch_closed');
   add(3, 'self._exit(self._handle)');
   add(3, 'self._handle = None');
   add(0, '');
@@ -241,12 +323,15 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
   return `${L.join('\n')}\n`;
 }
 
+/** struct codes of the scalar slots: the C type, padded to 8 bytes. */
+const PACK: Record<DType, string> = { float64: 'd', float32: 'f4x', int32: 'i4x', int64: 'q', bool: '?7x' };
+
 /** Python code converting argument `v` to what the ctypes scalar of `dtype` stores, or raising. */
 function scalarConversion(v: string, dtype: DType): string {
   switch (dtype) {
     case 'float64':
     case 'float32':
-      return `float(${v})`;
+      return `_orch_float(${v})`;
     case 'bool':
       return `_orch_truth(${v})`;
     default:

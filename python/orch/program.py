@@ -4,7 +4,10 @@ modes build it through orch (once per specialization) and call its library.
 A compiled call goes through a small function generated per program with the program's
 own signature (defaults included), which picks the bound library for the compile-time
 values and calls it with the runtime arguments: the per-call cost is that of the
-generated binding (microseconds), not of argument introspection."""
+generated binding (microseconds), not of argument introspection. After the first
+compiled call that function is the program's `__call__` itself (on a class of the
+program's own), so a call packs no *args/**kwargs and goes through one Python frame
+before the binding's."""
 import functools
 import inspect
 import numbers
@@ -23,6 +26,10 @@ class Program:
         functools.update_wrapper(self, fn)
         self._fn = fn
         self._dispatch = None
+        # a class per program, so the first compiled call can install the generated
+        # dispatch as this program's __call__ (Python looks __call__ up on the type)
+        cls = type(self)
+        self.__class__ = type(cls.__name__, (cls,), {"__module__": cls.__module__, "__qualname__": cls.__qualname__})
 
     def __call__(self, *args, **kwargs):
         if modes.mode() == "python":
@@ -30,7 +37,8 @@ class Program:
         dispatch = self._dispatch
         if dispatch is None:
             dispatch = self._dispatch = _dispatcher(self._fn, source_file(self._fn), self._fn.__name__, method=False)
-        return dispatch(*args, **kwargs)
+            type(self).__call__ = dispatch
+        return dispatch(self, *args, **kwargs)
 
     def __set_name__(self, owner, name):
         # `@program` on a class's __call__ makes the class a program class
@@ -69,7 +77,8 @@ def _program_class(cls):
             return call(self, *args, **kwargs)
         dispatch = state["dispatch"]
         if dispatch is None:
-            dispatch = state["dispatch"] = _dispatcher(call, source_file(cls), cls.__name__, method=True)
+            dispatch = state["dispatch"] = functools.update_wrapper(_dispatcher(call, source_file(cls), cls.__name__, method=True), call)
+            cls.__call__ = dispatch
         return dispatch(self, *args, **kwargs)
 
     if init is not object.__init__:
@@ -95,7 +104,9 @@ def program(obj):
 
 
 def _dispatcher(fn, file, entry, method):
-    """Generates `dispatch(<fn's parameters>)`: bound library per compile-time key, then the call."""
+    """Generates `dispatch(self, <fn's parameters>)`, a __call__ for the program (self is
+    the Program, or the program class's instance when `method`): Python mode calls `fn`;
+    compiled modes call the bound library of the compile-time values with the runtime ones."""
     signature = inspect.signature(fn)
     params = list(signature.parameters.values())
     if method:
@@ -105,8 +116,12 @@ def _dispatcher(fn, file, entry, method):
     for p in params:
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
             raise TypeError(f"program {entry!r} takes *{p.name}: programs declare every argument by name")
-    names = {"_bound": {}, "_load": None}
+    this = "self" if method else "_orch_program"
+    while any(p.name == this for p in params):
+        this += "_"
+    names = {"_bound": {}, "_calls": {}, "_load": None, "_fn": fn, "_modes": modes, "_mode": modes.mode}
     rendered = []
+    passed = [this] if method else []
     star = False
     for p in params:
         if p.kind == p.KEYWORD_ONLY and not star:
@@ -117,20 +132,20 @@ def _dispatcher(fn, file, entry, method):
             names[f"_default_{p.name}"] = p.default
             text += f"=_default_{p.name}"
         rendered.append(text)
+        passed.append(f"{p.name}={p.name}" if p.kind == p.KEYWORD_ONLY else p.name)
     key = "(" + "".join(f"{n}, " for n in compile_time) + ")"
     if method:
-        key = f"(self._orch_key, {key})"
-    head = ("self, " if method else "") + ", ".join(rendered)
+        key = f"({this}._orch_key, {key})"
     source = (
-        f"def dispatch({head}):\n"
+        f"def dispatch({', '.join([this, *rendered])}):\n"
+        f"    if (_modes._mode or _mode()) == 'python':\n"
+        f"        return _fn({', '.join(passed)})\n"
         f"    key = {key}\n"
         f"    try:\n"
-        f"        bound = _bound.get(key)\n"
-        f"    except TypeError:\n"
-        f"        bound = None  # an unhashable compile-time value: _load says why\n"
-        f"    if bound is None:\n"
-        f"        bound = _load(key, {'self' if method else 'None'}, {{{', '.join(f'{n!r}: {n}' for n in compile_time)}}})\n"
-        f"    return bound({', '.join(runtime)})\n"
+        f"        call = _calls[key]\n"
+        f"    except (KeyError, TypeError):  # not loaded yet, or an unhashable compile-time value: _load says why\n"
+        f"        call = _load(key, {this if method else 'None'}, {{{', '.join(f'{n!r}: {n}' for n in compile_time)}}})\n"
+        f"    return call({', '.join(runtime)})\n"
     )
 
     def load(key, obj, call_defines):
@@ -140,15 +155,19 @@ def _dispatcher(fn, file, entry, method):
         defines.update(_constant_defines(entry, call_defines, "compile-time argument"))
         report = cli.build_entry(file, entry, defines, build=modes.mode() != "run", layout_args=layout.cli_args())
         if modes.mode() == "build":
-            bound = _not_run
+            bound = call = _not_run
         else:
             bound = open_program(report, resolve_callbacks(report["interface"].get("callbacks") or []))
+            call = bound.__call__  # a bound method: called without the type's __call__ lookup
         names["_bound"][key] = bound
-        return bound
+        names["_calls"][key] = call
+        return call
 
     names["_load"] = load
     exec(compile(source, f"<orch dispatch of {entry}>", "exec"), names)  # noqa: S102 - generated from the signature
-    return names["dispatch"]
+    dispatch = names["dispatch"]
+    dispatch.__name__, dispatch.__qualname__ = fn.__name__, fn.__qualname__  # argument errors name the program
+    return dispatch
 
 
 def _not_run(*args):

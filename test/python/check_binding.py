@@ -7,6 +7,7 @@ usage: ORCH_MODE=build-and-run run_binding_checks.py WORK_DIR
 import importlib
 import sys
 import textwrap
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -91,6 +92,14 @@ expect(ValueError, "read-only", lambda: checked.prog(x, ro, p, 1.0))
 expect(TypeError, "argument 'a' must be a number", lambda: checked.prog(x, y, p, "fast"))
 expect(TypeError, "argument 'n' must be an integer", lambda: checked.prog(x, y, p, 1.0, n=2.5))
 expect(TypeError, "compile-time values", lambda: checked.prog(x, y, p, 1.0, twice=[1]))
+expect(TypeError, "argument 'n' must be an integer (int64), got 9223372036854775808", lambda: checked.prog(x, y, p, 1.0, n=2 ** 63))
+# scalars are packed together; what that refuses takes the per-scalar conversions, as before
+y[...] = 0
+checked.prog(x, y, p, np.float32(0.5), n=np.int64(2))
+assert np.allclose(y, 2 * x)
+y[...] = 0
+checked.prog(x, y, p, "0.5", n=True)
+assert np.allclose(y, x)
 # a failed check leaves nothing half-bound: the next good call works
 y[...] = 0
 checked.prog(x, y, p, 1.0)
@@ -109,6 +118,55 @@ big[...] = 1.0
 out2, p2 = np.zeros((6, 4, 3)), np.zeros((6, 4))
 checked.prog(big, out2, p2, 1.0)
 assert np.allclose(out2, 2.0) and np.allclose(p2, 2.0)
+
+
+def in_place_changes():
+    """Arrays changed in place after they were bound (same object): each is rebound and
+    checked again, never used through what was bound."""
+    # resized away and back: same shape and strides, but its old memory was freed
+    back = np.zeros(shape)
+    checked.prog(x, back, p, 1.0)
+    freed = back.ctypes.data
+    back.resize((600, 4, 3), refcheck=False)
+    back.resize(shape, refcheck=False)
+    assert back.ctypes.data != freed, "numpy kept the block: this check tests nothing"
+    back[...] = 0.0
+    checked.prog(x, back, p, 1.0)
+    assert np.allclose(back, 2 * x), "the call wrote the freed block"
+    # reshaped
+    flat = np.zeros(shape)
+    checked.prog(x, flat, p, 1.0)
+    flat.shape = (3, 4, 5)
+    flat[...] = 0.0
+    checked.prog(np.ones((3, 4, 5)), flat, np.zeros((3, 4)), 1.0)
+    assert np.allclose(flat, 2.0)
+    # re-strided, contiguity kept (numpy changes only the strides, not its header)
+    view = np.arange(240, dtype=np.float64).reshape(10, 4, 6)[::2, :, ::2]
+    out = np.zeros(shape)
+    checked.prog(view, out, p, 1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # setting strides, numpy >= 2.4
+        view.strides = (16, 48, 384)
+    out[...] = 0.0
+    checked.prog(view, out, p, 1.0)
+    assert np.allclose(out, 2 * view)
+    # re-typed
+    out.dtype = np.int64
+    expect(TypeError, "dtype int64, expected float64", lambda: checked.prog(x, out, p, 1.0))
+    # made read-only after it was bound: the written field is refused
+    frozen = np.zeros(shape)
+    checked.prog(x, frozen, p, 1.0)
+    frozen.setflags(write=False)
+    expect(ValueError, "read-only", lambda: checked.prog(x, frozen, p, 1.0))
+
+
+in_place_changes()
+# the same where the binding cannot read numpy's header (not CPython): it compares attributes
+bound = next(b for b in checked.prog._dispatch.__globals__["_bound"].values() if hasattr(b, "close"))
+binding = sys.modules[type(bound).__module__]
+binding._CPYTHON = False
+in_place_changes()
+binding._CPYTHON = True
 
 # strided (non-contiguous) and Fortran-ordered arrays are passed as they are
 xs = np.arange(240, dtype=np.float64).reshape(10, 4, 6)[::2, :, ::2]
@@ -134,6 +192,13 @@ want[1:4] = 2.0 * xs[1:4]
 assert np.array_equal(ys, want), ys
 checked.axpy(xs, ys, a=1.0)
 assert np.array_equal(ys, want + xs)
+
+# the mode can change after compiled calls: the generated __call__ then runs the program as Python
+orch.set_mode("python")
+y3 = np.zeros(shape)
+checked.prog(x, y3, p, 1.0, n=2)
+assert np.allclose(y3, 4 * x)
+orch.set_mode("build-and-run")
 
 # a call after the library was closed is a clear error, not a crash
 bound = next(b for b in checked.prog._dispatch.__globals__["_bound"].values() if hasattr(b, "close"))
