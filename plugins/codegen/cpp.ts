@@ -265,6 +265,7 @@ export class ProgramGenerator {
   protected launchName = '';
   /** Set while generating the loops of one tile: the index of the vertical loop. */
   private tileScope: number | undefined;
+  private readonly regionCond: string[] = [];
   /** Inside a tile of a launch with FORWARD/BACKWARD loops: every nest runs level by level. */
   private tileOrder: string | undefined;
 
@@ -682,8 +683,7 @@ export class ProgramGenerator {
     const points = nests.map(({ vi, name }) => `(Ihi_${name} - Ilo_${name}) * (Jhi_${name} - Jlo_${name}) * (khi_${vi} - klo_${vi})`).join(' + ');
     w.line(`if (st->tiles.prepare(orch::max_threads())) return orch::fail(st, "%s: out of memory for the tile scratch arenas", ${where});`);
     w.line('std::atomic<int> tile_oom{0};');
-    if (this.opts.openmp) w.directive(`#pragma omp parallel if(${points} >= ORCH_OMP_MIN_POINTS)`);
-    w.open('{');
+    this.openRegion(this.opts.openmp, `${points} >= ORCH_OMP_MIN_POINTS`);
     w.line('orch::Arena& scratch = st->tiles.of(orch::thread_index());');
     if (this.opts.openmp) w.directive('#pragma omp for collapse(3) schedule(static)');
     w.open('for (int64_t ti = 0; ti < nti; ++ti) {');
@@ -761,7 +761,7 @@ export class ProgramGenerator {
     w.close();
     w.close();
     w.close();
-    w.close();
+    this.closeRegion(this.opts.openmp);
     w.line(`if (tile_oom.load()) return orch::fail(st, "%s: out of memory for the tile scratch arenas", ${where});`);
     w.close();
   }
@@ -859,12 +859,12 @@ export class ProgramGenerator {
       this.columnNest(v, ctx);
     } else {
       const points = v.body.map((_, n) => `(ihi${n} - ilo${n}) * (jhi${n} - jlo${n})`).join(' + ') || '0';
-      if (this.threaded()) w.directive(`#pragma omp parallel if(${points} >= ORCH_OMP_MIN_POINTS)`);
-      w.open('{');
+      const threaded = this.threaded();
+      this.openRegion(threaded, `${points} >= ORCH_OMP_MIN_POINTS`);
       w.open(v.order === 'FORWARD' ? 'for (int64_t k = klo; k < khi; ++k) {' : 'for (int64_t k = khi - 1; k >= klo; --k) {');
       v.body.forEach((h, n) => this.planeNest(h, n, ctx));
       w.close();
-      w.close();
+      this.closeRegion(threaded);
     }
     w.close();
   }
@@ -877,7 +877,9 @@ export class ProgramGenerator {
   private columnNest(v: VLoop, ctx: PointContext): void {
     const w = this.w;
     const ij = [...this.order].filter((c) => c !== 'K');
-    if (this.threaded()) w.directive('#pragma omp parallel for collapse(2) if((ihi0 - ilo0) * (jhi0 - jlo0) * (khi - klo) >= ORCH_OMP_MIN_POINTS)');
+    const threaded = this.threaded();
+    this.openRegion(threaded, '(ihi0 - ilo0) * (jhi0 - jlo0) * (khi - klo) >= ORCH_OMP_MIN_POINTS');
+    if (threaded) w.directive('#pragma omp for collapse(2)');
     w.open(this.loopHeader(ij[0], 0));
     w.open(this.loopHeader(ij[1], 0));
     w.open(v.order === 'FORWARD' ? 'for (int64_t k = klo; k < khi; ++k) {' : 'for (int64_t k = khi - 1; k >= klo; --k) {');
@@ -889,6 +891,34 @@ export class ProgramGenerator {
     }
     w.close();
     w.close();
+    w.close();
+    this.closeRegion(threaded);
+  }
+
+  /**
+   * Opens code that runs on a team of threads when `cond` holds and on the calling thread
+   * otherwise; its worksharing loops are orphaned `omp for`s. The code is a lambda called
+   * from either branch: `omp parallel if(false)` would still set up a team of one, which
+   * costs a small launch more than its loops (about 0.3 us per launch).
+   */
+  private openRegion(threaded: boolean, cond: string): void {
+    this.w.open('{');
+    if (threaded) this.w.open('const auto region = [&]() {');
+    this.regionCond.push(cond);
+  }
+
+  private closeRegion(threaded: boolean): void {
+    const w = this.w;
+    const cond = this.regionCond.pop();
+    if (threaded) {
+      w.close('};');
+      w.open(`if (${cond}) {`);
+      w.directive('#pragma omp parallel');
+      w.line('region();');
+      w.reopen('} else {');
+      w.line('region();');
+      w.close();
+    }
     w.close();
   }
 
@@ -906,9 +936,9 @@ export class ProgramGenerator {
   /** A PARALLEL HLoop: a 3-D nest in the preset order, threads over the outer two loops. */
   private parallelNest(h: HLoop, n: number, ctx: PointContext): void {
     const w = this.w;
-    if (this.threaded()) {
-      w.directive(`#pragma omp parallel for collapse(2) if((ihi${n} - ilo${n}) * (jhi${n} - jlo${n}) * (khi - klo) >= ORCH_OMP_MIN_POINTS)`);
-    }
+    const threaded = this.threaded();
+    this.openRegion(threaded, `(ihi${n} - ilo${n}) * (jhi${n} - jlo${n}) * (khi - klo) >= ORCH_OMP_MIN_POINTS`);
+    if (threaded) w.directive('#pragma omp for collapse(2)');
     [...(this.tileOrder ?? this.order)].forEach((axis, depth) => {
       // Points of one HLoop are independent, so the innermost loop may be vectorized freely.
       if (depth === 2) w.directive('#pragma GCC ivdep');
@@ -917,6 +947,7 @@ export class ProgramGenerator {
     this.pointLocals(h, ctx);
     this.stmts(h.body, ctx);
     for (let d = 0; d < 3; d++) w.close();
+    this.closeRegion(threaded);
   }
 
   /** One level of a FORWARD/BACKWARD HLoop; the `omp for` ends with the barrier between nests. */
