@@ -683,7 +683,7 @@ export class ProgramGenerator {
     const points = nests.map(({ vi, name }) => `(Ihi_${name} - Ilo_${name}) * (Jhi_${name} - Jlo_${name}) * (khi_${vi} - klo_${vi})`).join(' + ');
     w.line(`if (st->tiles.prepare(orch::max_threads())) return orch::fail(st, "%s: out of memory for the tile scratch arenas", ${where});`);
     w.line('std::atomic<int> tile_oom{0};');
-    this.openRegion(this.opts.openmp, `${points} >= ORCH_OMP_MIN_POINTS`);
+    this.openRegion(this.opts.openmp, `${points} >= ORCH_OMP_MIN_POINTS`, ctx, ['tile_oom']);
     w.line('orch::Arena& scratch = st->tiles.of(orch::thread_index());');
     if (this.opts.openmp) w.directive('#pragma omp for collapse(3) schedule(static)');
     w.open('for (int64_t ti = 0; ti < nti; ++ti) {');
@@ -860,7 +860,7 @@ export class ProgramGenerator {
     } else {
       const points = v.body.map((_, n) => `(ihi${n} - ilo${n}) * (jhi${n} - jlo${n})`).join(' + ') || '0';
       const threaded = this.threaded();
-      this.openRegion(threaded, `${points} >= ORCH_OMP_MIN_POINTS`);
+      this.openRegion(threaded, `${points} >= ORCH_OMP_MIN_POINTS`, ctx);
       w.open(v.order === 'FORWARD' ? 'for (int64_t k = klo; k < khi; ++k) {' : 'for (int64_t k = khi - 1; k >= klo; --k) {');
       v.body.forEach((h, n) => this.planeNest(h, n, ctx));
       w.close();
@@ -878,7 +878,7 @@ export class ProgramGenerator {
     const w = this.w;
     const ij = [...this.order].filter((c) => c !== 'K');
     const threaded = this.threaded();
-    this.openRegion(threaded, '(ihi0 - ilo0) * (jhi0 - jlo0) * (khi - klo) >= ORCH_OMP_MIN_POINTS');
+    this.openRegion(threaded, '(ihi0 - ilo0) * (jhi0 - jlo0) * (khi - klo) >= ORCH_OMP_MIN_POINTS', ctx);
     if (threaded) w.directive('#pragma omp for collapse(2)');
     w.open(this.loopHeader(ij[0], 0));
     w.open(this.loopHeader(ij[1], 0));
@@ -899,11 +899,14 @@ export class ProgramGenerator {
    * Opens code that runs on a team of threads when `cond` holds and on the calling thread
    * otherwise; its worksharing loops are orphaned `omp for`s. The code is a lambda called
    * from either branch: `omp parallel if(false)` would still set up a team of one, which
-   * costs a small launch more than its loops (about 0.3 us per launch).
+   * costs a small launch more than its loops (about 0.3 us per launch). It captures by
+   * value (with captures by reference, gcc no longer hoisted region masks out of the K
+   * loop: del-n damping ran 4x slower), except the error records it must update.
    */
-  private openRegion(threaded: boolean, cond: string): void {
+  private openRegion(threaded: boolean, cond: string, ctx: PointContext, byRef: string[] = []): void {
     this.w.open('{');
-    if (threaded) this.w.open('const auto region = [&]() {');
+    const refs = [...byRef, ...(ctx.variableK ? ['vkerr'] : [])].map((r) => `, &${r}`).join('');
+    if (threaded) this.w.open(`const auto region = [=${refs}]() {`);
     this.regionCond.push(cond);
   }
 
@@ -937,7 +940,7 @@ export class ProgramGenerator {
   private parallelNest(h: HLoop, n: number, ctx: PointContext): void {
     const w = this.w;
     const threaded = this.threaded();
-    this.openRegion(threaded, `(ihi${n} - ilo${n}) * (jhi${n} - jlo${n}) * (khi - klo) >= ORCH_OMP_MIN_POINTS`);
+    this.openRegion(threaded, `(ihi${n} - ilo${n}) * (jhi${n} - jlo${n}) * (khi - klo) >= ORCH_OMP_MIN_POINTS`, ctx);
     if (threaded) w.directive('#pragma omp for collapse(2)');
     [...(this.tileOrder ?? this.order)].forEach((axis, depth) => {
       // Points of one HLoop are independent, so the innermost loop may be vectorized freely.
