@@ -50,4 +50,27 @@ info('lists keys, history, the last miss reason, build info and the memory repor
   assert.match(none.stdout, 'no cache entries');
 });
 
+info('the memory report says which transients live per tile', async () => {
+  const p = new TempProject('info-tiles');
+  p.write(
+    'h.py',
+    `from gt4py.cartesian.gtscript import PARALLEL, computation, interval
+from ndsl.dsl.typing import FloatField
+
+
+def smooth(q: FloatField, out: FloatField):
+    with computation(PARALLEL), interval(...):
+        lap = 4.0 * q - (q[1, 0, 0] + q[-1, 0, 0] + q[0, 1, 0] + q[0, -1, 0])
+        out = lap[1, 0, 0] + lap[-1, 0, 0] - 2.0 * lap
+`,
+  );
+  assert.is((await p.orch(['build', 'h.py', '--quiet'])).code, 0);
+  const rows = JSON.parse((await p.orch(['info', 'h.py', '--json'])).stdout);
+  const lap = rows[0].memory.arrays.find((a: { name: string }) => a.name.endsWith('_lap'));
+  assert.is(lap.tile, 'per 4x32 tile');
+  assert.is(lap.pooled, false, 'a tile-local array takes no arena space');
+  assert.match(rows[0].memory.totals.transient.note, '1 per tile (thread tile scratch)');
+  assert.match((await p.orch(['info', 'h.py'])).stdout, /transient \S+_lap float64\[.*\] per 4x32 tile/);
+});
+
 info.run();
