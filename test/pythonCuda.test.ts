@@ -95,4 +95,38 @@ t('device arrays, sync and async calls, streams and device errors through the ge
   assert.is(String(r.stdout).trim(), 'ok');
 });
 
+t('ORCH_MODE=build-and-run with a cuda preset: the package builds with nvcc and calls through the CUDA binding', async () => {
+  // No GPU is needed: the call reaches the library, which reports that it cannot run
+  // (no driver or device here; on a GPU, that the fake device array is host memory).
+  const work = mkdtempSync(path.join(os.tmpdir(), 'orch-py-cuda-build-'));
+  writeFileSync(path.join(work, 'device_programs.py'), MODULE);
+  writeFileSync(path.join(work, 'orch.config.mjs'), "export default { preset: 'cuda-h100' };\n");
+  const code = `
+import sys, numpy as np, orch
+sys.path.insert(0, sys.argv[1])
+import device_programs as m
+x, y, p = np.ones((4, 3, 2)), np.zeros((4, 3, 2)), np.zeros((4, 3))
+class DeviceArray:
+    def __init__(self, a):
+        self.__cuda_array_interface__ = {"shape": a.shape, "typestr": a.dtype.str, "data": (a.ctypes.data, False), "strides": None, "version": 3, "stream": None}
+try:
+    m.prog(x, y, p, 1.0, 1)
+except TypeError as e:
+    assert "argument 'x' is a host numpy array" in str(e), e
+else:
+    raise AssertionError("a numpy array was taken by a CUDA build")
+m.prog.sync()  # nothing queued yet
+try:
+    m.prog(DeviceArray(x), DeviceArray(y), DeviceArray(p), 1.0, 1)
+except RuntimeError as e:
+    assert type(e).__name__ == "ProgramError" and "program 'prog'" in str(e), repr(e)
+    print("ProgramError:", e)
+else:
+    print("ran")  # a machine with a GPU and managed memory could run it
+`;
+  const r = await execa('python3', ['-c', code, work], { cwd: work, reject: false, env: { PYTHONPATH: path.join(repo, 'python'), GT_CACHE_ROOT: work, ORCH_MODE: 'build-and-run' } });
+  assert.is(r.exitCode, 0, `${String(r.stdout)}\n${String(r.stderr)}`);
+  assert.match(String(r.stdout), /^(ProgramError: .*program 'prog'|ran)/);
+});
+
 t.run();
