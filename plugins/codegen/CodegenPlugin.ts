@@ -8,9 +8,9 @@ import { DEFAULT_BLOCK, DEFAULT_COLUMN_BLOCK, generateCuda } from './cuda.js';
 import { generatePythonBinding } from './pythonBinding.js';
 
 /**
- * codegen, per program, by the preset's target: a C++17/OpenMP source and header and a Python binding (cpu),
+ * codegen, per program, by the preset's target: a C++17/OpenMP source and header (cpu),
  * or a host .cpp, a kernels .cu, their shared launcher declarations and the header
- * (cuda), written to the staging folder.
+ * (cuda), and a Python binding for either, written to the staging folder.
  */
 export class CodegenPlugin implements OrchPlugin {
   readonly name = 'orch:codegen';
@@ -32,7 +32,8 @@ export class CodegenPlugin implements OrchPlugin {
         writeCacheFile(kernels, out.kernels);
         writeCacheFile(path.join(build.staging, `${out.symbol}_kernels.h`), out.launchers);
         writeCacheFile(path.join(build.staging, `${out.symbol}.h`), out.header);
-        build.cpp = { ...out, file, extraFiles: [kernels, path.join(build.staging, `${out.symbol}_kernels.h`)] };
+        writeCacheFile(path.join(build.staging, 'binding.py'), generatePythonBinding(out.signature, out.symbol));
+        build.cpp = { ...out, file, extraFiles: [kernels, path.join(build.staging, `${out.symbol}_kernels.h`)], binding: 'binding.py' };
         return;
       }
       const out = generateCpp(build.program, { ...options });

@@ -36,4 +36,27 @@ print(imports, [a.arg for a in call.args.args])`, file], { reject: false });
   assert.is(String(r.stdout).trim(), "['ctypes', 'functools', 'json', 'numpy', 'operator', 'struct', 'sys'] ['self', 'self_', '_orch_rebound_', 'SIGNATURE', '_np']");
 });
 
+t('a CUDA build\'s binding is valid Python whatever the parameter names, and keeps the same call signature', async () => {
+  const odd: ProgramSignature = {
+    ...signature,
+    target: 'cuda',
+    params: [...signature.params, { name: 'ProgramError', kind: 'field', dtype: 'float64', axes: 'IJK' }, { name: 'sync', kind: 'scalar', dtype: 'float64' }],
+  };
+  const text = generatePythonBinding(odd, 'orch_odd_names');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'orch-binding-'));
+  const file = path.join(dir, 'binding.py');
+  writeFileSync(file, text);
+  const r = await execa('python3', ['-c', `
+import ast, sys
+tree = ast.parse(open(sys.argv[1]).read())
+cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Program")
+methods = {n.name: n for n in cls.body if isinstance(n, ast.FunctionDef)}
+call = methods["__call__"]
+args = [a.arg for a in call.args.args]
+print(args, sorted(m for m in ("sync", "set_stream") if m in methods), [a.arg for a in methods["__init__"].args.args])`, file], { reject: false });
+  assert.is(r.exitCode, 0, String(r.stderr));
+  assert.is(String(r.stdout).trim(), "['self', 'self_', '_orch_rebound_', 'SIGNATURE', '_np', 'ProgramError', 'sync'] ['set_stream', 'sync'] ['self', 'library', 'callbacks', 'synchronize']");
+  assert.not.match(text.slice(text.indexOf('def __call__'), text.indexOf('def _failed')), /ProgramError\(/, 'the call raises through _failed, not a global an argument may shadow');
+});
+
 t.run();

@@ -1,5 +1,6 @@
 import type { DType } from '../../core/ir/types.js';
 import type { ProgramSignature } from '../../core/runtime/NativeLibrary.js';
+import { deviceArrayCheck, deviceMethods } from './pythonDeviceArrays.js';
 
 /**
  * The generated Python binding of one program library (`binding.py` in its cache entry):
@@ -13,6 +14,9 @@ import type { ProgramSignature } from '../../core/runtime/NativeLibrary.js';
  * `struct.pack_into` and calls `run`. Anything else (a new, reshaped, re-typed, resized
  * or re-flagged array; a scalar struct refuses) takes the slow path: the full checks and
  * conversions of `_bind`/`_convert`, so a stale pointer is never used.
+ *
+ * A CUDA build's binding (signature target 'cuda') takes device arrays instead and has
+ * `sync`, `set_stream` and a `synchronize` setting (pythonDeviceArrays.ts).
  */
 export function generatePythonBinding(signature: ProgramSignature, symbol: string): string {
   const params = signature.params;
@@ -23,6 +27,7 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
   const fieldArgs = fields.map((f) => pyName(f.name));
   const scalarArgs = scalars.map((s) => pyName(s.name));
   const doc = params.map((p) => `${p.name}: ${p.kind === 'field' ? `${p.dtype} ${p.axes} array` : p.dtype}`).join(', ');
+  const cuda = signature.target === 'cuda';
   const L: string[] = [];
   const add = (indent: number, text: string) => L.push(text ? '    '.repeat(indent) + text : '');
 
@@ -35,6 +40,15 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
   add(0, 'Fields are numpy arrays, updated in place. Arguments are bound once: calling again with');
   add(0, 'the same arrays only writes the scalars, while a new array, or one reshaped, re-typed or');
   add(0, 'resized in place, is checked and rebound. A handle runs one call at a time.');
+  if (cuda) {
+    add(0, '');
+    add(0, 'CUDA build: fields are device arrays (any object with __cuda_array_interface__, e.g.');
+    add(0, "CuPy arrays; numpy arrays are refused). A call queues the kernels on the handle's");
+    add(0, 'stream and waits for them, so errors the kernels record raise at the call, unless');
+    add(0, '`synchronize` is False (Program(..., synchronize=False), or set the attribute): then the');
+    add(0, 'call returns once the kernels are queued, and `sync()` waits and raises those errors.');
+    add(0, '`set_stream(ptr)` queues later calls on another stream (e.g. CuPy\'s current one).');
+  }
   add(0, '"""');
   add(0, 'import ctypes as _ct');
   add(0, 'import functools as _functools');
@@ -77,79 +91,88 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
   add(1, 'return value');
   add(0, '');
   add(0, '');
-  add(0, 'def _check_array(program, param, value):');
-  add(1, '"""Full checks of a field argument; returns (data pointer, shape, element strides)."""');
-  add(1, 'name, dtype, axes = param["name"], param["dtype"], param["axes"]');
-  add(1, 'if not isinstance(value, _np.ndarray):');
-  add(2, 'raise TypeError(f"{program}: argument \'{name}\' must be a numpy array ({dtype}, {axes}), got {type(value).__name__}")');
-  add(1, 'if value.dtype != _NP[dtype]:');
-  add(2, 'raise TypeError(f"{program}: argument \'{name}\' has dtype {value.dtype}, expected {dtype}: convert it with .astype(np.{dtype})")');
-  add(1, 'if value.ndim != len(axes):');
-  add(2, 'raise ValueError(f"{program}: argument \'{name}\' is a {axes} field ({len(axes)} dimensions), got an array of shape {value.shape}")');
-  add(1, 'item = value.itemsize');
-  add(1, 'for axis, (extent, stride) in enumerate(zip(value.shape, value.strides)):');
-  add(2, 'if stride % item:');
-  add(3, 'raise ValueError(f"{program}: argument \'{name}\' has strides {value.strides} bytes, not whole {item}-byte elements: pass np.ascontiguousarray({name})")');
-  add(2, 'if stride == 0 and extent > 1:');
-  add(3, 'raise ValueError(f"{program}: argument \'{name}\' is a broadcast view (stride 0 on axis {axis}): pass a real array, e.g. np.ascontiguousarray({name})")');
-  add(1, 'if not value.flags.aligned:');
-  add(2, 'raise ValueError(f"{program}: argument \'{name}\' is not aligned to its {item}-byte elements: pass np.ascontiguousarray({name})")');
-  add(1, 'if param.get("written") and not value.flags.writeable:');
-  add(2, 'raise ValueError(f"{program}: argument \'{name}\' is read-only, but the program writes it")');
-  add(1, 'return value.ctypes.data, value.shape, tuple(s // item for s in value.strides)');
+  if (cuda) for (const line of deviceArrayCheck()) L.push(line);
+  else {
+    add(0, 'def _check_array(program, param, value):');
+    add(1, '"""Full checks of a field argument; returns (data pointer, shape, element strides)."""');
+    add(1, 'name, dtype, axes = param["name"], param["dtype"], param["axes"]');
+    add(1, 'if not isinstance(value, _np.ndarray):');
+    add(2, 'if hasattr(value, "__cuda_array_interface__"):');
+    add(3, 'raise TypeError(f"{program}: argument \'{name}\' is a device array (__cuda_array_interface__), but the program was built for the CPU and takes numpy arrays: copy it to the host (e.g. {name}.get()), or build with a cuda preset")');
+    add(2, 'raise TypeError(f"{program}: argument \'{name}\' must be a numpy array ({dtype}, {axes}), got {type(value).__name__}")');
+    add(1, 'if value.dtype != _NP[dtype]:');
+    add(2, 'raise TypeError(f"{program}: argument \'{name}\' has dtype {value.dtype}, expected {dtype}: convert it with .astype(np.{dtype})")');
+    add(1, 'if value.ndim != len(axes):');
+    add(2, 'raise ValueError(f"{program}: argument \'{name}\' is a {axes} field ({len(axes)} dimensions), got an array of shape {value.shape}")');
+    add(1, 'item = value.itemsize');
+    add(1, 'for axis, (extent, stride) in enumerate(zip(value.shape, value.strides)):');
+    add(2, 'if stride % item:');
+    add(3, 'raise ValueError(f"{program}: argument \'{name}\' has strides {value.strides} bytes, not whole {item}-byte elements: pass np.ascontiguousarray({name})")');
+    add(2, 'if stride == 0 and extent > 1:');
+    add(3, 'raise ValueError(f"{program}: argument \'{name}\' is a broadcast view (stride 0 on axis {axis}): pass a real array, e.g. np.ascontiguousarray({name})")');
+    add(1, 'if not value.flags.aligned:');
+    add(2, 'raise ValueError(f"{program}: argument \'{name}\' is not aligned to its {item}-byte elements: pass np.ascontiguousarray({name})")');
+    add(1, 'if param.get("written") and not value.flags.writeable:');
+    add(2, 'raise ValueError(f"{program}: argument \'{name}\' is read-only, but the program writes it")');
+    add(1, 'return value.ctypes.data, value.shape, tuple(s // item for s in value.strides)');
+  }
   add(0, '');
   add(0, '');
-  add(0, '# numpy\'s PyArrayObject_fields from `data` to `flags` (data, nd, dimensions, strides, base,');
-  add(0, '# descr, flags), right after the object header; dimensions and strides share one block');
-  add(0, '_HEAD = _struct.Struct("@PiPPPPi")');
-  add(0, '_INTP = _struct.calcsize("@n")');
-  add(0, '_CPYTHON = _sys.implementation.name == "cpython"');
-  add(0, '');
-  add(0, '');
+  if (!cuda) {
+    add(0, '# numpy\'s PyArrayObject_fields from `data` to `flags` (data, nd, dimensions, strides, base,');
+    add(0, '# descr, flags), right after the object header; dimensions and strides share one block');
+    add(0, '_HEAD = _struct.Struct("@PiPPPPi")');
+    add(0, '_INTP = _struct.calcsize("@n")');
+    add(0, '_CPYTHON = _sys.implementation.name == "cpython"');
+    add(0, '');
+    add(0, '');
+  }
   add(0, 'def _orch_closed():');
   add(1, `raise RuntimeError(f"{_orch_SIGNATURE['program']}: the library was closed; open the program again to call it")`);
   add(0, '');
   add(0, '');
-  add(0, 'class _Attributes:');
-  add(1, '"""What a call compares for a bound array where its numpy header cannot be read (not');
-  add(1, 'CPython, or a numpy struct laid out otherwise): the same facts, through attributes."""');
-  add(0, '');
-  add(1, 'def __init__(self, value):');
-  add(2, 'self._value = value');
-  add(0, '');
-  add(1, '@property');
-  add(1, 'def raw(self):');
-  add(2, 'v = self._value');
-  add(2, 'return v.shape, v.strides, v.dtype, v.flags.writeable, v.ctypes.data');
-  add(0, '');
-  add(0, '');
-  add(0, 'class _NoBlock:');
-  add(1, 'raw = b""');
-  add(0, '');
-  add(0, '');
-  add(0, 'def _orch_watch(value, data):');
-  add(1, '"""(header view, its bytes, dims/strides block view, its bytes) of a bound array: any');
-  add(1, 'in-place change (shape, strides, dtype, resize, data, flags) changes these bytes. The');
-  add(1, 'views are read only while the binding holds the array, and the block only while the');
-  add(1, 'header, which points to it, is unchanged. The layout is checked against the attributes."""');
-  add(1, 'if _CPYTHON:');
-  add(2, 'head = (_ct.c_char * _HEAD.size).from_address(id(value) + object.__basicsize__)');
-  add(2, 'ptr, nd, dims, strides, _base, descr, _flags = _HEAD.unpack(head.raw)');
-  add(2, 'if ptr == data and nd == value.ndim and descr == id(value.dtype) and strides == dims + nd * _INTP:');
-  add(3, 'block = (_ct.c_char * (2 * nd * _INTP)).from_address(dims)');
-  add(3, 'if _struct.unpack(f"@{2 * nd}n", block.raw) == value.shape + value.strides:');
-  add(4, 'return head, head.raw, block, block.raw');
-  add(1, 'probe = _Attributes(value)');
-  add(1, 'return probe, probe.raw, _NoBlock, b""');
-  add(0, '');
-  add(0, '');
+  if (!cuda) {
+    add(0, 'class _Attributes:');
+    add(1, '"""What a call compares for a bound array where its numpy header cannot be read (not');
+    add(1, 'CPython, or a numpy struct laid out otherwise): the same facts, through attributes."""');
+    add(0, '');
+    add(1, 'def __init__(self, value):');
+    add(2, 'self._value = value');
+    add(0, '');
+    add(1, '@property');
+    add(1, 'def raw(self):');
+    add(2, 'v = self._value');
+    add(2, 'return v.shape, v.strides, v.dtype, v.flags.writeable, v.ctypes.data');
+    add(0, '');
+    add(0, '');
+    add(0, 'class _NoBlock:');
+    add(1, 'raw = b""');
+    add(0, '');
+    add(0, '');
+    add(0, 'def _orch_watch(value, data):');
+    add(1, '"""(header view, its bytes, dims/strides block view, its bytes) of a bound array: any');
+    add(1, 'in-place change (shape, strides, dtype, resize, data, flags) changes these bytes. The');
+    add(1, 'views are read only while the binding holds the array, and the block only while the');
+    add(1, 'header, which points to it, is unchanged. The layout is checked against the attributes."""');
+    add(1, 'if _CPYTHON:');
+    add(2, 'head = (_ct.c_char * _HEAD.size).from_address(id(value) + object.__basicsize__)');
+    add(2, 'ptr, nd, dims, strides, _base, descr, _flags = _HEAD.unpack(head.raw)');
+    add(2, 'if ptr == data and nd == value.ndim and descr == id(value.dtype) and strides == dims + nd * _INTP:');
+    add(3, 'block = (_ct.c_char * (2 * nd * _INTP)).from_address(dims)');
+    add(3, 'if _struct.unpack(f"@{2 * nd}n", block.raw) == value.shape + value.strides:');
+    add(4, 'return head, head.raw, block, block.raw');
+    add(1, 'probe = _Attributes(value)');
+    add(1, 'return probe, probe.raw, _NoBlock, b""');
+    add(0, '');
+    add(0, '');
+  }
   add(0, 'class Program:');
   add(1, `"""Program ${JSON.stringify(signature.program)}(${doc})."""`);
   add(0, '');
   add(1, `params = ${pyTuple(params.map((p) => p.name))}`);
   add(1, `callbacks = ${pyTuple(callbacks.map((c) => c.name))}`);
   add(0, '');
-  add(1, 'def __init__(self, library, callbacks=None):');
+  add(1, `def __init__(self, library, callbacks=None${cuda ? ', synchronize=True' : ''}):`);
   add(2, 'self._handle = None');
   add(2, 'lib = _ct.CDLL(library)');
   add(2, 'self._lib = lib');
@@ -163,6 +186,7 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
   add(2, 'self._exit.argtypes, self._exit.restype = [_ct.c_void_p], None');
   add(2, `self._set_callback = lib.${symbol}_set_callback`);
   add(2, 'self._set_callback.argtypes, self._set_callback.restype = [_ct.c_void_p, _ct.c_int, _ct.c_void_p], _ct.c_int');
+  if (cuda) add(2, 'self._bind_device(lib, synchronize)');
   add(2, 'handle = self._init()');
   add(2, 'if not handle:');
   add(3, `raise MemoryError("${symbol}_init failed")`);
@@ -178,7 +202,11 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
   add(2, 'self._args = _ct.cast(self._block, _ct.c_void_p)');
   add(2, '# run(handle, args) with both bound: one C-level call on the fast path; close() swaps it');
   add(2, 'self._go = _functools.partial(self._run, self._handle, self._args)');
-  for (const f of fields) add(2, `self._r${f.n} = self._h${f.n} = self._hs${f.n} = self._m${f.n} = self._ms${f.n} = None`);
+  if (cuda) {
+    add(2, 'self._wait = _functools.partial(self._sync, self._handle)');
+    add(2, `self._spans = [(0, 0)] * ${fields.length}`);
+    for (const f of fields) add(2, `self._r${f.n} = self._c${f.n} = None`);
+  } else for (const f of fields) add(2, `self._r${f.n} = self._h${f.n} = self._hs${f.n} = self._m${f.n} = self._ms${f.n} = None`);
   add(2, 'if callbacks is not None:');
   add(3, 'self.set_callbacks(callbacks)');
   add(0, '');
@@ -224,34 +252,47 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
   add(0, '');
   add(1, 'def _error(self):');
   add(2, 'message = self._last_error(self._handle)');
-  add(2, 'return f"{SIGNATURE[\'program\']}: {message.decode(errors=\'replace\') if message else \'unknown error\'}"');
+  if (cuda) {
+    // the CUDA runtime's own messages name the program already
+    add(2, 'text = message.decode(errors="replace") if message else "unknown error"');
+    add(2, 'return text if text.startswith(f"program \'{SIGNATURE[\'program\']}\'") else f"{SIGNATURE[\'program\']}: {text}"');
+  } else add(2, 'return f"{SIGNATURE[\'program\']}: {message.decode(errors=\'replace\') if message else \'unknown error\'}"');
   add(0, '');
   add(1, 'def _bind(self, index, n, value):');
   add(2, 'param = SIGNATURE["params"][n]');
-  add(2, 'data, shape, strides = _check_array(SIGNATURE["program"], param, value)');
+  if (cuda) add(2, 'data, shape, strides, self._spans[index], cai = _check_device_array(SIGNATURE["program"], param, value)');
+  else add(2, 'data, shape, strides = _check_array(SIGNATURE["program"], param, value)');
   add(2, 'slot = self._arrays[index]');
   add(2, 'slot.data = data');
   add(2, 'for d in range(3):');
   add(3, 'slot.shape[d] = shape[d] if d < len(shape) else 0');
   add(3, 'slot.strides[d] = strides[d] if d < len(strides) else 0');
   add(2, 'self._refs[index] = value');
-  add(2, 'head, head_now, block, block_now = _orch_watch(value, data)');
-  add(2, 'setattr(self, f"_r{n}", value)');
-  add(2, 'setattr(self, f"_h{n}", head)');
-  add(2, 'setattr(self, f"_hs{n}", head_now)');
-  add(2, 'setattr(self, f"_m{n}", block)');
-  add(2, 'setattr(self, f"_ms{n}", block_now)');
-  add(0, '');
-  add(1, 'def _check_overlaps(self):');
-  add(2, '"""Fields are restrict pointers in the library: two arguments must not share memory."""');
-  add(2, 'names = [p["name"] for p in SIGNATURE["params"] if p["kind"] == "field"]');
-  add(2, 'for i, a in enumerate(self._refs):');
-  add(3, 'for j in range(i):');
-  add(4, 'if _np.may_share_memory(a, self._refs[j]):');
-  add(5, 'raise ValueError(f"{SIGNATURE[\'program\']}: arguments {names[j]!r} and {names[i]!r} share memory; pass distinct arrays")');
-  add(0, '');
+  if (cuda) {
+    add(2, 'setattr(self, f"_r{n}", value)');
+    add(2, 'setattr(self, f"_c{n}", cai)');
+    add(0, '');
+    for (const line of deviceMethods(symbol)) L.push(line);
+  } else {
+    add(2, 'head, head_now, block, block_now = _orch_watch(value, data)');
+    add(2, 'setattr(self, f"_r{n}", value)');
+    add(2, 'setattr(self, f"_h{n}", head)');
+    add(2, 'setattr(self, f"_hs{n}", head_now)');
+    add(2, 'setattr(self, f"_m{n}", block)');
+    add(2, 'setattr(self, f"_ms{n}", block_now)');
+    add(0, '');
+    add(1, 'def _check_overlaps(self):');
+    add(2, '"""Fields are restrict pointers in the library: two arguments must not share memory."""');
+    add(2, 'names = [p["name"] for p in SIGNATURE["params"] if p["kind"] == "field"]');
+    add(2, 'for i, a in enumerate(self._refs):');
+    add(3, 'for j in range(i):');
+    add(4, 'if _np.may_share_memory(a, self._refs[j]):');
+    add(5, 'raise ValueError(f"{SIGNATURE[\'program\']}: arguments {names[j]!r} and {names[i]!r} share memory; pass distinct arrays")');
+    add(0, '');
+  }
   const unchanged = (f: (typeof fields)[number]) => {
     const v = pyName(f.name);
+    if (cuda) return `${v} is not self._r${f.n} or ${v}.__cuda_array_interface__ != self._c${f.n}`;
     return `${v} is not self._r${f.n} or self._h${f.n}.raw != self._hs${f.n} or self._m${f.n}.raw != self._ms${f.n}`;
   };
   if (fields.length) {
@@ -297,6 +338,10 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
   if (callbacks.length) add(2, 'self._pending = None');
   add(2, 'if self._go():');
   add(3, 'self._failed()');
+  if (cuda) {
+    add(2, 'if self.synchronize and self._wait():');
+    add(3, 'self._failed()');
+  }
   add(0, '');
   add(1, 'def _failed(self):');
   add(2, 'pending, self._pending = self._pending, None');
@@ -312,6 +357,7 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
   add(2, '"""Frees the library handle (also done when the binding is garbage collected)."""');
   add(2, 'if self._handle is not None:');
   add(3, 'self._go = _orch_closed');
+  if (cuda) add(3, 'self._wait = _orch_closed');
   add(3, 'self._exit(self._handle)');
   add(3, 'self._handle = None');
   add(0, '');

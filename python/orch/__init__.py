@@ -14,6 +14,7 @@ not installed, so import orch before the program modules.
 from . import gt4py_stand_in as _stand_in
 from .callback import callback
 from .compiletime import CompileTime, compiletime
+from .device import set_stream, set_synchronize, sync, synchronize
 from .errors import BuildError, CacheMissError, LayoutError, OrchError
 from .layout import set_layout
 from .modes import MODES, mode, set_mode
@@ -26,6 +27,7 @@ _stand_in.install()
 __all__ = [
     "program", "stencil", "callback", "compiletime", "temporary",
     "mode", "set_mode", "MODES", "set_layout",
+    "sync", "set_synchronize", "synchronize", "set_stream",
     "OrchError", "BuildError", "CacheMissError", "LayoutError",
     "Program", "Stencil", "CompileTime",
 ]

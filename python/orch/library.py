@@ -3,6 +3,8 @@ import hashlib
 import importlib.util
 import sys
 
+from . import device
+
 _modules = {}
 
 
@@ -22,4 +24,7 @@ def binding_module(path):
 def open_program(report, callbacks):
     """A bound `Program` for a build report (`orch build --json` entry), callbacks registered."""
     module = binding_module(report["binding"])
+    if module.SIGNATURE.get("target") == "cuda":
+        # device arrays, and calls that may return before their kernels finish (orch.device)
+        return device.register(module.Program(report["library"], callbacks=callbacks))
     return module.Program(report["library"], callbacks=callbacks)

@@ -40,6 +40,14 @@ class Program:
             type(self).__call__ = dispatch
         return dispatch(self, *args, **kwargs)
 
+    def sync(self):
+        """CUDA builds: waits for the kernels this program's calls queued and raises what they
+        recorded (see `orch.set_synchronize`); nothing to wait for on a CPU build."""
+        bound = getattr(self._dispatch, "_orch_bound", {})
+        for binding in list(bound.values()):
+            if hasattr(binding, "sync"):
+                binding.sync()
+
     def __set_name__(self, owner, name):
         # `@program` on a class's __call__ makes the class a program class
         if name == "__call__":
@@ -167,6 +175,7 @@ def _dispatcher(fn, file, entry, method):
     exec(compile(source, f"<orch dispatch of {entry}>", "exec"), names)  # noqa: S102 - generated from the signature
     dispatch = names["dispatch"]
     dispatch.__name__, dispatch.__qualname__ = fn.__name__, fn.__qualname__  # argument errors name the program
+    dispatch._orch_bound = names["_bound"]  # for Program.sync
     return dispatch
 
 

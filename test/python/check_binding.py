@@ -84,6 +84,14 @@ assert np.allclose(y, 2 * x + 3 * 2 * x)
 expect(TypeError, "dtype float32, expected float64", lambda: checked.prog(x.astype(np.float32), y, p, 1.0))
 expect(ValueError, "is a IJ field", lambda: checked.prog(x, y, y, 1.0))
 expect(TypeError, "must be a numpy array", lambda: checked.prog(x.tolist(), y, p, 1.0))
+
+
+class DeviceArray:
+    """What a CuPy array offers the binding: a CUDA build's argument, refused by a CPU build."""
+    __cuda_array_interface__ = {"shape": shape, "typestr": "<f8", "data": (x.ctypes.data, False), "strides": None, "version": 3}
+
+
+expect(TypeError, "is a device array (__cuda_array_interface__), but the program was built for the CPU", lambda: checked.prog(DeviceArray(), y, p, 1.0))
 expect(ValueError, "broadcast view", lambda: checked.prog(np.broadcast_to(np.float64(1.0), shape), y, p, 1.0))
 expect(ValueError, "share memory", lambda: checked.prog(x, x, p, 1.0))
 ro = y.copy()
