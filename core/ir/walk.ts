@@ -107,6 +107,18 @@ export function reads(stmts: Stmt[]): Access[] {
   return out;
 }
 
+/** Arrays the debug checks of a statement tree check. */
+export function checkTargets(stmts: readonly Stmt[], out = new Set<string>()): Set<string> {
+  for (const s of stmts) {
+    if (s.kind === 'check') out.add(s.target);
+    else if (s.kind === 'if') {
+      checkTargets(s.then, out);
+      checkTargets(s.else, out);
+    } else if (s.kind === 'while' || s.kind === 'region') checkTargets(s.body, out);
+  }
+  return out;
+}
+
 /** Fields assigned anywhere in a statement tree. */
 export function writes(stmts: Stmt[], out = new Set<string>()): Set<string> {
   for (const s of stmts) {

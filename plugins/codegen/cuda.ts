@@ -2,7 +2,7 @@ import type { LaunchStmt } from '../../core/ir/accessBounds.js';
 import { fail } from '../../core/diagnostics.js';
 import type { ProgramSignature } from '../../core/runtime/NativeLibrary.js';
 import { axisIndices, type ArrayDecl, type Expr, type HLoop, type Offset, type Program, type SourceLoc, type Stmt, type VLoop } from '../../core/ir/types.js';
-import { forEachExpr, reads, writes } from '../../core/ir/walk.js';
+import { checkTargets, forEachExpr, reads, writes } from '../../core/ir/walk.js';
 import {
   CTYPE,
   STORAGE,
@@ -136,17 +136,6 @@ const int64Param = (name: string, arg = name): Param => ({ type: 'int64_t', name
 const GRID_LIMIT = { x: '2147483647u', y: '65535u', z: '65535u' } as const;
 type Dim = 'x' | 'y' | 'z';
 
-/** Arrays the debug checks in `body` check. */
-function checkTargets(body: readonly Stmt[], out = new Set<string>()): Set<string> {
-  for (const s of body) {
-    if (s.kind === 'check') out.add(s.target);
-    else if (s.kind === 'if') {
-      checkTargets(s.then, out);
-      checkTargets(s.else, out);
-    } else if (s.kind === 'while' || s.kind === 'region') checkTargets(s.body, out);
-  }
-  return out;
-}
 
 /** Arrays `body` reads at a variable K offset. */
 function variableKArrays(body: Stmt[]): Set<string> {

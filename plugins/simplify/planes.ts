@@ -1,6 +1,6 @@
 import type { ArrayDecl, Expr, Program, Stmt } from '../../core/ir/types.js';
 import { mapStmtLists, type Launch } from '../../core/ir/rewrite.js';
-import { reads, writes } from '../../core/ir/walk.js';
+import { checkTargets, reads, writes } from '../../core/ir/walk.js';
 import { definitelyWritten } from '../../core/ir/writtenBeforeRead.js';
 
 /**
@@ -12,9 +12,7 @@ import { definitelyWritten } from '../../core/ir/writtenBeforeRead.js';
  * them in cache).
  */
 function touches(stmts: Stmt[], name: string): boolean {
-  const checked = (list: Stmt[]): boolean =>
-    list.some((s) => (s.kind === 'check' ? s.target === name : s.kind === 'if' ? checked(s.then) || checked(s.else) : s.kind === 'while' || s.kind === 'region' ? checked(s.body) : false));
-  return writes(stmts).has(name) || reads(stmts).some((r) => r.name === name) || checked(stmts);
+  return writes(stmts).has(name) || reads(stmts).some((r) => r.name === name) || checkTargets(stmts).has(name);
 }
 
 /** Each loop touching `name` is level by level and writes it, at each level, before reading it there. */

@@ -1,6 +1,6 @@
 import type { Expr, HLoop, Program, Stmt } from '../../core/ir/types.js';
 import { mapStmtLists, type Launch } from '../../core/ir/rewrite.js';
-import { mapExpr, reads, writes } from '../../core/ir/walk.js';
+import { checkTargets, mapExpr, reads, writes } from '../../core/ir/walk.js';
 
 /**
  * Temporaries shrunk to scalars (simplify, second run): a transient that one loop nest
@@ -9,9 +9,7 @@ import { mapExpr, reads, writes } from '../../core/ir/walk.js';
  * and its memory traffic disappears.
  */
 function isChecked(list: Stmt[], name: string): boolean {
-  return list.some((s) =>
-    s.kind === 'check' ? s.target === name : s.kind === 'if' ? isChecked(s.then, name) || isChecked(s.else, name) : s.kind === 'while' || s.kind === 'region' ? isChecked(s.body, name) : false,
-  );
+  return checkTargets(list).has(name);
 }
 
 function touches(stmts: Stmt[], name: string): boolean {
