@@ -104,6 +104,11 @@ export function launches(stmts: PStmt[], out: Launch[] = []): Launch[] {
 }
 
 /** Names read anywhere: scalars (including point locals) and arrays (fields and shapes). */
+/** Arrays that tiled launches keep per tile (tiling pass), by name. */
+export function tileLocalNames(stmts: PStmt[]): Set<string> {
+  return new Set(launches(stmts).flatMap((l) => l.tile?.local.map((x) => x.name) ?? []));
+}
+
 export function namesRead(p: Program): { scalars: Set<string>; arrays: Set<string> } {
   const scalars = new Set<string>();
   const arrays = new Set<string>();

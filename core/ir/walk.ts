@@ -119,6 +119,11 @@ export function checkTargets(stmts: readonly Stmt[], out = new Set<string>()): S
   return out;
 }
 
+/** Whether a statement tree reads, writes or checks array `name`. */
+export function touches(stmts: Stmt[], name: string): boolean {
+  return writes(stmts).has(name) || reads(stmts).some((r) => r.name === name) || checkTargets(stmts).has(name);
+}
+
 /** Fields assigned anywhere in a statement tree. */
 export function writes(stmts: Stmt[], out = new Set<string>()): Set<string> {
   for (const s of stmts) {

@@ -1,7 +1,7 @@
 import { launchAccessBounds, launchArrays, variableKReads, type AccessBound, type LaunchStmt } from '../../core/ir/accessBounds.js';
 import { fail } from '../../core/diagnostics.js';
 import { reads, writes } from '../../core/ir/walk.js';
-import { launches } from '../../core/ir/rewrite.js';
+import { tileLocalNames } from '../../core/ir/rewrite.js';
 import { locatedErrorHint, locatedErrorPrefix, VARIABLE_K_HINT } from '../../core/runtime/locatedError.js';
 import type { ProgramSignature, SignatureParam } from '../../core/runtime/NativeLibrary.js';
 import {
@@ -444,7 +444,7 @@ export class ProgramGenerator {
       if (a.role !== 'arg') w.line(`orch_array ${this.view(a.name)}{};`);
     }
     // a temporary that lives per tile of its one launch (tiling pass) has no storage of its own
-    const perTile = new Set(this.tilesLaunches() ? launches(p.body).flatMap((l) => l.tile?.local.map((x) => x.name) ?? []) : []);
+    const perTile = this.tilesLaunches() ? tileLocalNames(p.body) : new Set<string>();
     this.reserve(p.arrays.filter((a) => a.role === 'temporary' && !perTile.has(a.name)), 'st->temporaries', where);
     for (const a of p.arrays) {
       if (a.role === 'temporary') {

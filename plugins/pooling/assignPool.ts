@@ -1,5 +1,5 @@
 import type { ArrayDecl, Expr, Program } from '../../core/ir/types.js';
-import { launches } from '../../core/ir/rewrite.js';
+import { launches, tileLocalNames } from '../../core/ir/rewrite.js';
 import { bytesPerElement } from '../../core/runtime/ndarray.js';
 import { definitelyWritten } from '../../core/ir/writtenBeforeRead.js';
 
@@ -39,15 +39,14 @@ function place(arrays: ArrayDecl[], zeroFill: (a: ArrayDecl) => boolean): Map<st
 export function assignPool(p: Program): Program {
   const slots = new Map<string, ArrayDecl['pool']>();
   // a temporary private to one tiled launch lives in tile buffers (tiling pass)
-  const tileLocal = new Set(launches(p.body).flatMap((l) => l.tile?.local.map((x) => x.name) ?? []));
+  const tileLocal = tileLocalNames(p.body);
   const temporaries = p.arrays.filter((a) => a.role === 'temporary' && !tileLocal.has(a.name));
   // program temporaries start zero-filled on every call (temporary(q) semantics)
   for (const [k, v] of place(temporaries, () => true)) slots.set(k, v);
   const decl = new Map(p.arrays.map((a) => [a.name, a]));
   for (const l of launches(p.body)) {
     // tile-local transients live in per-tile buffers (tiling pass), not in the arena
-    const perTile = new Set(l.tile?.local.map((x) => x.name));
-    const ts = l.transients.filter((t) => !perTile.has(t)).map((t) => decl.get(t)!);
+    const ts = l.transients.filter((t) => !tileLocal.has(t)).map((t) => decl.get(t)!);
     for (const [k, v] of place(ts, (a) => !definitelyWritten(a.name, l))) slots.set(k, v);
   }
   return { ...p, arrays: p.arrays.map((a) => (slots.has(a.name) ? { ...a, pool: slots.get(a.name) } : a)) };

@@ -11,6 +11,11 @@ import { mapExpr, visitExpr } from '../../core/ir/walk.js';
  * later statements of it), where the assignment has certainly run. Runtime scalars stay
  * variables: an argument is substituted by name, never by a value.
  */
+/** Replaces the scalars `known` binds by their values. */
+function substituting(known: Map<string, Expr>): (e: Expr) => Expr {
+  return (e) => mapExpr(e, (x) => (x.kind === 'scalar' && known.has(x.name) ? known.get(x.name)! : x));
+}
+
 export function copyPropagation(p: Program): Program {
   const setCount = new Map<string, number>();
   const bump = (name: string, by: number) => setCount.set(name, (setCount.get(name) ?? 0) + by);
@@ -42,7 +47,7 @@ export function copyPropagation(p: Program): Program {
       });
       return ok;
     };
-    const subst = (e: Expr): Expr => mapExpr(e, (x) => (x.kind === 'scalar' && known.has(x.name) ? known.get(x.name)! : x));
+    const subst = substituting(known);
     return list.map((s): PStmt => {
       switch (s.kind) {
         case 'set': {
@@ -64,7 +69,6 @@ export function copyPropagation(p: Program): Program {
   const top = new Map<string, Expr>();
   const body = propagate(p.body, top);
   // array shapes are evaluated where the array is allocated, after the top-level sets they read
-  const subst = (e: Expr): Expr => mapExpr(e, (x) => (x.kind === 'scalar' && top.has(x.name) ? top.get(x.name)! : x));
-  const arrays = p.arrays.map((a) => (a.shape ? { ...a, shape: a.shape.map(subst) } : a));
+  const arrays = p.arrays.map((a) => (a.shape ? { ...a, shape: a.shape.map(substituting(top)) } : a));
   return { ...p, body, arrays };
 }

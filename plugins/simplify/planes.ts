@@ -1,6 +1,6 @@
-import type { ArrayDecl, Expr, Program, Stmt } from '../../core/ir/types.js';
+import type { ArrayDecl, Expr, Program } from '../../core/ir/types.js';
 import { mapStmtLists, type Launch } from '../../core/ir/rewrite.js';
-import { checkTargets, reads, writes } from '../../core/ir/walk.js';
+import { reads, touches } from '../../core/ir/walk.js';
 import { definitelyWritten } from '../../core/ir/writtenBeforeRead.js';
 
 /**
@@ -11,10 +11,6 @@ import { definitelyWritten } from '../../core/ir/writtenBeforeRead.js';
  * Transients a tiled launch keeps per tile are left alone (the tile buffers already hold
  * them in cache).
  */
-function touches(stmts: Stmt[], name: string): boolean {
-  return writes(stmts).has(name) || reads(stmts).some((r) => r.name === name) || checkTargets(stmts).has(name);
-}
-
 /** Each loop touching `name` is level by level and writes it, at each level, before reading it there. */
 function perLevel(l: Launch, name: string): boolean {
   const loops = l.loops.filter((v) => v.body.some((h) => touches(h.body, name)));

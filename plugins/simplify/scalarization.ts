@@ -1,6 +1,6 @@
 import type { Expr, HLoop, Program, Stmt } from '../../core/ir/types.js';
 import { mapStmtLists, type Launch } from '../../core/ir/rewrite.js';
-import { checkTargets, mapExpr, reads, writes } from '../../core/ir/walk.js';
+import { checkTargets, mapExpr, reads, touches } from '../../core/ir/walk.js';
 
 /**
  * Temporaries shrunk to scalars (simplify, second run): a transient that one loop nest
@@ -8,13 +8,6 @@ import { checkTargets, mapExpr, reads, writes } from '../../core/ir/walk.js';
  * starts at zero at every point, as the zero-filled array did, so results are identical
  * and its memory traffic disappears.
  */
-function isChecked(list: Stmt[], name: string): boolean {
-  return checkTargets(list).has(name);
-}
-
-function touches(stmts: Stmt[], name: string): boolean {
-  return writes(stmts).has(name) || reads(stmts).some((r) => r.name === name) || isChecked(stmts, name);
-}
 
 function toLocal(stmts: Stmt[], name: string): Stmt[] {
   const asScalar = (e: Expr): Expr => (e.kind === 'field' && e.name === name ? { kind: 'scalar', name, dtype: e.dtype } : e);
@@ -46,7 +39,7 @@ function scalarizeLaunch(l: Launch, program: Program, removed: Set<string>): Lau
     const users: HLoop[] = [];
     for (const v of loops) for (const h of v.body) if (touches(h.body, t)) users.push(h);
     const allReads = users.flatMap((h) => reads(h.body).filter((r) => r.name === t));
-    const checked = users.some((h) => isChecked(h.body, t));
+    const checked = users.some((h) => checkTargets(h.body).has(t));
     if (users.length !== 1 || checked || allReads.some((r) => r.variableK || r.offset.some((o) => o !== 0))) {
       keep.push(t);
       continue;
