@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { suite } from 'uvu';
+import { CASES_DIR, TOOLS_DIR } from './conformanceKit.js';
 import * as assert from 'uvu/assert';
 import { readNpy } from '../core/runtime/npy.js';
 
@@ -12,8 +13,7 @@ import { readNpy } from '../core/runtime/npy.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
 const orchBin = path.join(repo, 'dist/bin/orch.js');
-const shared = path.resolve(repo, '../shared');
-const casesDir = path.join(shared, 'conformance/cases');
+const casesDir = CASES_DIR;
 
 function tmp(prefix: string): string {
   return mkdtempSync(path.join(os.tmpdir(), `orch-${prefix}-`));
@@ -218,7 +218,7 @@ cli('orch info lists entries with their history, and orch clean removes them', a
 });
 
 cli('run_cases.py drives every tier-1 case through the CLI, both modes', async () => {
-  const r = await execa('python3', [path.join(shared, 'tools/run_cases.py'), repo, casesDir, '--max-tier', '1', '--quiet'], { reject: false, cwd: tmp('cases') });
+  const r = await execa('python3', [path.join(TOOLS_DIR, 'run_cases.py'), repo, casesDir, '--max-tier', '1', '--quiet'], { reject: false, cwd: tmp('cases') });
   assert.is(r.exitCode, 0, r.stdout + r.stderr);
   assert.match(r.stdout, /(\d+)\/\1 case runs pass/);
 });

@@ -8,13 +8,17 @@ import type { NDArray } from '../core/runtime/ndarray.js';
 import { parseExternals } from '../plugins/parse/externalsJson.js';
 
 /**
- * The shared conformance kit (../shared/conformance) as the GPU tests and the GPU
+ * The conformance kit (a copy of ../shared/conformance in test/conformance) as the tests and the GPU
  * benchmark read it: case specs, inputs, the build request and call of each case, and
  * the comparison with GT4Py's outputs.
  */
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const CASES_DIR = path.resolve(here, '../../../shared/conformance/cases');
+/** The in-repository copy of the kit (test/conformance); conformanceDrift.test checks it against ../shared. */
+export const KIT_DIR = path.resolve(here, '../../test/conformance');
+export const CASES_DIR = path.join(KIT_DIR, 'cases');
+/** The tools that drive `orch run` from outside (copied from ../shared/tools). */
+export const TOOLS_DIR = path.resolve(here, '../../test/tools');
 export const FIXTURES_DIR = path.resolve(here, '../../fixtures');
 
 export type { CaseSpec };

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { execa } from 'execa';
 import { suite } from 'uvu';
+import { CASES_DIR } from './conformanceKit.js';
 import * as assert from 'uvu/assert';
 import { Compiler } from '../core/Compiler.js';
 import { resolveConfig, validateConfig } from '../core/config/loadConfig.js';
@@ -19,7 +20,7 @@ import { parseDefine, parseExternals } from '../plugins/parse/externalsJson.js';
  */
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const casesDir = path.resolve(here, '../../../shared/conformance/cases');
+const casesDir = CASES_DIR;
 const RUNS = Number(process.env.ORCH_FUZZ_RUNS ?? 300);
 const work = mkdtempSync(path.join(os.tmpdir(), 'orch-fuzz-'));
 const caseNames = readdirSync(casesDir).sort();

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
+import { CASES_DIR } from './conformanceKit.js';
 import * as assert from 'uvu/assert';
 import { Compiler } from '../core/Compiler.js';
 import { resolveConfig } from '../core/config/loadConfig.js';
@@ -21,7 +22,7 @@ import { parseExternals } from '../plugins/parse/externalsJson.js';
  * and with all of them on (the default).
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
-const casesDir = path.resolve(here, '../../../shared/conformance/cases');
+const casesDir = CASES_DIR;
 const fixturesDir = path.resolve(here, '../../fixtures/bench');
 const base = await resolveConfig({ configFile: null, cwd: mkdtempSync(path.join(os.tmpdir(), 'orch-eq-')) });
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { suite } from 'uvu';
+import { CASES_DIR } from './conformanceKit.js';
 import * as assert from 'uvu/assert';
 
 /**
@@ -15,7 +16,7 @@ import * as assert from 'uvu/assert';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
 const scripts = path.join(repo, 'test/python');
-const casesDir = path.resolve(repo, '../shared/conformance/cases');
+const casesDir = CASES_DIR;
 const programCases = existsSync(casesDir) ? readdirSync(casesDir).filter((c) => c.startsWith('p') && existsSync(path.join(casesDir, c, 'case.json'))).sort() : [];
 
 async function python(script: string, args: string[], mode: string, cwd: string, env: Record<string, string> = {}) {
