@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { buildCommand } from '../core/cli/buildCommand.js';
@@ -8,9 +9,12 @@ import { runCommand, type RunMode } from '../core/cli/runCommand.js';
 import { watchCommand } from '../core/cli/watchCommand.js';
 import { serveCommand } from '../core/cli/serveCommand.js';
 import { printDiagnostics } from '../core/cli/session.js';
-import { fail, OrchError, OrchErrors } from '../core/diagnostics.js';
+import { didYouMean, fail, OrchError, OrchErrors } from '../core/diagnostics.js';
 
 // Argument parsing only: every command lives in core/cli.
+
+// dist/bin/orch.js -> the package's own package.json (in a checkout and when installed)
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 const MODES = ['python', 'build', 'build-and-run', 'run'] as const;
 
@@ -29,6 +33,22 @@ function common<T>(y: Argv<T>) {
     .option('config', { type: 'string', describe: 'path to orch.config.ts (default: found from the working directory)' });
 }
 
+/** A usage error as `orch: what` and, where there is one, `hint: did you mean ...`. */
+function usageMessage(msg: string, argv: string[], known: string[]): string {
+  const command = /^Did you mean (\S+)\?$/.exec(msg)?.[1];
+  if (command) return `orch: unknown command '${argv[0]}'\nhint: did you mean 'orch ${command}'?\n`;
+  const unknown = /^Unknown arguments?: (.+)$/.exec(msg)?.[1].split(', ');
+  if (!unknown) return `orch: ${msg}\n`;
+  const flag = (u: string) => (u.length > 1 ? `--${u}` : `-${u}`);
+  const dashed = (k: string) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  const lines = [`orch: unknown option${unknown.length > 1 ? 's' : ''} ${unknown.map(flag).join(', ')}`];
+  for (const u of unknown) {
+    const guess = didYouMean(u, known.filter((k) => k.length > 1).map(dashed));
+    if (guess) lines.push(`hint: did you mean --${guess}${unknown.length > 1 ? ` (for ${flag(u)})` : ''}?`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 function splitList(v: string[] | undefined): string[] | undefined {
   return v?.flatMap((x) => x.split(',')).filter(Boolean);
 }
@@ -36,7 +56,10 @@ function splitList(v: string[] | undefined): string[] | undefined {
 async function main(argv: string[]): Promise<number> {
   let code = 0;
   const envMode = process.env.ORCH_MODE as RunMode | 'build' | undefined;
-  await yargs(argv)
+  const parser = yargs(argv);
+  // yargs has getOptions() (the options of the command being parsed); its types lack it
+  const knownOptions = () => Object.keys((parser as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key);
+  await parser
     .scriptName('orch')
     .strict()
     .command(
@@ -103,12 +126,14 @@ async function main(argv: string[]): Promise<number> {
       },
     )
     .demandCommand(1, 'name a command: build, run, clean or info')
+    .recommendCommands()
     .fail((msg, err) => {
       if (err) throw err;
-      process.stderr.write(`orch: ${msg}\nRun 'orch --help' for usage.\n`);
+      process.stderr.write(`${usageMessage(msg, argv, knownOptions())}Run 'orch --help' for usage.\n`);
       process.exit(2);
     })
     .help()
+    .version(VERSION)
     .parseAsync();
   return code;
 }

@@ -1,14 +1,16 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ORCH_BIN, REPO, TempProject } from './TempProject.js';
+import { installedOrch, NPM_ENV } from './installedOrch.js';
+import { REPO } from './TempProject.js';
 
 /**
- * Every code block of docs/*.md and README.md runs, in document order, in one temporary
- * project per document (with `orch` on PATH and `import ... from 'orch'` resolving to
- * this repository):
+ * Every code block of docs/*.md and README.md runs, in document order, in one project per
+ * document outside the checkout: a copy of the project the README's install blocks made
+ * from the packed tarball (see installedOrch.ts), so `npx orch`, `import ... from 'orch'`
+ * and the Python package in `.venv` are what a user installs, with nothing added.
  *
  *   sh      run with bash -euo pipefail
  *   text    the output of the sh block before it: each line must appear, in order;
@@ -21,7 +23,8 @@ import { ORCH_BIN, REPO, TempProject } from './TempProject.js';
  *
  * An HTML comment right before a block gives it a file name (`<!-- file: orch.config.ts -->`,
  * written into the project before the block runs) or skips it with a reason
- * (`<!-- docs-test: skip: why -->`). Any other language is an error, so no block goes untested.
+ * (`<!-- docs-test: skip: why -->`); `<!-- docs-test: setup -->` marks the README's install
+blocks, which made the project already. Any other language is an error, so no block goes untested.
  */
 
 interface Block {
@@ -44,7 +47,7 @@ export function extractBlocks(doc: string, text: string): Block[] {
     for (i++; i < lines.length && !/^```\s*$/.test(lines[i]); i++) body.push(lines[i]);
     const marker = start > 0 ? lines[start - 1] : '';
     const file = /^<!--\s*file:\s*(\S+)\s*-->$/.exec(marker.trim())?.[1];
-    const skip = /^<!--\s*docs-test:\s*skip:\s*(.+?)\s*-->$/.exec(marker.trim())?.[1];
+    const skip = /^<!--\s*docs-test:\s*setup\s*-->$/.test(marker.trim()) ? 'an install block (run by installedOrch)' : /^<!--\s*docs-test:\s*skip:\s*(.+?)\s*-->$/.exec(marker.trim())?.[1];
     blocks.push({ doc, line: start + 1, lang: open[1], code: `${body.join('\n')}\n`, file, skip });
   }
   return blocks;
@@ -81,14 +84,15 @@ const TSCONFIG = {
 };
 
 async function runDoc(doc: string, blocks: Block[]): Promise<void> {
-  const p = new TempProject(`docs-${path.basename(doc, '.md')}`);
-  const bin = p.path('.bin');
-  mkdirSync(bin);
-  writeFileSync(path.join(bin, 'orch'), `#!/bin/sh\nexec "${process.execPath}" "${ORCH_BIN}" "$@"\n`);
-  chmodSync(path.join(bin, 'orch'), 0o755);
-  // a package.json of type module, so ts files are ES modules as in a user's project
-  writeFileSync(p.path('package.json'), '{ "type": "module", "private": true }\n');
-  const env = { PATH: `${bin}:${process.env.PATH}`, GT_CACHE_ROOT: p.dir, ORCH_REPO: REPO };
+  const installed = await installedOrch();
+  const dir = installed.project(`docs-${path.basename(doc, '.md')}`);
+  const write = (rel: string, text: string) => {
+    const f = path.join(dir, rel);
+    mkdirSync(path.dirname(f), { recursive: true });
+    writeFileSync(f, text);
+    return f;
+  };
+  const env = NPM_ENV;
   const tsFiles: string[] = [];
   let lastOutput: string | undefined;
   let n = 0;
@@ -96,11 +100,11 @@ async function runDoc(doc: string, blocks: Block[]): Promise<void> {
     n++;
     const where = `${b.doc}:${b.line}`;
     if (b.skip) continue;
-    if (b.file) p.write(b.file, b.code);
+    if (b.file) write(b.file, b.code);
     switch (b.lang) {
       case 'sh':
       case 'bash': {
-        const r = await execa('bash', ['-euo', 'pipefail', '-c', b.code], { cwd: p.dir, env, reject: false, all: true });
+        const r = await execa('bash', ['-euo', 'pipefail', '-c', b.code], { cwd: dir, env, reject: false, all: true });
         assert.is(r.exitCode, 0, `${where}: sh block failed (exit ${r.exitCode}):\n${b.code}\n${r.all}`);
         lastOutput = String(r.all);
         break;
@@ -111,10 +115,10 @@ async function runDoc(doc: string, blocks: Block[]): Promise<void> {
         break;
       case 'ts':
       case 'typescript': {
-        const file = b.file ?? p.write(`.docs/block${n}.ts`, b.code);
-        tsFiles.push(path.resolve(p.dir, file));
+        const file = b.file ?? write(`.docs/block${n}.ts`, b.code);
+        tsFiles.push(path.resolve(dir, file));
         if (!b.file) {
-          const r = await execa(process.execPath, [path.join(REPO, 'node_modules/jiti/lib/jiti-cli.mjs'), file], { cwd: p.dir, env, reject: false, all: true });
+          const r = await execa(process.execPath, [path.join(REPO, 'node_modules/jiti/lib/jiti-cli.mjs'), file], { cwd: dir, env, reject: false, all: true });
           assert.is(r.exitCode, 0, `${where}: ts block failed:\n${b.code}\n${r.all}`);
           lastOutput = String(r.all);
         }
@@ -123,18 +127,18 @@ async function runDoc(doc: string, blocks: Block[]): Promise<void> {
       case 'python':
       case 'py': {
         if (b.file) {
-          const r = await execa('python3', ['-m', 'py_compile', b.file], { cwd: p.dir, env, reject: false, all: true });
+          const r = await execa('python3', ['-m', 'py_compile', b.file], { cwd: dir, env, reject: false, all: true });
           assert.is(r.exitCode, 0, `${where}: python file does not compile:\n${r.all}`);
         } else {
-          const r = await execa('python3', ['-c', b.code], { cwd: p.dir, env, reject: false, all: true });
+          const r = await execa('python3', ['-c', b.code], { cwd: dir, env, reject: false, all: true });
           assert.is(r.exitCode, 0, `${where}: python block failed:\n${b.code}\n${r.all}`);
           lastOutput = String(r.all);
         }
         break;
       }
       case 'c': {
-        const src = b.file ?? p.write(`.docs/block${n}.c`, b.code);
-        const r = await execa('gcc', ['-fsyntax-only', '-Wall', '-Werror', `-I${path.join(REPO, 'native')}`, '-I.', src], { cwd: p.dir, reject: false, all: true });
+        const src = b.file ?? write(`.docs/block${n}.c`, b.code);
+        const r = await execa('gcc', ['-fsyntax-only', '-Wall', '-Werror', `-I${path.join(REPO, 'native')}`, '-I.', src], { cwd: dir, reject: false, all: true });
         assert.is(r.exitCode, 0, `${where}: C block does not compile:\n${r.all}`);
         break;
       }
@@ -146,8 +150,8 @@ async function runDoc(doc: string, blocks: Block[]): Promise<void> {
     }
   }
   if (tsFiles.length) {
-    writeFileSync(p.path('tsconfig.json'), JSON.stringify({ ...TSCONFIG, files: tsFiles }, null, 1));
-    const r = await execa(process.execPath, [path.join(REPO, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: p.dir, reject: false, all: true });
+    writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ ...TSCONFIG, files: tsFiles }, null, 1));
+    const r = await execa(process.execPath, [path.join(REPO, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: dir, reject: false, all: true });
     assert.is(r.exitCode, 0, `${doc}: ts blocks do not type-check:\n${r.all}`);
   }
 }
@@ -157,7 +161,7 @@ const docsDir = path.join(REPO, 'docs');
 const files = [path.join(REPO, 'README.md'), ...(existsSync(docsDir) ? readdirSync(docsDir).filter((f) => f.endsWith('.md')).sort().map((f) => path.join(docsDir, f)) : [])];
 
 docs('the block extractor finds languages, file names and skips', () => {
-  const md = ['# t', '', '<!-- file: a.ts -->', '```ts', 'const a = 1;', '```', '', '<!-- docs-test: skip: not a command -->', '```sh', 'orch [x]', '```', '```text', 'out', '```'].join('\n');
+  const md = ['# t', '', '<!-- file: a.ts -->', '```ts', 'const a = 1;', '```', '', '<!-- docs-test: skip: not a command -->', '```sh', 'orch [x]', '```', '```text', 'out', '```', '<!-- docs-test: setup -->', '```sh', 'npm i', '```'].join('\n');
   const b = extractBlocks('t.md', md);
   assert.equal(
     b.map((x) => [x.lang, x.file, x.skip, x.code]),
@@ -165,24 +169,36 @@ docs('the block extractor finds languages, file names and skips', () => {
       ['ts', 'a.ts', undefined, 'const a = 1;\n'],
       ['sh', undefined, 'not a command', 'orch [x]\n'],
       ['text', undefined, undefined, 'out\n'],
+      ['sh', undefined, 'an install block (run by installedOrch)', 'npm i\n'],
     ],
   );
   assert.ok(lineMatcher('built in … s (…)').test('built in 0.41 s (0123456789ab)'));
   assert.not.ok(lineMatcher('built in … s').test('built at 3 s'));
 });
 
-// Documents are independent: run two at a time (this machine has two cores), each test
-// waiting for its own document's result.
-const slots: Promise<void>[] = [];
-for (const file of files) {
+// Documents are independent: run two at a time (this machine has two cores), started by
+// the first document's test (not at import), each test waiting for its own document.
+const documents = files.map((file) => {
   const rel = path.relative(REPO, file);
-  const blocks = extractBlocks(rel, readFileSync(file, 'utf8'));
-  const before = slots.length >= 2 ? slots[slots.length - 2] : Promise.resolve();
-  const run = before.catch(() => undefined).then(() => runDoc(rel, blocks));
-  slots.push(run.catch(() => undefined));
-  run.catch(() => undefined); // reported by its test below
+  return { rel, blocks: extractBlocks(rel, readFileSync(file, 'utf8')) };
+});
+let runs: Map<string, Promise<void>> | undefined;
+function startAll(): Map<string, Promise<void>> {
+  if (runs) return runs;
+  runs = new Map();
+  const slots: Promise<void>[] = [];
+  for (const { rel, blocks } of documents) {
+    const before = slots.length >= 2 ? slots[slots.length - 2] : Promise.resolve();
+    const run = before.catch(() => undefined).then(() => runDoc(rel, blocks));
+    slots.push(run.catch(() => undefined));
+    run.catch(() => undefined); // reported by its test below
+    runs.set(rel, run);
+  }
+  return runs;
+}
+for (const { rel, blocks } of documents) {
   docs(`${rel}: every code block runs (${blocks.length} blocks)`, async () => {
-    await run;
+    await startAll().get(rel);
   });
 }
 

@@ -14,6 +14,7 @@ not installed, so import orch before the program modules.
 from . import gt4py_stand_in as _stand_in
 from .callback import callback
 from .compiletime import CompileTime, compiletime
+from .doctor import doctor
 from .device import set_stream, set_synchronize, sync, synchronize
 from .errors import BuildError, CacheMissError, LayoutError, OrchError
 from .layout import set_layout
@@ -28,6 +29,7 @@ __all__ = [
     "program", "stencil", "callback", "compiletime", "temporary",
     "mode", "set_mode", "MODES", "set_layout",
     "sync", "set_synchronize", "synchronize", "set_stream",
+    "doctor",
     "OrchError", "BuildError", "CacheMissError", "LayoutError",
     "Program", "Stencil", "CompileTime",
 ]

@@ -15,15 +15,84 @@ from .errors import BuildError, CacheMissError, OrchError
 _REPO = Path(__file__).resolve().parents[2]
 
 
-def command():
-    """[node, orch.js]: ORCH_NODE / ORCH_CLI, else `node` on PATH and this checkout's dist/."""
+class Located:
+    """How the package runs orch's command line: the argv prefix and where it came from."""
+
+    def __init__(self, source, argv, detail):
+        self.source = source
+        self.argv = argv
+        self.detail = detail
+
+
+def _node():
     node = os.environ.get("ORCH_NODE") or shutil.which("node")
     if not node:
         raise OrchError("orch needs Node.js: put `node` on PATH or set ORCH_NODE to its path")
-    cli = os.environ.get("ORCH_CLI") or str(_REPO / "dist" / "bin" / "orch.js")
-    if not os.path.exists(cli):
-        raise OrchError(f"orch's command line was not found at {cli}: build orch (npm ci && npm run build) or set ORCH_CLI")
-    return [node, cli]
+    return node
+
+
+def _script_argv(path):
+    """A .js file runs under node (ORCH_NODE); anything else is executed as it is."""
+    return [_node(), path] if path.endswith((".js", ".mjs")) else [path]
+
+
+def _npm_bin():
+    """The `orch` that npm installed: node_modules/.bin from the working folder up, then PATH."""
+    folder = Path.cwd().resolve()
+    for d in [folder, *folder.parents]:
+        candidate = d / "node_modules" / ".bin" / "orch"
+        if candidate.is_file():
+            return str(candidate)
+    return shutil.which("orch")
+
+
+_located = None
+
+
+def locate():
+    """Finds orch's command line, first that exists of: the entry point npm installed
+    (node_modules/.bin/orch, or `orch` on PATH), $ORCH_CLI, the checkout this package is
+    imported from (python/ beside dist/), then `npx --no orch` (a global or parent install)."""
+    global _located
+    if _located is not None:
+        return _located
+    tried = []
+    found = _npm_bin()
+    if found:
+        _located = Located("entry point", _script_argv(found), found)
+        return _located
+    tried.append("no node_modules/.bin/orch from the working folder up, no `orch` on PATH")
+    env = os.environ.get("ORCH_CLI")
+    if env:
+        if not os.path.exists(env):
+            raise OrchError(f"ORCH_CLI names {env}, which does not exist: point it at orch's dist/bin/orch.js, or unset it")
+        _located = Located("ORCH_CLI", _script_argv(env), env)
+        return _located
+    tried.append("ORCH_CLI is not set")
+    checkout = _REPO / "dist" / "bin" / "orch.js"
+    if checkout.is_file():
+        _located = Located("checkout", _script_argv(str(checkout)), str(checkout))
+        return _located
+    tried.append(f"no built checkout at {checkout}")
+    npx = shutil.which("npx")
+    if npx:
+        p = subprocess.run([npx, "--no", "orch", "--version"], capture_output=True, text=True)
+        if p.returncode == 0:
+            _located = Located("npx", [npx, "--no", "orch"], f"npx --no orch (version {p.stdout.strip()})")
+            return _located
+        tried.append("`npx --no orch` found none")
+    else:
+        tried.append("no `npx` on PATH")
+    raise OrchError(
+        "orch's command line was not found (" + "; ".join(tried) + "): install it into your project "
+        "(npm install --save-dev <orch folder or tarball>, then run Python from that project), "
+        "or set ORCH_CLI to its dist/bin/orch.js"
+    )
+
+
+def command():
+    """The argv prefix that runs orch's command line (see locate())."""
+    return list(locate().argv)
 
 
 def define_text(value):
@@ -33,9 +102,12 @@ def define_text(value):
     return repr(value)
 
 
-def build_entry(file, entry, defines, *, build=True, layout_args=()):
-    """Builds (or, with build=False, only looks up) `file:entry`; returns its build report."""
+def build_entry(file, entry, defines, *, build=True, layout_args=(), preset=None):
+    """Builds (or, with build=False, only looks up) `file:entry` (with `preset`, else the
+    config's); returns its build report."""
     args = ["build", f"{file}:{entry}", "--json"]
+    if preset is not None:
+        args += ["--preset", preset]
     for name, value in defines.items():
         args += ["--define", f"{name}={define_text(value)}"]
     if not build:
