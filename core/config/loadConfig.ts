@@ -5,17 +5,11 @@ import { createJiti } from 'jiti';
 import { presets } from '../../presets/index.js';
 import { didYouMean, fail } from '../diagnostics.js';
 import { PASS_NAMES, type OrchConfig, type PassName, type Preset, type ResolvedConfig } from './types.js';
+import { validateConfig } from './validateConfig.js';
+
+export { validateConfig };
 
 const CONFIG_NAMES = ['orch.config.ts', 'orch.config.mts', 'orch.config.js', 'orch.config.mjs'];
-
-const KNOWN_KEYS: (keyof OrchConfig)[] = ['modules', 'preset', 'plugins', 'compiler', 'codegen', 'cacheRoot', 'pythonPath', 'externals', 'defines', 'verifyIR', 'passes', 'debug', 'layout'];
-const NESTED_KEYS: Record<string, string[]> = {
-  compiler: ['cxx', 'flags', 'extraFlags', 'cudaArch'],
-  codegen: ['loopOrder', 'openmp', 'lineDirectives', 'blockSize', 'columnBlockSize', 'syncLaunches', 'tile'],
-  passes: PASS_NAMES,
-  debug: ['enabled', 'nan', 'tracers', 'threshold', 'delp', 'action'],
-  layout: ['layout', 'domain', 'halo'],
-};
 
 export const DEFAULT_TRACERS = ['qvapor', 'qliquid', 'qrain', 'qice', 'qsnow', 'qgraupel', 'qo3mr', 'qsgs_tke', 'qcld'];
 
@@ -50,7 +44,16 @@ export async function loadConfigFile(file: string): Promise<{ config: OrchConfig
   try {
     mod = await jiti.import(file);
   } catch (e) {
-    fail('E_CONFIG_LOAD', `cannot load ${file}: ${(e as Error).message.split('\n')[0]}`, { hint: 'fix the error in the config file; it must `export default defineConfig({...})`' });
+    const message = (e as Error).message ?? String(e);
+    // jiti reports a syntax error as `ParseError: <what>\n <file>:<line>:<col>` (col from 0)
+    const at = /^\s*(?:\w*Error: )?([^\n]*?)\s*\n\s*(\S+):(\d+):(\d+)/.exec(message);
+    if (at && path.resolve(at[2]) === path.resolve(file)) {
+      fail('E_CONFIG_LOAD', `syntax error in ${path.basename(file)}: ${at[1]}`, {
+        loc: { file, line: Number(at[3]), col: Number(at[4]) + 1 },
+        hint: 'fix the syntax at the caret (or just before it: a missing comma or bracket shows at the next token)',
+      });
+    }
+    fail('E_CONFIG_LOAD', `cannot load ${file}: ${message.split('\n')[0]}`, { hint: 'fix the error in the config file; it must `export default defineConfig({...})`' });
   } finally {
     for (const f of Object.keys(requireCache)) {
       if (before.has(f) || f.split(path.sep).includes('node_modules')) continue;
@@ -61,42 +64,6 @@ export async function loadConfigFile(file: string): Promise<{ config: OrchConfig
   const cfg = (mod as { default?: unknown }).default ?? mod;
   if (!cfg || typeof cfg !== 'object') fail('E_CONFIG_LOAD', `${file} does not export a config object`, { hint: 'write `export default defineConfig({...})`' });
   return { config: cfg as OrchConfig, files: files.includes(file) ? files : [file, ...files] };
-}
-
-export function validateConfig(cfg: OrchConfig, file: string): void {
-  for (const key of Object.keys(cfg)) {
-    if (!(KNOWN_KEYS as string[]).includes(key)) {
-      const guess = didYouMean(key, KNOWN_KEYS);
-      fail('E_CONFIG_KEY', `unknown config key '${key}' in ${path.basename(file)}`, { hint: guess ? `did you mean '${guess}'?` : `known keys: ${KNOWN_KEYS.join(', ')}` });
-    }
-    const nested = NESTED_KEYS[key];
-    const v = (cfg as Record<string, unknown>)[key];
-    if (nested && v && typeof v === 'object') {
-      for (const k of Object.keys(v)) {
-        if (!nested.includes(k)) {
-          const guess = didYouMean(k, nested);
-          fail('E_CONFIG_KEY', `unknown config key '${key}.${k}' in ${path.basename(file)}`, { hint: guess ? `did you mean '${key}.${guess}'?` : `known keys: ${nested.join(', ')}` });
-        }
-      }
-    }
-  }
-  if (cfg.modules !== undefined && (!Array.isArray(cfg.modules) || cfg.modules.some((m) => typeof m !== 'string'))) {
-    fail('E_CONFIG_VALUE', "'modules' must be a list of glob strings", { hint: "write modules: ['stencils/**/*.py']" });
-  }
-  const tile = cfg.codegen?.tile;
-  if (tile !== undefined && tile !== false && !(Array.isArray(tile) && (tile.length === 2 || tile.length === 3) && tile.every((n) => Number.isInteger(n) && n > 0))) {
-    fail('E_CONFIG_VALUE', "'codegen.tile' must be [ti, tj] or [ti, tj, tk], positive integers, or false", { hint: 'write codegen: { tile: [8, 8, 16] }, or tile: false to run launches untiled' });
-  }
-  const layout = cfg.layout;
-  if (layout !== undefined) {
-    const domainOk = Array.isArray(layout?.domain) && layout.domain.length === 3 && layout.domain.every((n) => Number.isInteger(n) && n > 0);
-    if (typeof layout?.layout !== 'string' || !domainOk || (layout.halo !== undefined && !(Number.isInteger(layout.halo) && layout.halo >= 0))) {
-      fail('E_CONFIG_VALUE', "'layout' must be { layout: 'NXxNY', domain: [nx, ny, nz], halo?: number } (domain: the compute domain of one rank)", { hint: "write layout: { layout: '3x3', domain: [48, 48, 79] }" });
-    }
-  }
-  if (cfg.plugins !== undefined && (!Array.isArray(cfg.plugins) || cfg.plugins.some((p) => !p || typeof p.apply !== 'function' || typeof p.name !== 'string'))) {
-    fail('E_CONFIG_VALUE', "'plugins' must be a list of objects with a name and an apply(compiler) method", { hint: 'see docs/plugins.md' });
-  }
 }
 
 export function presetNamed(name: string) {

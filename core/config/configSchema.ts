@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { PASS_NAMES, type OrchPlugin } from './types.js';
+
+/**
+ * The schema of `orch.config.ts`: every key and value a config may hold. Objects are
+ * strict, so a misspelt key is an error (with a did-you-mean), never ignored.
+ */
+
+const positiveInt = z.number().int().positive();
+
+const plugin = z.custom<OrchPlugin>((p) => !!p && typeof p === 'object' && typeof (p as OrchPlugin).name === 'string' && typeof (p as OrchPlugin).apply === 'function', {
+  message: 'a plugin: an object with a name and an apply(compiler) method',
+});
+
+export const compilerSchema = z.strictObject({
+  cxx: z.string(),
+  flags: z.array(z.string()),
+  extraFlags: z.array(z.string()),
+  cudaArch: z.string(),
+});
+
+export const codegenSchema = z.strictObject({
+  loopOrder: z.string().regex(/^(?=.*I)(?=.*J)(?=.*K)[IJK]{3}$/, 'a loop order: I, J and K once each, outermost first, e.g. "KJI"'),
+  openmp: z.boolean(),
+  lineDirectives: z.boolean(),
+  blockSize: z.tuple([positiveInt, positiveInt, positiveInt]),
+  columnBlockSize: z.tuple([positiveInt, positiveInt]),
+  syncLaunches: z.boolean(),
+  tile: z.union([z.tuple([positiveInt, positiveInt]), z.tuple([positiveInt, positiveInt, positiveInt]), z.literal(false)]),
+});
+
+export const passesSchema = z.strictObject(Object.fromEntries(PASS_NAMES.map((n) => [n, z.boolean()])) as Record<(typeof PASS_NAMES)[number], z.ZodBoolean>);
+
+export const debugSchema = z.strictObject({
+  enabled: z.boolean(),
+  nan: z.boolean(),
+  tracers: z.array(z.string()),
+  threshold: z.number(),
+  delp: z.boolean(),
+  action: z.enum(['abort', 'log']),
+});
+
+export const layoutSchema = z.strictObject({
+  layout: z.string().regex(/^\d+x\d+$/, "a rank layout 'NXxNY', e.g. '3x3'"),
+  domain: z.tuple([positiveInt, positiveInt, positiveInt]),
+  halo: z.number().int().nonnegative().optional(),
+});
+
+export const configSchema = z.strictObject({
+  modules: z.array(z.string()),
+  preset: z.string(),
+  plugins: z.array(plugin),
+  compiler: compilerSchema.partial(),
+  codegen: codegenSchema.partial(),
+  cacheRoot: z.string(),
+  pythonPath: z.array(z.string()),
+  externals: z.record(z.string(), z.unknown()),
+  defines: z.record(z.string(), z.union([z.number(), z.boolean()])),
+  verifyIR: z.boolean(),
+  passes: passesSchema.partial(),
+  debug: debugSchema.partial(),
+  layout: layoutSchema,
+}).partial();
+
+/** The keys each object of the config may hold, by its path ('' for the top level). */
+export const CONFIG_KEYS: Record<string, string[]> = {
+  '': Object.keys(configSchema.shape),
+  compiler: Object.keys(compilerSchema.shape),
+  codegen: Object.keys(codegenSchema.shape),
+  passes: [...PASS_NAMES],
+  debug: Object.keys(debugSchema.shape),
+  layout: Object.keys(layoutSchema.shape),
+};
