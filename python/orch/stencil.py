@@ -6,7 +6,7 @@ import os
 
 import numpy as np
 
-from . import cli, layout, modes
+from . import backends, cli, layout, modes
 from .library import open_program
 from .source import source_file
 
@@ -20,6 +20,7 @@ class Stencil:
         self.definition = definition
         self.externals = dict(externals or {})
         self.backend = backend
+        self.preset = backends.preset_for(backend)
         self.gt4py_options = gt4py_options
         self._params = list(inspect.signature(definition).parameters)
         self._gt4py = None
@@ -27,7 +28,7 @@ class Stencil:
 
     def __call__(self, *args, origin=None, domain=None, validate_args=None, exec_info=None, **kwargs):
         values = self._arguments(args, kwargs)
-        if modes.mode() == "python":
+        if modes.mode() == "python" or self.preset == backends.PYTHON:
             from .gt4py_stand_in import gt4py_installed
 
             if gt4py_installed():
@@ -63,7 +64,7 @@ class Stencil:
         key = layout.current_key()
         bound = self._compiled.get(key)
         if bound is None:
-            report = cli.build_entry(source_file(self.definition), self.definition.__name__, {}, build=modes.mode() != "run", layout_args=layout.cli_args())
+            report = cli.build_entry(source_file(self.definition), self.definition.__name__, {}, build=modes.mode() != "run", layout_args=layout.cli_args(), preset=self.preset)
             bound = (report["interface"]["stencil"], open_program(report, {}))
             self._compiled[key] = bound
         if modes.mode() == "build":
