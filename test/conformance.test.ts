@@ -30,8 +30,6 @@ const casesDir = CASES_DIR;
  * passing (or fails differently) is noticed and moved out of this list.
  */
 const KNOWN_GAPS: Record<string, string> = {
-  // issue 16 item 1: the annotation of a typed temporary is ignored (3-D, typed from its int initializer)
-  s38_typed_temporaries: 'MISMATCH',
   // issue 16 item 4: writes at a K offset are refused
   s39_k_offset_writes: 'E_WRITE_OFFSET',
   // issue 16 item 5: field[K - 1] / field[I + 1, K] axis-offset syntax

@@ -1,7 +1,7 @@
 import { didYouMean, fail } from '../../core/diagnostics.js';
 import { boundRank, intervalMinLevels, intervalsOverlap, intervalText } from '../../core/ir/intervals.js';
 import type {
-  AxisBound, Computation, DType, Expr, FieldDecl, HorizontalRegion, IntervalBlock, IterationOrder, Offset, RegionAxis,
+  Axes, AxisBound, Computation, DType, Expr, FieldDecl, HorizontalRegion, IntervalBlock, IterationOrder, Offset, RegionAxis,
   ScalarDecl, SourceLoc, StencilDef, Stmt,
 } from '../../core/ir/types.js';
 import { dottedName, pyChildren, type PyExpr, type PyStmt } from '../../core/python/ast.js';
@@ -49,6 +49,8 @@ export class StencilLowering extends ExprLowering {
   /** Set while lowering an `if`/`while` test. */
   private condition: 'if' | 'while' | null = null;
   private readonly readLocs = new WeakMap<Expr, SourceLoc>();
+  /** The iteration order of the computation being lowered. */
+  private order: IterationOrder = 'PARALLEL';
 
   constructor(
     readonly fn: FunctionInfo,
@@ -213,6 +215,7 @@ export class StencilLowering extends ExprLowering {
     }
     const saved = this.pre;
     this.pre = [];
+    this.order = order;
     const stmts = this.block(body);
     this.pre = saved;
     checkParallelModel(stmts, order, this.fields, (x) => this.readLocs.get(x));
@@ -406,6 +409,7 @@ export class StencilLowering extends ExprLowering {
   private assign(s: Extract<PyStmt, { t: 'assign' }>): Stmt[] {
     if (s.targets.length !== 1) fail('E_UNSUPPORTED', 'chained assignment is not supported', { loc: s.loc, hint: 'assign each target separately' });
     const target = s.targets[0];
+    if (s.annotation) return this.typedAssign(target, s.annotation, s.value, s.loc);
     if (target.t === 'tuple') {
       // a, b = helper(...)  or  a, b = x, y
       if (s.value.t === 'tuple') {
@@ -423,6 +427,51 @@ export class StencilLowering extends ExprLowering {
     const v = this.term(value);
     if ('c' in v && v.c.k === 'tuple') fail('E_UNPACK', 'a tuple cannot be assigned to a single target', { loc, hint: 'unpack it: a, b = ...' });
     return this.store(target, this.toExpr(v, value), loc);
+  }
+
+  /**
+   * `tmp: T = value`: a temporary declared with a type. GT4Py (at the pin) takes a dtype
+   * (`float`, `np.float32`, ...) or `Field[IJ, dtype]`, a 2-D temporary shared by every
+   * level; a field type with other axes it refuses, and so does orch.
+   */
+  private typedAssign(target: PyExpr, annotation: PyExpr, value: PyExpr, loc: SourceLoc): Stmt[] {
+    if (target.t !== 'name') {
+      fail('E_ANNOTATION', 'only a new temporary name can carry a type annotation', {
+        loc: target.loc,
+        hint: 'declare the temporary first (tmp: float = 0), then assign at an offset; GT4Py rejects annotated offset writes too',
+      });
+    }
+    const t = this.loader.eval(annotation, this.scope.module);
+    let type: { dtype: DType; axes: Axes };
+    if (t.k === 'dtype') type = { dtype: t.dtype, axes: 'IJK' };
+    else if (t.k === 'fieldType') type = { dtype: t.dtype, axes: t.axes };
+    else {
+      fail('E_ANNOTATION', `the annotation of '${target.id}' is not a dtype or a field type${t.k === 'opaque' ? `: ${t.why}` : ''}`, {
+        loc: annotation.loc,
+        hint: 'annotate temporaries with a dtype (float, int, np.float64, ...) or Field[IJ, dtype]',
+      });
+    }
+    if (type.axes !== 'IJK' && type.axes !== 'IJ') {
+      fail('E_TEMP_AXES', `temporary '${target.id}' is declared with axes ${type.axes}`, {
+        loc: annotation.loc,
+        hint: 'GT4Py types temporaries as IJK or IJ only: a temporary is written at every (i, j) point, so it needs both horizontal axes. Use Field[IJ, dtype] for a 2-D one, or pass a K field as an argument',
+      });
+    }
+    const existing = this.scope.vars.get(target.id);
+    if (existing) {
+      const decl = existing.k === 'field' ? this.fields.get(existing.name) : undefined;
+      if (!decl || decl.role !== 'temp' || decl.dtype !== type.dtype || decl.axes !== type.axes) {
+        fail('E_ANNOTATION', `'${target.id}' is already defined${decl ? ` as a ${decl.dtype} ${decl.axes} ${decl.role === 'api' ? 'field argument' : 'temporary'}` : ''}`, {
+          loc: target.loc,
+          length: target.id.length,
+          hint: 'annotate a temporary only where it is first assigned, with one type',
+        });
+      }
+      return this.assignTo(target, value, loc);
+    }
+    const v = this.term(value);
+    if ('c' in v && v.c.k === 'tuple') fail('E_UNPACK', 'a tuple cannot be assigned to a single target', { loc, hint: 'unpack it: a, b = ...' });
+    return this.newTemp(target.id, this.toExpr(v, value), loc, type);
   }
 
   private tupleCall(e: PyExpr, n: number): Expr[] {
@@ -459,6 +508,7 @@ export class StencilLowering extends ExprLowering {
     const existing = scope.vars.get(name);
     if (existing && existing.k === 'field' && existing.offset.every((o) => o === 0) && (scope.helper === null || scope.owned.has(existing.name))) {
       const decl = this.fields.get(existing.name)!;
+      this.checkWriteAxes(decl, target);
       return [{ kind: 'assign', target: existing.name, value: cast(value, decl.dtype), loc }];
     }
     if (existing && existing.k === 'expr' && existing.expr.kind === 'scalar' && scope.helper === null) {
@@ -468,15 +518,32 @@ export class StencilLowering extends ExprLowering {
     return this.newTemp(name, value, loc);
   }
 
-  private newTemp(name: string, value: Expr, loc: SourceLoc): Stmt[] {
+  private newTemp(name: string, value: Expr, loc: SourceLoc, type: { dtype: DType; axes: Axes } = { dtype: value.dtype, axes: 'IJK' }): Stmt[] {
     let real = this.scope.helper === null ? name : `${this.scope.helper}_${name}`;
     while (this.fields.has(real) || this.scalars.has(real)) real = `${real}_${++this.uid}`;
-    let dtype: DType = value.dtype;
-    this.fields.set(real, { name: real, dtype, axes: 'IJK', role: 'temp' });
+    const decl: FieldDecl = { name: real, dtype: type.dtype, axes: type.axes, role: 'temp' };
+    this.checkWriteAxes(decl, { loc, length: name.length });
+    this.fields.set(real, decl);
     this.scope.owned.add(real);
     this.scope.vars.set(name, { k: 'field', name: real, offset: [0, 0, 0] });
-    dtype = this.fields.get(real)!.dtype;
-    return [{ kind: 'assign', target: real, value: cast(value, dtype), loc }];
+    return [{ kind: 'assign', target: real, value: cast(value, decl.dtype), loc }];
+  }
+
+  /**
+   * GT4Py's rule for a write: the field has every parallel axis of the computation (I and
+   * J, and K in PARALLEL), else the points that run at once would write the same element.
+   */
+  private checkWriteAxes(decl: FieldDecl, at: { loc: SourceLoc; length?: number } | PyExpr): void {
+    const need = this.order === 'PARALLEL' ? 'IJK' : 'IJ';
+    if ([...need].every((a) => decl.axes.includes(a))) return;
+    const where = 't' in at ? { loc: at.loc, length: at.t === 'name' ? at.id.length : at.t === 'subscript' && at.value.t === 'name' ? at.value.id.length : undefined } : at;
+    fail('E_WRITE_AXES', `${decl.role === 'temp' ? 'temporary' : 'field'} '${decl.name}' (${decl.axes}) is written in a ${this.order} computation, whose parallel axes are ${need}`, {
+      ...where,
+      hint:
+        this.order === 'PARALLEL' && decl.axes === 'IJ'
+          ? `GT4Py rejects this too (the levels of a PARALLEL computation run at once and would all write the same ${decl.axes} point): write '${decl.name}' in a computation(FORWARD) or computation(BACKWARD), where the last level written wins`
+          : `GT4Py rejects this too (the points that run at once would write the same element): only fields with the I and J axes can be written`,
+    });
   }
 
   // ---- names and fields ----
