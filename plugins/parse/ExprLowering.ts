@@ -18,6 +18,7 @@ const BUILTIN_FNS = new Set<string>([
   'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan', 'arctan2',
   'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh', 'arctanh',
   'floor', 'ceil', 'trunc', 'isnan', 'isinf', 'isfinite', 'erf', 'erfc', 'gamma', 'cbrt',
+  'round', 'round_away_from_zero',
 ]);
 
 const ARITY: Partial<Record<string, [number, number]>> = { min: [2, 99], max: [2, 99], pow: [2, 2], arctan2: [2, 2], mod: [2, 2] };

@@ -1,5 +1,6 @@
 import { fail } from '../../core/diagnostics.js';
 import type { Axes } from '../../core/ir/types.js';
+import { roundHalfEven } from '../../core/interpreter/mathFunctions.js';
 import type { PyExpr } from '../../core/python/ast.js';
 import { scopeName, type FunctionInfo, type Value } from './values.js';
 
@@ -320,7 +321,8 @@ function callValue(e: Extract<PyExpr, { t: 'call' }>, lookup: NameLookup, hooks:
       case 'ceil':
         return num(Math.ceil(nums[0]), true);
       case 'round':
-        return num(Math.round(nums[0]), true);
+        // Python's round(x) sends halfway cases to the even integer (round(2.5) == 2)
+        return num(roundHalfEven(nums[0]), true);
       default:
         return opaque(`${f.name}() is not evaluated at compile time`);
     }

@@ -11,6 +11,7 @@ const MATH_BUILTINS = [
   'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan', 'arctan2',
   'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh', 'arctanh',
   'floor', 'ceil', 'trunc', 'isnan', 'isinf', 'isfinite', 'erf', 'erfc', 'gamma', 'cbrt',
+  'round', 'round_away_from_zero',
 ];
 
 function builtins(names: string[]): Record<string, Value> {
