@@ -34,8 +34,6 @@ const KNOWN_GAPS: Record<string, string> = {
   s39_k_offset_writes: 'E_WRITE_OFFSET',
   // issue 16 item 5: field[K - 1] / field[I + 1, K] axis-offset syntax
   s40_axis_offset_syntax: 'E_OFFSET',
-  // issue 16 items 3 and 8: qualified imports inside a stencil, namespace constants
-  s42_qualified_imports: 'E_STENCIL_STMT',
 };
 
 const cases = existsSync(casesDir) ? readdirSync(casesDir).filter((c) => existsSync(path.join(casesDir, c, 'case.json'))).sort() : [];

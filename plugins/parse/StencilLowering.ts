@@ -7,6 +7,7 @@ import type {
 import { dottedName, pyChildren, type PyExpr, type PyStmt } from '../../core/python/ast.js';
 import { truthy } from './constEval.js';
 import { ExprLowering, unsupportedHint, valueToExpr, type Term } from './ExprLowering.js';
+import { GTSCRIPT_NAMES } from './knownModules.js';
 import { LAYOUT_EXTERNALS } from './layoutExternals.js';
 import { checkParallelModel } from './parallelModel.js';
 import { rejectBuiltin } from './unsupportedBuiltins.js';
@@ -96,7 +97,7 @@ export class StencilLowering extends ExprLowering {
           continue;
         }
       }
-      if (s.t === 'importfrom' && (s.module === '__externals__' || s.module === '__gtscript__')) {
+      if (s.t === 'importfrom' && placeholderModule(s.module)) {
         this.importExternals(s);
         continue;
       }
@@ -129,9 +130,21 @@ export class StencilLowering extends ExprLowering {
     };
   }
 
+  /**
+   * `from __externals__ import X` binds an external, `from __gtscript__ import X` a gtscript
+   * builtin (also spelled with the `gt4py.cartesian.` prefix, as GT4Py accepts).
+   */
   private importExternals(s: Extract<PyStmt, { t: 'importfrom' }>): void {
     for (const a of s.names) {
-      if (s.module === '__gtscript__') continue;
+      if (placeholderModule(s.module) === '__gtscript__') {
+        const builtin = GTSCRIPT_NAMES[a.name];
+        if (!builtin) {
+          const guess = didYouMean(a.name, Object.keys(GTSCRIPT_NAMES));
+          fail('E_UNKNOWN_NAME', `'${a.name}' is not a gtscript name`, { loc: a.loc, length: a.name.length, hint: guess ? `did you mean '${guess}'?` : 'import gtscript builtins such as computation, interval, PARALLEL, __INLINED' });
+        }
+        this.scope.vars.set(a.asname ?? a.name, { k: 'value', value: builtin });
+        continue;
+      }
       const v = this.externals[a.name];
       if (v === undefined) {
         const guess = didYouMean(a.name, Object.keys(this.externals));
@@ -264,7 +277,7 @@ export class StencilLowering extends ExprLowering {
         fail('E_STENCIL_STMT', 'an expression statement has no effect in a stencil', { loc: s.loc, hint: 'assign the value to a field or temporary' });
       // eslint-disable-next-line no-fallthrough
       case 'importfrom':
-        if (s.module === '__externals__' || s.module === '__gtscript__') {
+        if (placeholderModule(s.module)) {
           this.importExternals(s);
           return [];
         }
@@ -735,12 +748,8 @@ export class StencilLowering extends ExprLowering {
           else result = this.expr(s.value);
           return;
         }
-        if (s.t === 'importfrom' && s.module === '__externals__') {
-          for (const a of s.names) {
-            const v = this.externals[a.name];
-            if (v === undefined) fail('E_EXTERNAL_MISSING', `external '${a.name}' has no value`, { loc: a.loc, hint: `pass it with --externals '{"${a.name}": ...}'` });
-            this.scope.vars.set(a.asname ?? a.name, { k: 'value', value: this.externalValue(a.name, v, a.loc) });
-          }
+        if (s.t === 'importfrom' && placeholderModule(s.module)) {
+          this.importExternals(s);
           return;
         }
         const before = this.pre;
@@ -757,6 +766,12 @@ export class StencilLowering extends ExprLowering {
     return result;
   }
 
+}
+
+/** `__externals__` or `__gtscript__` when `module` names one of GT4Py's placeholder modules, bare or qualified. */
+function placeholderModule(module: string): '__externals__' | '__gtscript__' | null {
+  const bare = module.startsWith('gt4py.cartesian.') ? module.slice('gt4py.cartesian.'.length) : module;
+  return bare === '__externals__' || bare === '__gtscript__' ? bare : null;
 }
 
 /** GT4Py's rules for the intervals of one computation: disjoint, and written in execution order. */
