@@ -32,8 +32,6 @@ const casesDir = CASES_DIR;
 const KNOWN_GAPS: Record<string, string> = {
   // issue 16 item 4: writes at a K offset are refused
   s39_k_offset_writes: 'E_WRITE_OFFSET',
-  // issue 16 item 5: field[K - 1] / field[I + 1, K] axis-offset syntax
-  s40_axis_offset_syntax: 'E_OFFSET',
 };
 
 const cases = existsSync(casesDir) ? readdirSync(casesDir).filter((c) => existsSync(path.join(casesDir, c, 'case.json'))).sort() : [];

@@ -605,15 +605,21 @@ export class StencilLowering extends ExprLowering {
 
   private offsets(e: Extract<PyExpr, { t: 'subscript' }>, f: FieldDecl): { offset: Offset; kOffset?: Expr } {
     const axes = [...f.axes].map((a) => 'IJK'.indexOf(a));
+    const terms = e.index.map((x) => this.term(x));
+    if (terms.some((t) => 'c' in t && (t.c.k === 'axis' || t.c.k === 'axisOffset'))) return { offset: axisOffsets(e, f, terms) };
     const full = e.index.length === 3;
     if (!full && e.index.length !== axes.length) {
-      fail('E_OFFSET', `field '${f.name}' (${f.axes}) takes ${axes.length} or 3 offsets, got ${e.index.length}`, { loc: e.loc, hint: f.axes === 'K' ? 'write ak[1] or ak[0, 0, 1]' : 'write q[i, j, k] offsets' });
+      const counts = axes.length === 3 ? '3' : `${axes.length} or 3`;
+      fail('E_OFFSET', `field '${f.name}' (${f.axes}) takes ${counts} offsets, got ${e.index.length}`, {
+        loc: e.loc,
+        hint: f.axes === 'K' ? 'write ak[1] or ak[0, 0, 1]' : `write offsets per axis (q[1, 0, -1]) or name the axes (q[I + 1], q[K - 1], q[I - 1, K + 1])`,
+      });
     }
     const out: Offset = [0, 0, 0];
     let kOffset: Expr | undefined;
     e.index.forEach((x, n) => {
       const d = full ? n : axes[n];
-      const v = this.term(x);
+      const v = terms[n];
       if ('r' in v) {
         if (d !== 2) {
           fail('E_OFFSET', `the ${'IJK'[d]} offset of '${f.name}' must be a constant`, { loc: x.loc, hint: 'only K offsets may be computed at run time (f[0, 0, lev]); I and J offsets are integer literals, constants or externals' });
@@ -766,6 +772,24 @@ export class StencilLowering extends ExprLowering {
     return result;
   }
 
+}
+
+/** The offset of `f[I + 1, K - 1]`: each index names an axis of the field, at most once. */
+function axisOffsets(e: Extract<PyExpr, { t: 'subscript' }>, f: FieldDecl, terms: Term[]): Offset {
+  const out: Offset = [0, 0, 0];
+  const seen = new Set<string>();
+  terms.forEach((t, n) => {
+    const x = e.index[n];
+    if (!('c' in t) || (t.c.k !== 'axis' && t.c.k !== 'axisOffset')) {
+      fail('E_OFFSET', `field '${f.name}' is indexed by axis names and plain offsets at once`, { loc: x.loc, hint: 'name every axis (q[I + 1, K - 1]) or give every offset (q[1, 0, -1])' });
+    }
+    const axis = t.c.axis;
+    if (!f.axes.includes(axis)) fail('E_OFFSET', `field '${f.name}' (${f.axes}) has no ${axis} axis`, { loc: x.loc, hint: `'${f.name}' is a ${f.axes} field: offset it along ${[...f.axes].join(', ')}` });
+    if (seen.has(axis)) fail('E_OFFSET', `the ${axis} offset of '${f.name}' is given twice`, { loc: x.loc, hint: `write each axis once: ${f.name}[I + 1, K - 1]` });
+    seen.add(axis);
+    out['IJK'.indexOf(axis)] = t.c.k === 'axisOffset' ? t.c.offset : 0;
+  });
+  return out;
 }
 
 /** `__externals__` or `__gtscript__` when `module` names one of GT4Py's placeholder modules, bare or qualified. */

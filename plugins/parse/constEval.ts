@@ -56,6 +56,10 @@ export function numericBinary(op: string, a: Value, b: Value, e: PyExpr): Value 
   if (a.k === 'axisIndex' && b.k === 'num' && b.isInt && (op === '+' || op === '-')) {
     return { ...a, offset: a.offset + (op === '+' ? b.value : -b.value) };
   }
+  // axis offsets: field[I + 1], field[K - 1]
+  if ((a.k === 'axis' || a.k === 'axisOffset') && b.k === 'num' && b.isInt && (op === '+' || op === '-')) {
+    return { k: 'axisOffset', axis: a.axis, offset: (a.k === 'axisOffset' ? a.offset : 0) + (op === '+' ? b.value : -b.value) };
+  }
   if (a.k === 'str' && b.k === 'str' && op === '+') return { k: 'str', value: a.value + b.value };
   const x = toNum(a);
   const y = toNum(b);

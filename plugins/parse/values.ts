@@ -18,6 +18,8 @@ export type Value =
   | { k: 'axes'; axes: Axes }
   | { k: 'order'; order: IterationOrder }
   | { k: 'axisIndex'; axis: 'I' | 'J' | 'K'; index: number; offset: number }
+  /** An offset along an axis, `I + 1` or `K - 1`: field[I + 1] is field[1, 0, 0]. */
+  | { k: 'axisOffset'; axis: 'I' | 'J' | 'K'; offset: number }
   /** An axis object (`gtscript.I`), indexable into an axisIndex. */
   | { k: 'axis'; axis: 'I' | 'J' | 'K' }
   | { k: 'builtin'; name: string }
