@@ -507,11 +507,11 @@ export class StencilLowering extends ExprLowering {
       if (!b || b.k !== 'field') fail('E_ASSIGN_TARGET', `'${name}' is not a field`, { loc: target.loc, hint: 'assign to fields or to new temporaries by name' });
       const { offset: off, kOffset } = this.offsets(target, this.fields.get(b.name)!);
       if (kOffset || off.some((o) => o !== 0) || b.offset.some((o) => o !== 0)) {
-        const at = kOffset ? 'a variable K offset' : `offset [${off.map((o, d) => o + b.offset[d]).join(', ')}]`;
-        fail('E_WRITE_OFFSET', `field '${name}' is written at ${at}`, {
+        const at: Offset = [off[0] + b.offset[0], off[1] + b.offset[1], off[2] + b.offset[2]];
+        fail('E_WRITE_OFFSET', `field '${name}' is written at ${kOffset ? 'a variable K offset' : `offset [${at.join(', ')}]`}`, {
           loc: target.loc,
           length: name.length,
-          hint: `a stencil writes each point only at itself (GT4Py rejects offset writes): write ${name} = ... and shift the reads instead (e.g. ${name} = q[-1, 0, 0])`,
+          hint: writeOffsetHint(name, at, !!kOffset, this.order),
         });
       }
     } else {
@@ -772,6 +772,20 @@ export class StencilLowering extends ExprLowering {
     return result;
   }
 
+}
+
+/**
+ * What GT4Py (at the pin NDSL uses) does with a write at an offset, and the way out in orch:
+ * it rejects I/J offsets everywhere and K offsets in PARALLEL; it accepts a constant K offset
+ * in FORWARD/BACKWARD, which orch does not compile yet.
+ */
+function writeOffsetHint(name: string, at: Offset, variableK: boolean, order: IterationOrder): string {
+  if (at[0] !== 0 || at[1] !== 0) return `a stencil writes each point only at itself (GT4Py rejects I and J offset writes too): write ${name} = ... and shift the reads instead (e.g. ${name} = q[-1, 0, 0])`;
+  if (variableK) return `orch writes a field only at a constant offset: compute the level index into a K offset of the reads instead`;
+  if (order === 'PARALLEL') return `GT4Py rejects K offset writes in PARALLEL too (the levels have no order): use computation(FORWARD) or computation(BACKWARD), or write ${name} at its own level and shift the reads`;
+  const k = at[2];
+  const shift = (d: number) => `[0, 0, ${-d}]`;
+  return `GT4Py accepts K offset writes in FORWARD and BACKWARD, but orch does not compile them yet: write the level itself and read one level ${k > 0 ? 'below' : 'above'} instead (${name}[0, 0, ${k}] = f(${name}, q) over levels L is ${name} = f(${name}${shift(k)}, q${shift(k)}) over levels L ${k > 0 ? '+' : '-'} ${Math.abs(k)})`;
 }
 
 /** The offset of `f[I + 1, K - 1]`: each index names an axis of the field, at most once. */
