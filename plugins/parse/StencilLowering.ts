@@ -188,6 +188,9 @@ export class StencilLowering extends ExprLowering {
     const intervals: IntervalBlock[] = [];
     if (s.items.length === 2) {
       intervals.push(this.intervalBlock(s.items[1], s.body, order.order));
+    } else if (s.items.length === 3 && this.withCall(s.items[2])?.name === 'horizontal') {
+      // `with computation(...), interval(...), horizontal(...):` is the three blocks nested
+      intervals.push(this.intervalBlock(s.items[1], [{ t: 'with', items: [s.items[2]], body: s.body, loc: s.items[2].loc }], order.order));
     } else if (s.items.length === 1) {
       for (const b of s.body) {
         if (b.t === 'expr' && b.value.t === 'str') continue;
@@ -199,7 +202,7 @@ export class StencilLowering extends ExprLowering {
         intervals.push(iv);
       }
     } else {
-      fail('E_STENCIL_STMT', 'a computation block takes computation(...) and at most one interval(...)', { loc: s.loc, hint: 'nest further intervals as `with interval(...):` blocks' });
+      fail('E_STENCIL_STMT', 'a computation block takes computation(...), at most one interval(...) and then at most one horizontal(...)', { loc: s.loc, hint: 'nest further intervals as `with interval(...):` blocks' });
     }
     return { order: order.order, intervals, loc: s.loc };
   }
