@@ -109,7 +109,7 @@ export class Compiler {
     return rel.startsWith('..') || path.isAbsolute(rel) ? file.replace(/^[/\\]+/, '') : rel;
   }
 
-  private async entryInputs(moduleRel: string, entry: string, req: BuildRequest): Promise<EntryInputs> {
+  private async entryInputs(file: string, moduleRel: string, entry: string, req: BuildRequest): Promise<EntryInputs> {
     const { cxx, flags } = this.config.compiler;
     const cuda = this.config.preset.target === 'cuda';
     this.identity ??= (cuda ? nvccIdentity(cxx, flags) : compilerIdentity(cxx)).catch(() => 'unavailable');
@@ -118,6 +118,7 @@ export class Compiler {
     const cudaArch = cuda && req.mode !== 'python' ? { cudaArch: await this.cudaArch! } : {};
     return {
       module: moduleRel,
+      modulePath: path.resolve(file),
       entry,
       codepath: this.codepath,
       externals: req.externals,
@@ -210,7 +211,7 @@ export class Compiler {
 
   private async buildEntry(file: string, moduleRel: string, entry: string, req: BuildRequest, compilation: Compilation): Promise<EntryResult> {
     const t0 = performance.now();
-    const inputs = await this.entryInputs(moduleRel, entry, req);
+    const inputs = await this.entryInputs(file, moduleRel, entry, req);
     const base = { module: file, moduleRel, entry, warnings: [] as Diagnostic[], errors: [] as Diagnostic[], timings: {} as Record<string, number>, files: [file] };
     // what an entry that failed part-way read, so watch mode still sees its imports
     const readSoFar = () => [...new Set([file, ...compilation.loader.dependencies(file).keys()])];

@@ -24,7 +24,13 @@ import { hashJson, sha256 } from './hashing.js';
 
 /** Everything except source files that changes a build's result. */
 export interface EntryInputs {
+  /** The module's path relative to the project root (cache folder names, messages). */
   module: string;
+  /**
+   * The module's absolute path: two projects sharing one cache root may hold modules with
+   * the same relative path, and a module outside the root must not look like one inside.
+   */
+  modulePath: string;
   entry: string;
   codepath: string;
   externals: unknown;
@@ -159,6 +165,8 @@ export class BuildCache {
     const optionsKey = this.optionsKey(inputs);
     const manifest = readJson<Manifest>(path.join(root, 'manifests', `${optionsKey}.json`));
     if (!manifest) return { status: 'miss', reason: this.explainNewOptions(root, inputs), optionsKey };
+    // the options key covers the module's absolute path; this also refuses manifests written before it did
+    if (!Object.hasOwn(manifest.files, inputs.modulePath)) return { status: 'miss', reason: `entry was built from another file than ${inputs.modulePath}`, optionsKey };
     for (const [file, hash] of Object.entries(manifest.files)) {
       let content: Buffer;
       try {
@@ -209,7 +217,7 @@ export class BuildCache {
     const cur = inputs as unknown as Record<string, unknown>;
     for (const k of new Set([...Object.keys(cur), ...Object.keys(prev)])) {
       if (hashJson(prev[k]) === hashJson(cur[k])) continue;
-      changed.push(k === 'orch' ? 'orch version' : k === 'native' ? 'native headers' : k === 'layout' ? describeLayoutChange(latest.inputs.layout, inputs.layout) : k);
+      changed.push(k === 'modulePath' ? `module path (built from ${String(prev[k])})` : k === 'orch' ? 'orch version' : k === 'native' ? 'native headers' : k === 'layout' ? describeLayoutChange(latest.inputs.layout, inputs.layout) : k);
     }
     return changed.length ? `${changed.join(', ')} changed` : 'options changed';
   }
