@@ -85,4 +85,28 @@ id('two projects under one GT_CACHE_ROOT never share a library (Python package)'
   assert.equal(results, ['2.0', '3.0']);
 });
 
+id('a module that appears earlier on the import path than the one built from invalidates the entry', async () => {
+  const top = mkdtempSync(path.join(os.tmpdir(), 'orch-ident-shadow-'));
+  const dirA = path.join(top, 'dirA');
+  const project = path.join(top, 'proj');
+  mkdirSync(dirA);
+  mkdirSync(project);
+  writeFileSync(path.join(dirA, 'consts.py'), 'C = 1.0\n');
+  writeFileSync(path.join(project, 'mod.py'), stencil('C', 'from consts import C\n'));
+  const env = { GT_CACHE_ROOT: path.join(top, 'cache'), PYTHONPATH: dirA };
+  const args = ['run', 'mod.py:st', '--mode', 'build-and-run', '--shape', '2,2,1', '--check', '--json'];
+  const first = await orch(args, project, env);
+  assert.is(first.exitCode, 0, first.stderr);
+  assert.is(lastJson(first.stdout).cache, 'miss');
+  // Python prefers the module's own folder to PYTHONPATH
+  writeFileSync(path.join(project, 'consts.py'), 'C = 5.0\n');
+  const second = await orch(args, project, env);
+  assert.is(second.exitCode, 0, second.stderr);
+  const report = lastJson(second.stdout);
+  assert.is(report.cache, 'miss');
+  assert.match(String(report.reason), `${path.join(project, 'consts.py')} now shadows an import`);
+  const third = await orch(args, project, env);
+  assert.is(lastJson(third.stdout).cache, 'hit', 'the rebuilt entry is reused');
+});
+
 id.run();

@@ -53,6 +53,11 @@ export interface Manifest {
   inputs: EntryInputs;
   /** absolute path -> sha256 of every source file the build read */
   files: Record<string, string>;
+  /**
+   * Paths the build's imports looked at and found absent before the file they resolved to
+   * (Python's import order): a file appearing at one would shadow an import.
+   */
+  absent?: string[];
   /** environment variables the build read at compile time -> the value it saw (null: unset) */
   env?: Record<string, string | null>;
   key: string;
@@ -176,6 +181,8 @@ export class BuildCache {
       }
       if (sha256(content) !== hash) return { status: 'miss', reason: `${path.basename(file)} changed`, optionsKey };
     }
+    const shadow = (manifest.absent ?? []).find((p) => existsSync(p));
+    if (shadow) return { status: 'miss', reason: `${shadow} now shadows an import`, optionsKey };
     const changedEnv = Object.entries(manifest.env ?? {}).filter(([name, value]) => (this.env[name] ?? null) !== value).map(([name]) => name);
     if (changedEnv.length) {
       return { status: 'miss', reason: `environment variable${changedEnv.length > 1 ? 's' : ''} ${changedEnv.join(', ')} changed`, optionsKey };
