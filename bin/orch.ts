@@ -33,6 +33,18 @@ function splitList(v: string[] | undefined): string[] | undefined {
   return v?.flatMap((x) => x.split(',')).filter(Boolean);
 }
 
+/** `--bad-entry KEY=REASON` -> key -> reason. */
+function badEntries(v: string[] | undefined): Record<string, string> | undefined {
+  if (!v?.length) return undefined;
+  const out: Record<string, string> = {};
+  for (const x of v) {
+    const m = /^([0-9a-f]{64})=([^]*)$/.exec(x);
+    if (!m) fail('E_USAGE_BAD_ENTRY', `--bad-entry ${JSON.stringify(x.slice(0, 80))} is not KEY=REASON`, { hint: 'KEY is the 64-hex-digit key of a cache entry (orch build --json reports it)' });
+    out[m[1]] = m[2];
+  }
+  return out;
+}
+
 async function main(argv: string[]): Promise<number> {
   let code = 0;
   const envMode = process.env.ORCH_MODE as RunMode | 'build' | undefined;
@@ -51,9 +63,10 @@ async function main(argv: string[]): Promise<number> {
           .option('rank', { type: 'number', describe: 'with --layout: only the code path of this rank' })
           .option('rank-domain', { type: 'string', describe: 'with --layout: NX,NY,NZ compute domain of one rank' })
           .option('halo', { type: 'number', describe: 'with --layout: halo width (default 3)' })
-          .option('build', { type: 'boolean', default: true, describe: 'build on a miss; --no-build only looks entries up (a missing or stale entry is an error naming why)' }),
+          .option('build', { type: 'boolean', default: true, describe: 'build on a miss; --no-build only looks entries up (a missing or stale entry is an error naming why)' })
+          .option('bad-entry', { type: 'string', array: true, describe: 'KEY=REASON: a cached entry whose library failed to load; marked bad and rebuilt (the Python package passes it)' }),
       async (a) => {
-        const opts = { ...a, paths: a.paths as string[], noBuild: a.build === false, printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr };
+        const opts = { ...a, paths: a.paths as string[], noBuild: a.build === false, badEntries: badEntries(a.badEntry), printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr };
         code = a.watch ? await watchCommand(opts) : await buildCommand(opts);
       },
     )

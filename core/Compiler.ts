@@ -36,6 +36,8 @@ export interface BuildRequest {
   defines: Record<string, number | boolean>;
   /** build: hit or build; python: IR only, no cache; lookup: hit or report the miss. */
   mode: BuildMode;
+  /** Entry keys whose library failed to load, with why: marked bad, so a lookup misses and a build replaces them. */
+  badEntries?: Record<string, string>;
 }
 
 export interface EntryResult {
@@ -240,6 +242,7 @@ export class Compiler {
         const recorded = f.status === 'hit' ? this.recordedMismatch(f.info) : null;
         return recorded ? { status: 'miss', reason: recorded, optionsKey: f.optionsKey } : f;
       };
+      for (const [key, why] of Object.entries(req.badEntries ?? {})) this.cache.markBad(moduleRel, entry, key, why);
       const found = lookup();
       if (found.status === 'hit') return hit(found);
       if (req.mode === 'lookup') return { ...base, status: 'miss', reason: found.reason, durationS: (performance.now() - t0) / 1000 };

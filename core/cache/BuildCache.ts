@@ -188,6 +188,8 @@ export class BuildCache {
       return { status: 'miss', reason: `environment variable${changedEnv.length > 1 ? 's' : ''} ${changedEnv.join(', ')} changed`, optionsKey };
     }
     const dir = path.join(root, manifest.key);
+    const bad = readJson<{ reason?: string }>(this.badMark(root, manifest.key));
+    if (bad) return { status: 'miss', reason: `cache entry ${manifest.key.slice(0, 12)} was marked bad (${String(bad.reason)})`, optionsKey };
     const problem = this.verifyEntry(dir, manifest.infoHash);
     if (typeof problem === 'string') return { status: 'miss', reason: problem, optionsKey };
     return { status: 'hit', key: manifest.key, dir, info: problem, optionsKey };
@@ -214,6 +216,29 @@ export class BuildCache {
       if (sha256(content) !== hash) return `cache entry ${info.key.slice(0, 12)} is corrupted (${name} does not match its checksum)`;
     }
     return info;
+  }
+
+  private badMark(root: string, key: string): string {
+    return path.join(root, 'bad', `${key}.json`);
+  }
+
+  /**
+   * Marks an entry whose library failed to load at run time: the next lookup is a miss that
+   * says why, and the rebuild replaces it. The entry's files go, so nothing loads them again.
+   */
+  markBad(moduleRel: string, entry: string, key: string, reason: string): void {
+    const root = this.entryRoot(moduleRel, entry);
+    // only a key of this entry that is still there (other entries of the request are not marked)
+    if (!/^[0-9a-f]{64}$/.test(key) || !existsSync(path.join(root, key))) return;
+    try {
+      ensureDir(path.join(root, 'bad'));
+      writeFileAtomic(this.badMark(root, key), JSON.stringify({ reason, time: new Date().toISOString() }));
+      const grave = path.join(root, `.bad-${process.pid}-${randomBytes(4).toString('hex')}`);
+      renameSync(path.join(root, key), grave);
+      rmSync(grave, { recursive: true, force: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') cacheWriteError(e, `cache entry ${key.slice(0, 12)}`);
+    }
   }
 
   private explainNewOptions(root: string, inputs: EntryInputs): string {
@@ -284,6 +309,8 @@ export class BuildCache {
   private commitUnchecked(staging: string, manifest: Manifest): string {
     const root = this.entryRoot(manifest.inputs.module, manifest.inputs.entry);
     const final = path.join(root, manifest.key);
+    const bad = this.badMark(root, manifest.key);
+    if (existsSync(bad)) rmSync(final, { recursive: true, force: true });
     if (existsSync(final) && typeof this.verifyEntry(final, manifest.infoHash) !== 'string') {
       // another process built the same entry first; keep theirs
       rmSync(staging, { recursive: true, force: true });
@@ -291,6 +318,7 @@ export class BuildCache {
       if (existsSync(final)) rmSync(final, { recursive: true, force: true });
       renameSync(staging, final);
     }
+    rmSync(bad, { force: true });
     ensureDir(path.join(root, 'manifests'));
     const text = JSON.stringify(manifest, null, 1);
     writeFileAtomic(path.join(root, 'manifests', `${manifest.optionsKey}.json`), text);
