@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { rename, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { execa } from 'execa';
 import { OrchError, OrchErrors, fail, type Diagnostic } from '../diagnostics.js';
 import { compilerSlots } from './compilerSlots.js';
+import { takeOutput } from './takeOutput.js';
 
 /**
  * g++ (or any GCC-compatible driver) as a library compiler.
@@ -60,7 +61,7 @@ export async function compileSharedLibrary(opts: CompileOptions): Promise<Compil
     await rm(partial, { force: true });
     throwCompileErrors(opts.compiler, stderr, diagnostics, result.exitCode);
   }
-  await rename(partial, output);
+  await takeOutput(partial, output, opts.compiler);
   const warnings = diagnostics.filter((d) => d.severity === 'warning').map((d) => new OrchError({ ...d, detail: stderr }).diagnostic);
   return { warnings, stderr, command };
 }

@@ -5,6 +5,7 @@ import { NATIVE_DIR } from '../../core/cache/hashing.js';
 import { tapStage } from '../../core/stagePlugin.js';
 import { compileSharedLibrary } from '../../core/toolchain/gxx.js';
 import { compileCudaLibrary } from '../../core/toolchain/nvcc.js';
+import { checkLibraryLoads } from './libraryCheck.js';
 
 /**
  * compile: g++ (cpu) or nvcc (cuda) through execa into a shared library; compiler
@@ -28,6 +29,7 @@ export class CompilePlugin implements OrchPlugin {
       } else {
         r = await compileSharedLibrary({ ...common, compiler: cxx, source: build.cpp.file });
       }
+      await checkLibraryLoads(output, build.cpp.symbol, cxx);
       build.library = output;
       build.command = r.command;
       build.warnings.push(...r.warnings);
