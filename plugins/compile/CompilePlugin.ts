@@ -3,6 +3,7 @@ import type { Compiler } from '../../core/Compiler.js';
 import type { OrchPlugin } from '../../core/config/types.js';
 import { NATIVE_DIR } from '../../core/cache/hashing.js';
 import { tapStage } from '../../core/stagePlugin.js';
+import { mpiToolchain } from '../../core/toolchain/mpi.js';
 import { compileSharedLibrary } from './gxx.js';
 import { compileCudaLibrary } from './nvcc.js';
 
@@ -16,8 +17,13 @@ export class CompilePlugin implements OrchPlugin {
     tapStage(compiler, 'compile', this.name, async (build) => {
       if (!build.cpp?.file || !build.staging) return;
       const output = path.join(build.staging, `lib${build.cpp.symbol}.so`);
-      const { cxx, flags } = compiler.config.compiler;
-      const common = { flags, output, cwd: build.staging, includeDirs: [NATIVE_DIR] };
+      const { cxx, launcher, mpi } = compiler.config.compiler;
+      let flags = compiler.config.compiler.flags;
+      if (mpi) {
+        const m = await mpiToolchain();
+        flags = [...flags, ...m.compileFlags, ...m.linkFlags];
+      }
+      const common = { flags, output, cwd: build.staging, includeDirs: [NATIVE_DIR], launcher };
       let r;
       if (compiler.config.preset.target === 'cuda') {
         // the architecture the cache key was computed with (Compiler.entryInputs)

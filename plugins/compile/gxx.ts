@@ -22,6 +22,8 @@ export interface CompileOptions {
   output: string;
   cwd?: string;
   includeDirs: string[];
+  /** Put before the compiler (compiler.launcher: ccache, distcc, ...). */
+  launcher?: string[];
 }
 
 export interface CompileResult {
@@ -45,14 +47,14 @@ export async function compileSharedLibrary(opts: CompileOptions): Promise<Compil
   const partial = `${output}.${process.pid}-${randomBytes(4).toString('hex')}.partial`;
   const flags = [...opts.flags, ...REQUIRED_FLAGS.filter((f) => !opts.flags.includes(f))];
   const args = [...flags, ...opts.includeDirs.map((d) => `-I${d}`), opts.source, '-o', partial];
-  const command = [opts.compiler, ...args];
+  const command = [...(opts.launcher ?? []), opts.compiler, ...args];
 
-  const result = await compilerSlots.run(() => execa(opts.compiler, args, { cwd, reject: false, stdin: 'ignore', encoding: 'utf8' }));
+  const result = await compilerSlots.run(() => execa(command[0], command.slice(1), { cwd, reject: false, stdin: 'ignore', encoding: 'utf8' }));
   const stderr = String(result.stderr ?? '');
   if (result.failed && !result.exitCode) {
     await rm(partial, { force: true });
-    if (result.code === 'ENOENT') toolchainMissing(opts.compiler);
-    fail('E_TOOLCHAIN', `could not run ${opts.compiler}: ${result.shortMessage ?? result.message}`, { detail: stderr });
+    if (result.code === 'ENOENT') toolchainMissing(command[0]);
+    fail('E_TOOLCHAIN', `could not run ${command[0]}: ${result.shortMessage ?? result.message}`, { detail: stderr });
   }
 
   const diagnostics = parseGccDiagnostics(stderr);
