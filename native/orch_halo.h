@@ -19,6 +19,9 @@
 
 #ifdef ORCH_MPI
 #include <dlfcn.h>
+// the C API only: the deprecated C++ bindings would need libmpi_cxx
+#define OMPI_SKIP_MPICXX 1
+#define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
 #endif
 
@@ -91,7 +94,7 @@ inline int topology(State* st, Topology& t) {
                 "this library was built without MPI: enable compiler.mpi in the preset or config"
 #endif
     );
-  const col = t.rank % t.lx, row = t.rank / t.lx;
+  const int col = t.rank % t.lx, row = t.rank / t.lx;
   for (int d = 0; d < kDirections; ++d) {
     int c = col + kDir[d][0], r = row + kDir[d][1];
     if (t.periodic) {

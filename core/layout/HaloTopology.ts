@@ -89,3 +89,12 @@ export function haloBoxes(nx: number, ny: number, halo: number, width: number, d
     recv: { i: span(di, nx, false), j: span(dj, ny, false) },
   };
 }
+
+/** The rank an MPI launcher gave this process (OpenMPI, MPICH/Hydra, PMIx), if any. */
+export function launcherRank(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  for (const v of ['OMPI_COMM_WORLD_RANK', 'PMI_RANK', 'PMIX_RANK']) {
+    const n = Number(env[v]);
+    if (env[v] && Number.isInteger(n) && n >= 0) return n;
+  }
+  return undefined;
+}

@@ -19,9 +19,12 @@ export class CompilePlugin implements OrchPlugin {
       const output = path.join(build.staging, `lib${build.cpp.symbol}.so`);
       const { cxx, launcher, mpi } = compiler.config.compiler;
       let flags = compiler.config.compiler.flags;
+      let libs: string[] = [];
       if (mpi) {
         const m = await mpiToolchain();
-        flags = [...flags, ...m.compileFlags, ...m.linkFlags];
+        flags = [...flags, ...m.compileFlags];
+        // libmpi only: the halo exchange uses MPI's C API
+        libs = m.linkFlags.filter((f) => f !== '-lmpi_cxx');
       }
       const common = { flags, output, cwd: build.staging, includeDirs: [NATIVE_DIR], launcher };
       let r;
@@ -30,9 +33,9 @@ export class CompilePlugin implements OrchPlugin {
         const arch = build.inputs.compiler.cudaArch;
         if (!arch) throw new Error(`CUDA build of ${build.entry} has no resolved GPU architecture in its inputs`);
         const sources = [build.cpp.file, ...(build.cpp.extraFiles ?? []).filter((f) => f.endsWith('.cu'))];
-        r = await compileCudaLibrary({ ...common, nvcc: cxx, arch, sources });
+        r = await compileCudaLibrary({ ...common, flags: [...flags, ...libs], nvcc: cxx, arch, sources });
       } else {
-        r = await compileSharedLibrary({ ...common, compiler: cxx, source: build.cpp.file });
+        r = await compileSharedLibrary({ ...common, compiler: cxx, source: build.cpp.file, libs });
       }
       build.library = output;
       build.command = r.command;

@@ -24,6 +24,8 @@ export interface CompileOptions {
   includeDirs: string[];
   /** Put before the compiler (compiler.launcher: ccache, distcc, ...). */
   launcher?: string[];
+  /** Libraries to link, after the source (the linker drops libraries named before what needs them). */
+  libs?: string[];
 }
 
 export interface CompileResult {
@@ -46,7 +48,7 @@ export async function compileSharedLibrary(opts: CompileOptions): Promise<Compil
   // concurrent build never leaves a half-written library under the final name.
   const partial = `${output}.${process.pid}-${randomBytes(4).toString('hex')}.partial`;
   const flags = [...opts.flags, ...REQUIRED_FLAGS.filter((f) => !opts.flags.includes(f))];
-  const args = [...flags, ...opts.includeDirs.map((d) => `-I${d}`), opts.source, '-o', partial];
+  const args = [...flags, ...opts.includeDirs.map((d) => `-I${d}`), opts.source, ...(opts.libs ?? []), '-o', partial];
   const command = [...(opts.launcher ?? []), opts.compiler, ...args];
 
   const result = await compilerSlots.run(() => execa(command[0], command.slice(1), { cwd, reject: false, stdin: 'ignore', encoding: 'utf8' }));
