@@ -1,5 +1,15 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Compiler } from '../core/Compiler.js';
+import { resolveConfig } from '../core/config/loadConfig.js';
+import { formatDiagnostic } from '../core/diagnostics.js';
+import { simulateRanks } from '../core/interpreter/RankSimulation.js';
+import type { Program } from '../core/ir/types.js';
+import type { Boundary } from '../core/layout/HaloTopology.js';
+import { codePathOfRank, codePaths, type CodePath, type RankLayout } from '../core/layout/RankLayout.js';
 import { allocate, type NDArray } from '../core/runtime/ndarray.js';
-import type { RankLayout } from '../core/layout/RankLayout.js';
+import { REPO } from './TempProject.js';
 
 /**
  * One global domain cut into the local arrays of a layout's ranks (NDSL's numbering: rank
@@ -74,4 +84,38 @@ export function firstDifference(a: Float64Array, b: Float64Array): number {
   if (a.length !== b.length) return 0;
   for (let n = 0; n < a.length; n++) if (!Object.is(a[n], b[n])) return n;
   return -1;
+}
+
+export const HALO_FIXTURE = path.join(REPO, 'fixtures/layouts/halo_diffusion.py');
+/** The three fields of the fixture's programs, with their seeds. */
+export const HALO_FIELDS = ['q', 'r', 's'] as const;
+
+/** The fixture entry's program (interpreter IR) for each code path of `layout`. */
+export async function programsFor(entry: string, layout: RankLayout, d: GlobalDomain): Promise<Map<CodePath, Program>> {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'orch-halo-sim-'));
+  const config = { ...(await resolveConfig({ configFile: null, cwd: root })), cacheRoot: root, verifyIR: true };
+  const [nx, ny, nz] = localShape(d, layout);
+  const target = { layout, domain: [nx - 2 * HALO, ny - 2 * HALO, nz] as [number, number, number], halo: HALO };
+  const pipeline = { verifyIR: true, printIrAfter: [], timePasses: false, print: () => undefined };
+  const out = new Map<CodePath, Program>();
+  for (const cp of codePaths(layout)) {
+    const r = await new Compiler(config, pipeline, cp, target).build({ modules: [HALO_FIXTURE], entry, externals: {}, defines: {}, mode: 'python' });
+    if (r.errors.length) throw new Error(r.errors.map((e) => formatDiagnostic(e)).join('\n'));
+    out.set(cp, r.entries[0].program!);
+  }
+  return out;
+}
+
+/** Every rank's local q, r, s of the global fields (seeds 1, 2, 3). */
+export function rankInputs(d: GlobalDomain, layout: RankLayout): Record<(typeof HALO_FIELDS)[number], NDArray>[] {
+  const globals = HALO_FIELDS.map((_, n) => globalField(d, n + 1));
+  return Array.from({ length: layout.x * layout.y }, (_, rank) => ({ q: scatter(globals[0], d, layout, rank), r: scatter(globals[1], d, layout, rank), s: scatter(globals[2], d, layout, rank) }));
+}
+
+/** The fixture's `entry` on every rank of `layout`, simulated by the interpreter; q, r and s gathered. */
+export async function simulate(entry: string, layout: RankLayout, boundary: Boundary, d: GlobalDomain, nu = 0.01): Promise<Float64Array[]> {
+  const programs = await programsFor(entry, layout, d);
+  const args = rankInputs(d, layout).map((f) => ({ ...f, nu }));
+  simulateRanks(args.map((_, rank) => programs.get(codePathOfRank(layout, rank))!), args, layout, boundary);
+  return HALO_FIELDS.map((f) => gather(args.map((a) => a[f]), d, layout));
 }
