@@ -4,8 +4,8 @@ import type { OrchPlugin } from '../../core/config/types.js';
 import { NATIVE_DIR } from '../../core/cache/hashing.js';
 import { tapStage } from '../../core/stagePlugin.js';
 import { mpiToolchain } from '../../core/toolchain/mpi.js';
-import { compileSharedLibrary } from './gxx.js';
-import { compileCudaLibrary } from './nvcc.js';
+import { compileSharedLibrary } from '../../core/toolchain/gxx.js';
+import { compileCudaLibrary } from '../../core/toolchain/nvcc.js';
 
 /**
  * compile: g++ (cpu) or nvcc (cuda) through execa into a shared library; compiler

@@ -1,7 +1,7 @@
 import { fail } from '../../core/diagnostics.js';
 import type { ArrayDecl, HaloStmt, PStmt, SourceLoc } from '../../core/ir/types.js';
 import type { PyExpr } from '../../core/python/ast.js';
-import type { Value } from './values.js';
+import type { Value } from '../../core/frontend/values.js';
 
 /** The halo-exchange builtins a program may call (`from orch import halo_update`). */
 export const HALO_BUILTINS = ['halo_update', 'halo_update_start', 'halo_update_wait'] as const;

@@ -5,14 +5,14 @@ import type {
   ScalarDecl, SourceLoc, StencilDef, Stmt,
 } from '../../core/ir/types.js';
 import { dottedName, pyChildren, type PyExpr, type PyStmt } from '../../core/python/ast.js';
-import { truthy } from './constEval.js';
+import { truthy } from '../../core/frontend/constEval.js';
 import { ExprLowering, unsupportedHint, valueToExpr, type Term } from './ExprLowering.js';
-import { LAYOUT_EXTERNALS } from './layoutExternals.js';
+import { LAYOUT_EXTERNALS } from '../../core/frontend/layoutExternals.js';
 import { checkParallelModel } from './parallelModel.js';
 import { rejectBuiltin } from './unsupportedBuiltins.js';
-import type { ModuleLoader } from './ModuleLoader.js';
+import type { ModuleLoader } from '../../core/frontend/ModuleLoader.js';
 import { binary, cast } from './typeRules.js';
-import { describeValue, type FunctionInfo, type ModuleScope, type Value } from './values.js';
+import { describeValue, type FunctionInfo, type ModuleScope, type Value } from '../../core/frontend/values.js';
 
 /** What a name means inside a stencil or an inlined helper. */
 type Binding =

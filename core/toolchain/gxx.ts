@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { rename, rm } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { execa } from 'execa';
-import { OrchError, OrchErrors, fail, type Diagnostic } from '../../core/diagnostics.js';
+import { OrchError, OrchErrors, fail, type Diagnostic } from '../diagnostics.js';
 import { compilerSlots } from './compilerSlots.js';
 
 /**

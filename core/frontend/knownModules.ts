@@ -1,4 +1,4 @@
-import type { Axes, DType } from '../../core/ir/types.js';
+import type { Axes, DType } from '../ir/types.js';
 import type { Value } from './values.js';
 
 /**

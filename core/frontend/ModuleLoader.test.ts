@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { OrchError } from '../../core/diagnostics.js';
+import { OrchError } from '../diagnostics.js';
 import { ModuleLoader } from './ModuleLoader.js';
 import { scopeName, type Value } from './values.js';
 

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Compiler } from './Compiler.js';
-import { resolveConfig } from './config/loadConfig.js';
-import { Watching, type WatchRun } from './Watching.js';
+import { Compiler } from '../core/Compiler.js';
+import { resolveConfig } from '../cli/toolset.js';
+import { Watching, type WatchRun } from '../core/Watching.js';
 
 const HEADER = 'from gt4py.cartesian.gtscript import PARALLEL, computation, interval\nfrom ndsl.dsl.typing import Float, FloatField\n';
 const stencil = (name: string, expr: string) => `${HEADER}\n\ndef ${name}(a: FloatField, b: FloatField, w: Float):\n    with computation(PARALLEL), interval(...):\n        b = ${expr}\n`;

@@ -1,6 +1,6 @@
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { resolveConfig } from '../config/loadConfig.js';
+import { resolveConfig } from './toolset.js';
 
 /** `orch clean`: removes every .gt_cache_<codepath> folder under the cache root. */
 export async function cleanCommand(opts: { quiet?: boolean }): Promise<number> {

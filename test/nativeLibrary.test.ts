@@ -4,12 +4,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { compileSharedLibrary } from '../../plugins/compile/gxx.js';
-import { generateCpp } from '../../plugins/codegen/cpp.js';
-import { OrchError } from '../diagnostics.js';
-import type { DType, Expr, Program, SourceLoc } from '../ir/types.js';
-import { NativeLibrary, type ArgValue } from './NativeLibrary.js';
-import { allocate, type NDArray } from './ndarray.js';
+import { compileSharedLibrary } from '../core/toolchain/gxx.js';
+import { generateCpp } from '../plugins/codegen/cpp.js';
+import { OrchError } from '../core/diagnostics.js';
+import type { DType, Expr, Program, SourceLoc } from '../core/ir/types.js';
+import { NativeLibrary, type ArgValue } from '../core/runtime/NativeLibrary.js';
+import { allocate, type NDArray } from '../core/runtime/ndarray.js';
 
 const loc: SourceLoc = { file: 'native_test.py', line: 3, col: 1 };
 const sc = (name: string, dtype: DType): Expr => ({ kind: 'scalar', name, dtype });
@@ -65,7 +65,7 @@ const program: Program = {
   ],
 };
 
-const NATIVE = resolve(dirname(fileURLToPath(import.meta.url)), '../../../native');
+const NATIVE = resolve(dirname(fileURLToPath(import.meta.url)), '../../native');
 const work = mkdtempSync(join(tmpdir(), 'orch-native-test-'));
 let soPath = '';
 let symbol = '';

@@ -1,6 +1,6 @@
-import type { ResolvedConfig } from '../config/types.js';
-import { fail } from '../diagnostics.js';
-import { DEFAULT_HALO, codePathOfRank, codePaths, parseLayout, type CodePath, type LayoutTarget } from '../layout/RankLayout.js';
+import type { ResolvedConfig } from '../core/config/types.js';
+import { fail } from '../core/diagnostics.js';
+import { DEFAULT_HALO, codePathOfRank, codePaths, parseLayout, type CodePath, type LayoutTarget } from '../core/layout/RankLayout.js';
 
 /** The layout options `orch build` and `orch run` share (parsed by bin/orch.ts). */
 export interface LayoutOptions {

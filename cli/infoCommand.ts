@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { BuildCache, type BuildInfo, type Manifest } from '../cache/BuildCache.js';
-import { resolveConfig } from '../config/loadConfig.js';
-import type { MemoryReport } from '../EntryBuild.js';
+import { BuildCache, type BuildInfo, type Manifest } from '../core/cache/BuildCache.js';
+import { resolveConfig } from './toolset.js';
+import type { MemoryReport } from '../core/EntryBuild.js';
 
 /** `orch info [module]`: cache entries, keys, hit/miss history, last miss reason, memory and build info. */
 export async function infoCommand(opts: { module?: string; json?: boolean; codepath?: string }): Promise<number> {

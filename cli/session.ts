@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { Compiler } from '../Compiler.js';
-import { resolveConfig } from '../config/loadConfig.js';
-import type { ResolvedConfig } from '../config/types.js';
-import { fail, formatDiagnostic, type Diagnostic } from '../diagnostics.js';
-import { parseDefine, parseExternals } from '../../plugins/parse/externalsJson.js';
-import type { Value } from '../../plugins/parse/values.js';
+import { Compiler } from '../core/Compiler.js';
+import { resolveConfig } from './toolset.js';
+import type { ResolvedConfig } from '../core/config/types.js';
+import { fail, formatDiagnostic, type Diagnostic } from '../core/diagnostics.js';
+import { parseDefine, parseExternals } from '../core/frontend/externalsJson.js';
+import type { Value } from '../core/frontend/values.js';
 
 /** Options every command that builds shares (parsed by bin/orch.ts). */
 export interface CommonOptions {

@@ -1,7 +1,7 @@
 import { createLogUpdate } from 'log-update';
-import type { EntryResult } from '../Compiler.js';
-import { STAGES } from '../Compilation.js';
-import type { ProgressEvent, ProgressState } from '../ProgressPlugin.js';
+import type { EntryResult } from '../core/Compiler.js';
+import { STAGES } from '../core/Compilation.js';
+import type { ProgressEvent, ProgressState } from '../core/ProgressPlugin.js';
 
 /** A stream the display writes to (stderr in a terminal, stdout otherwise). */
 export interface ProgressStream extends NodeJS.WritableStream {

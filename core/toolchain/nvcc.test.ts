@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { NATIVE_DIR } from '../../core/cache/hashing.js';
-import { OrchError, OrchErrors, type Diagnostic } from '../../core/diagnostics.js';
+import { NATIVE_DIR } from '../cache/hashing.js';
+import { OrchError, OrchErrors, type Diagnostic } from '../diagnostics.js';
 import { archFlags, compileCudaLibrary, nvccIdentity, parseNvccDiagnostics } from './nvcc.js';
 
 const work = mkdtempSync(path.join(os.tmpdir(), 'orch-nvcc-test-'));

@@ -1,12 +1,12 @@
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import type { Program } from '../ir/types.js';
-import { formatDiagnostic, OrchError, OrchErrors, type Diagnostic } from '../diagnostics.js';
-import { Interpreter } from '../interpreter/Interpreter.js';
-import { buildEntryArgs, type CallSpec, type EntryInterface } from '../runtime/callArgs.js';
-import type { NDArray } from '../runtime/ndarray.js';
-import { readNpy, writeNpy } from '../runtime/npy.js';
+import type { Program } from '../core/ir/types.js';
+import { formatDiagnostic, OrchError, OrchErrors, type Diagnostic } from '../core/diagnostics.js';
+import { Interpreter } from '../core/interpreter/Interpreter.js';
+import { buildEntryArgs, type CallSpec, type EntryInterface } from '../core/runtime/callArgs.js';
+import type { NDArray } from '../core/runtime/ndarray.js';
+import { readNpy, writeNpy } from '../core/runtime/npy.js';
 import { openSession, parseTarget, type CommonOptions } from './session.js';
 
 /** One request on stdin (a JSON line): run `target` once on the interpreter. */

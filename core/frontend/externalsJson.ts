@@ -1,4 +1,4 @@
-import { fail } from '../../core/diagnostics.js';
+import { fail } from '../diagnostics.js';
 import type { Value } from './values.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { Axes, DType, IterationOrder, SourceLoc } from '../../core/ir/types.js';
-import type { PyStmt } from '../../core/python/ast.js';
+import type { Axes, DType, IterationOrder, SourceLoc } from '../ir/types.js';
+import type { PyStmt } from '../python/ast.js';
 
 /**
  * Compile-time values the frontend knows about: module constants, imported modules,

@@ -1,12 +1,12 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fail, OrchError, registerSource } from '../../core/diagnostics.js';
-import { dottedName, type PyExpr, type PyStmt } from '../../core/python/ast.js';
-import { parsePython } from '../../core/python/parse.js';
+import { fail, OrchError, registerSource } from '../diagnostics.js';
+import { dottedName, type PyExpr, type PyStmt } from '../python/ast.js';
+import { parsePython } from '../python/parse.js';
 import { constEval, truthy } from './constEval.js';
 import { knownModule, PY_BUILTINS } from './knownModules.js';
 import { scopeName, type ClassInfo, type FunctionKind, type FunctionInfo, type ModuleScope, type Value } from './values.js';
-import type { SourceLoc } from '../../core/ir/types.js';
+import type { SourceLoc } from '../ir/types.js';
 
 /**
  * Loads Python modules the way Python's import system would find them (the module's own

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { rename, rm } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { execa } from 'execa';
-import { fail, type Diagnostic } from '../../core/diagnostics.js';
+import { fail, type Diagnostic } from '../diagnostics.js';
 import { parseGccDiagnostics, throwCompileErrors, type CompileResult } from './gxx.js';
 
 /**

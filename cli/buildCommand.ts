@@ -1,10 +1,10 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
-import { fail, formatDiagnostic, OrchError, type Diagnostic } from '../diagnostics.js';
-import { Compiler, type BuildResult } from '../Compiler.js';
-import { layoutText } from '../layout/RankLayout.js';
-import { ProgressPlugin } from '../ProgressPlugin.js';
+import { fail, formatDiagnostic, OrchError, type Diagnostic } from '../core/diagnostics.js';
+import { Compiler, type BuildResult } from '../core/Compiler.js';
+import { layoutText } from '../core/layout/RankLayout.js';
+import { ProgressPlugin } from '../core/ProgressPlugin.js';
 import { layoutRequest, type LayoutOptions } from './layoutOptions.js';
 import { ProgressDisplay } from './ProgressDisplay.js';
 import { jsonDiagnostic, openSession, printDiagnostics, timePassesTable, type CommonOptions } from './session.js';
@@ -81,7 +81,7 @@ export async function buildCommand(opts: BuildOptions): Promise<number> {
   const modules = await resolveModules(targets.paths, session.config.modules, session.config.root);
   const layout = layoutRequest(opts, session.config);
   // one compiler (and cache folder) per code path; their builds run concurrently and
-  // share the machine's compiler slots (plugins/compile/compilerSlots.ts)
+  // share the machine's compiler slots (core/toolchain/compilerSlots.ts)
   const compilers = layout ? layout.codepaths.map((cp) => new Compiler(session.config, session.compiler.pipeline, cp, layout.target)) : [session.compiler];
   // a live frame on a terminal's stderr; otherwise a plain line per entry as it finishes
   const display = opts.json || opts.quiet ? undefined : ProgressDisplay.forProcess();

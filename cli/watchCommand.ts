@@ -1,10 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
-import { findConfigFile } from '../config/loadConfig.js';
-import { toDiagnostics } from '../Compiler.js';
-import { ProgressPlugin } from '../ProgressPlugin.js';
-import { Watching, type WatchRun } from '../Watching.js';
+import { findConfigFile } from '../core/config/loadConfig.js';
+import { toDiagnostics } from '../core/Compiler.js';
+import { ProgressPlugin } from '../core/ProgressPlugin.js';
+import { Watching, type WatchRun } from '../core/Watching.js';
 import { ProgressDisplay } from './ProgressDisplay.js';
 import { resolveModules, type BuildOptions } from './buildCommand.js';
 import { jsonDiagnostic, openSession, printDiagnostics } from './session.js';

@@ -1,5 +1,5 @@
-import type { SourceLoc } from '../../core/ir/types.js';
-import { edgesOf, type CodePath, type LayoutTarget } from '../../core/layout/RankLayout.js';
+import type { SourceLoc } from '../ir/types.js';
+import { edgesOf, type CodePath, type LayoutTarget } from '../layout/RankLayout.js';
 import type { Value } from './values.js';
 
 /** What the frontend knows in a layout build: the code path and the rank's grid. */

@@ -1,6 +1,6 @@
-import { fail } from '../../core/diagnostics.js';
-import type { Axes } from '../../core/ir/types.js';
-import type { PyExpr } from '../../core/python/ast.js';
+import { fail } from '../diagnostics.js';
+import type { Axes } from '../ir/types.js';
+import type { PyExpr } from '../python/ast.js';
 import { scopeName, type FunctionInfo, type Value } from './values.js';
 
 /**

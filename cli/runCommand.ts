@@ -1,20 +1,20 @@
-import { ensureDir } from '../cache/ensureDir.js';
+import { ensureDir } from '../core/cache/ensureDir.js';
 import path from 'node:path';
-import type { EntryResult } from '../Compiler.js';
-import { fail, OrchError } from '../diagnostics.js';
-import { Interpreter } from '../interpreter/Interpreter.js';
-import { buildEntryArgs, type CallSpec, type EntryArgs, type EntryInterface } from '../runtime/callArgs.js';
-import { cloneArray, type NDArray } from '../runtime/ndarray.js';
-import { CudaRuntime } from '../runtime/CudaRuntime.js';
-import { stageOnDevice, type DeviceArgs } from '../runtime/deviceArgs.js';
-import { NativeLibrary } from '../runtime/NativeLibrary.js';
-import { hostCallbacks } from '../runtime/hostCallbacks.js';
-import { readNpy, writeNpy } from '../runtime/npy.js';
-import { compareArrays, type Comparison } from '../runtime/compareArrays.js';
-import { syntheticInputs } from '../runtime/syntheticInputs.js';
-import { Compiler } from '../Compiler.js';
-import { layoutText } from '../layout/RankLayout.js';
-import { launcherRank, parseBoundary } from '../layout/HaloTopology.js';
+import type { EntryResult } from '../core/Compiler.js';
+import { fail, OrchError } from '../core/diagnostics.js';
+import { Interpreter } from '../core/interpreter/Interpreter.js';
+import { buildEntryArgs, type CallSpec, type EntryArgs, type EntryInterface } from '../core/runtime/callArgs.js';
+import { cloneArray, type NDArray } from '../core/runtime/ndarray.js';
+import { CudaRuntime } from '../core/runtime/CudaRuntime.js';
+import { stageOnDevice, type DeviceArgs } from '../core/runtime/deviceArgs.js';
+import { NativeLibrary } from '../core/runtime/NativeLibrary.js';
+import { hostCallbacks } from '../core/runtime/hostCallbacks.js';
+import { readNpy, writeNpy } from '../core/runtime/npy.js';
+import { compareArrays, type Comparison } from '../core/runtime/compareArrays.js';
+import { syntheticInputs } from '../core/runtime/syntheticInputs.js';
+import { Compiler } from '../core/Compiler.js';
+import { layoutText } from '../core/layout/RankLayout.js';
+import { launcherRank, parseBoundary } from '../core/layout/HaloTopology.js';
 import { layoutRequest, type LayoutOptions } from './layoutOptions.js';
 import { openSession, parseTarget, printDiagnostics, timePassesTable, type CommonOptions } from './session.js';
 
@@ -278,8 +278,8 @@ function fieldsOf(iface: EntryInterface, args: EntryArgs): Record<string, NDArra
 }
 
 async function soleEntry(session: Awaited<ReturnType<typeof openSession>>, file: string): Promise<string> {
-  const { moduleEntries } = await import('../../plugins/parse/frontend.js');
-  const { ModuleLoader } = await import('../../plugins/parse/ModuleLoader.js');
+  const { moduleEntries } = await import('../core/frontend/entries.js');
+  const { ModuleLoader } = await import('../core/frontend/ModuleLoader.js');
   const entries = moduleEntries(new ModuleLoader(session.config.pythonPath).load(file)).map((f) => f.name);
   if (entries.length !== 1) {
     fail('E_USAGE_TARGET', entries.length ? `${path.basename(file)} has several entries: ${entries.join(', ')}` : `${path.basename(file)} has no stencil or program`, { hint: `name one: ${path.basename(file)}:<entry>` });
