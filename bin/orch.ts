@@ -74,7 +74,8 @@ async function main(argv: string[]): Promise<number> {
           .option('check', { type: 'boolean', describe: 'also run the interpreter and compare every field' })
           .option('shape', { type: 'string', describe: 'NX,NY,NZ: fill fields not given with --in with deterministic values' })
           .option('layout', { type: 'string', describe: 'rank layout NXxNY (with --rank): run the code path of that rank' })
-          .option('rank', { type: 'number', describe: 'with --layout: the rank of this process' })
+          .option('rank', { type: 'number', describe: 'with --layout: the rank of this process (default: the MPI launcher\'s)' })
+          .option('boundary', { type: 'string', describe: 'tile boundary of halo exchanges: edges (default) or periodic (also ORCH_BOUNDARY)' })
           .option('rank-domain', { type: 'string', describe: 'with --layout: NX,NY,NZ compute domain of one rank' })
           .option('halo', { type: 'number', describe: 'with --layout: halo width (default 3)' }),
       async (a) => {
