@@ -50,7 +50,7 @@ install('the packed tarball installs: npx orch, an executable bin, no tests ship
 install('a config file imports defineConfig from the installed package and type-checks', async () => {
   const o = await installedOrch();
   const dir = o.project('types');
-  writeFileSync(path.join(dir, 'orch.config.ts'), "import { defineConfig, presets } from 'orch';\nexport default defineConfig({ modules: ['*.py'], preset: presets.cpu, codegen: { tile: [4, 8] } });\n");
+  writeFileSync(path.join(dir, 'orch.config.ts'), "import { defineConfig, presets } from 'orch';\nexport default defineConfig({ modules: ['*.py'], preset: 'cpu', plugins: [...presets.cpu.plugins], codegen: { tile: [4, 8] } });\n");
   writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ['orch.config.ts'] }));
   const r = await run(process.execPath, [path.join(REPO, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], dir);
   assert.is(r.exitCode, 0, `the installed types do not check:\n${r.all}`);
@@ -80,7 +80,7 @@ install('pip --target: the package finds the npm-installed orch, else ORCH_CLI, 
   assert.match(String(byEnv.stdout), `SOURCE ORCH_CLI ${cli}`);
   const none = await run('python3', ['-m', 'orch', 'doctor'], elsewhere, bareEnv({ PYTHONPATH: target }));
   assert.is(none.exitCode, 1, String(none.all));
-  assert.match(String(none.stderr), /^orch: orch's command line was not found \(no node_modules\/\.bin\/orch from the working folder up, no `orch` on PATH; ORCH_CLI is not set; no built checkout at .*; `npx --no orch` found none\): install it into your project/);
+  assert.match(String(none.stderr), /^orch: orch's command line was not found \(no node_modules\/\.bin\/orch from the working folder up, no `orch` on PATH; ORCH_CLI is not set; no built checkout at .*; `npx --no -- orch` found none\): install it into your project/);
 });
 
 install('a venv install runs a program from Python, interpreted and compiled, outside the checkout', async () => {

@@ -17,6 +17,8 @@ export const compilerSchema = z.strictObject({
   flags: z.array(z.string()),
   extraFlags: z.array(z.string()),
   cudaArch: z.string(),
+  mpi: z.boolean(),
+  launcher: z.array(z.string().min(1)).min(1),
 });
 
 export const codegenSchema = z.strictObject({

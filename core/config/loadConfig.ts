@@ -2,9 +2,8 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createJiti } from 'jiti';
-import { presets } from '../../presets/index.js';
 import { didYouMean, fail } from '../diagnostics.js';
-import { PASS_NAMES, type OrchConfig, type PassName, type Preset, type ResolvedConfig } from './types.js';
+import { PASS_NAMES, type OrchConfig, type PassName, type Preset, type ResolvedConfig, type Toolset } from './types.js';
 import { validateConfig } from './validateConfig.js';
 
 export { validateConfig };
@@ -66,7 +65,7 @@ export async function loadConfigFile(file: string): Promise<{ config: OrchConfig
   return { config: cfg as OrchConfig, files: files.includes(file) ? files : [file, ...files] };
 }
 
-export function presetNamed(name: string) {
+export function presetNamed(presets: Record<string, Preset>, name: string): Preset {
   const p = presets[name];
   if (!p) {
     const guess = didYouMean(name, Object.keys(presets));
@@ -89,15 +88,22 @@ function cudaArchOf(user: OrchConfig, preset: Preset): { cudaArch?: string } {
   return arch === undefined ? {} : { cudaArch: arch };
 }
 
+/** MPI and the compiler launcher (config over preset), absent when neither sets them. */
+function mpiAndLauncher(user: OrchConfig, preset: Preset): { mpi?: boolean; launcher?: string[] } {
+  const mpi = user.compiler?.mpi ?? preset.compiler.mpi;
+  const launcher = user.compiler?.launcher ?? preset.compiler.launcher;
+  return { ...(mpi ? { mpi } : {}), ...(launcher ? { launcher: [...launcher] } : {}) };
+}
+
 /** Config file (if any) merged over its preset, with CLI overrides on top. */
-export async function resolveConfig(over: ConfigOverrides = {}): Promise<ResolvedConfig> {
+export async function resolveConfig(toolset: Toolset, over: ConfigOverrides = {}): Promise<ResolvedConfig> {
   const cwd = path.resolve(over.cwd ?? process.cwd());
   const file = over.configFile === undefined ? findConfigFile(cwd) : over.configFile;
   const loaded = file ? await loadConfigFile(file) : { config: {}, files: [] };
   const user: OrchConfig = loaded.config;
   if (file) validateConfig(user, file);
   const root = file ? path.dirname(file) : cwd;
-  const preset = presetNamed(over.preset ?? user.preset ?? 'cpu');
+  const preset = presetNamed(toolset.presets, over.preset ?? user.preset ?? 'cpu');
   const flags = [...(user.compiler?.flags ?? preset.compiler.flags), ...(user.compiler?.extraFlags ?? [])];
   const envRoot = process.env.GT_CACHE_ROOT;
   return {
@@ -106,8 +112,9 @@ export async function resolveConfig(over: ConfigOverrides = {}): Promise<Resolve
     files: loaded.files,
     modules: user.modules ?? [],
     preset,
+    stages: toolset.stages,
     plugins: [...preset.plugins, ...(user.plugins ?? [])],
-    compiler: { cxx: user.compiler?.cxx ?? preset.compiler.cxx, flags, ...cudaArchOf(user, preset) },
+    compiler: { cxx: user.compiler?.cxx ?? preset.compiler.cxx, flags, ...cudaArchOf(user, preset), ...mpiAndLauncher(user, preset) },
     codegen: { ...preset.codegen, ...(user.codegen ?? {}) },
     // the environment wins so MPI launchers and CI can redirect the cache
     cacheRoot: path.resolve(envRoot || (user.cacheRoot ? path.resolve(root, user.cacheRoot) : cwd)),

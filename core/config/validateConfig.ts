@@ -20,6 +20,8 @@ const EXPECTED: Record<string, [must: string, example: string]> = {
   'compiler.flags': ['a list of strings', "compiler: { flags: ['-O3', '-fopenmp'] }"],
   'compiler.extraFlags': ['a list of strings', "compiler: { extraFlags: ['-Wall'] }"],
   'compiler.cudaArch': ["a CUDA architecture string ('sm_90', 'sm_80,sm_90' or 'auto')", "compiler: { cudaArch: 'sm_90' }"],
+  'compiler.mpi': ['true or false', 'compiler: { mpi: true } (links MPI for halo exchanges across ranks)'],
+  'compiler.launcher': ['a non-empty list of strings (a command and its arguments)', "compiler: { launcher: ['ccache'] }"],
   'codegen.loopOrder': ['a loop order: I, J and K once each, outermost first', "codegen: { loopOrder: 'KJI' }"],
   'codegen.openmp': ['true or false', 'codegen: { openmp: true }'],
   'codegen.lineDirectives': ['true or false', 'codegen: { lineDirectives: true }'],

@@ -52,7 +52,7 @@ _located = None
 def locate():
     """Finds orch's command line, first that exists of: the entry point npm installed
     (node_modules/.bin/orch, or `orch` on PATH), $ORCH_CLI, the checkout this package is
-    imported from (python/ beside dist/), then `npx --no orch` (a global or parent install)."""
+    imported from (python/ beside dist/), then `npx --no -- orch` (a global or parent install)."""
     global _located
     if _located is not None:
         return _located
@@ -76,11 +76,12 @@ def locate():
     tried.append(f"no built checkout at {checkout}")
     npx = shutil.which("npx")
     if npx:
-        p = subprocess.run([npx, "--no", "orch", "--version"], capture_output=True, text=True)
+        # `--` keeps npx from reading orch's options (--version) as its own
+        p = subprocess.run([npx, "--no", "--", "orch", "--version"], capture_output=True, text=True)
         if p.returncode == 0:
-            _located = Located("npx", [npx, "--no", "orch"], f"npx --no orch (version {p.stdout.strip()})")
+            _located = Located("npx", [npx, "--no", "--", "orch"], "npx --no -- orch")
             return _located
-        tried.append("`npx --no orch` found none")
+        tried.append("`npx --no -- orch` found none")
     else:
         tried.append("no `npx` on PATH")
     raise OrchError(
@@ -102,12 +103,15 @@ def define_text(value):
     return repr(value)
 
 
-def build_entry(file, entry, defines, *, build=True, layout_args=(), preset=None):
+def build_entry(file, entry, defines, *, build=True, layout_args=(), bad_entries=None, preset=None):
     """Builds (or, with build=False, only looks up) `file:entry` (with `preset`, else the
-    config's); returns its build report."""
+    config's); returns its build report. `bad_entries`: entry key -> why its library failed
+    to load (marked bad, so rebuilt)."""
     args = ["build", f"{file}:{entry}", "--json"]
     if preset is not None:
         args += ["--preset", preset]
+    for key, reason in (bad_entries or {}).items():
+        args += ["--bad-entry", f"{key}={reason}"]
     for name, value in defines.items():
         args += ["--define", f"{name}={define_text(value)}"]
     if not build:
