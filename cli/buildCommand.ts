@@ -6,6 +6,7 @@ import { Compiler, type BuildResult } from '../core/Compiler.js';
 import { layoutText } from '../core/layout/RankLayout.js';
 import { ProgressPlugin } from '../core/ProgressPlugin.js';
 import { layoutRequest, type LayoutOptions } from './layoutOptions.js';
+import { noEntriesError } from './noEntries.js';
 import { ProgressDisplay } from './ProgressDisplay.js';
 import { jsonDiagnostic, openSession, printDiagnostics, timePassesTable, type CommonOptions } from './session.js';
 
@@ -117,6 +118,13 @@ export async function buildCommand(opts: BuildOptions): Promise<number> {
     }).diagnostic;
     e.errors.push(d);
     addError(d);
+  }
+  // a module named on the command line that yields nothing would make the build a silent no-op
+  for (const p of targets.paths) {
+    const abs = path.resolve(p);
+    if (!statSync(abs, { throwIfNoEntry: false })?.isFile()) continue;
+    const rel = session.compiler.moduleRel(abs);
+    if (!entries.some((e) => e.moduleRel === rel) && !errors.some((d) => d.loc && path.resolve(d.loc.file) === abs)) addError(noEntriesError(abs, p));
   }
   if (opts.timePasses) {
     const times = new Map<string, number>();

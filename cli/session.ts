@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Compiler } from '../core/Compiler.js';
+import { painterFor } from './colour.js';
 import { resolveConfig } from './toolset.js';
 import type { ResolvedConfig } from '../core/config/types.js';
 import { fail, formatDiagnostic, type Diagnostic } from '../core/diagnostics.js';
@@ -64,7 +65,8 @@ export function printDiagnostics(diags: Diagnostic[], verbose = false): void {
     const text = formatDiagnostic(d, { verbose });
     if (seen.has(text)) continue;
     seen.add(text);
-    process.stderr.write(`${text}\n\n`);
+    const paint = painterFor(process.stderr);
+    process.stderr.write(`${paint ? formatDiagnostic(d, { verbose, paint }) : text}\n\n`);
   }
 }
 

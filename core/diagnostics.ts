@@ -84,12 +84,16 @@ export function codeFrame(loc: SourceLoc, length = 1): string {
   return out.join('\n');
 }
 
-export function formatDiagnostic(d: Diagnostic, opts: { verbose?: boolean } = {}): string {
-  const where = d.loc ? `${d.loc.file}:${d.loc.line}:${d.loc.col}: ` : '';
+/** Styles a part of a diagnostic for a terminal (the CLI passes one when colour is on). */
+export type Paint = (role: 'error' | 'warning' | 'location' | 'caret' | 'hint', text: string) => string;
+
+export function formatDiagnostic(d: Diagnostic, opts: { verbose?: boolean; paint?: Paint } = {}): string {
+  const paint: Paint = opts.paint ?? ((_, text) => text);
+  const where = d.loc ? `${paint('location', `${d.loc.file}:${d.loc.line}:${d.loc.col}:`)} ` : '';
   const origin = d.plugin ? ` [plugin ${d.plugin}${d.hook ? `, hook ${d.hook}` : ''}]` : '';
-  const parts = [`${where}${d.severity} ${d.code}: ${d.message}${origin}`];
-  if (d.frame) parts.push(d.frame);
-  if (d.hint) parts.push(`hint: ${d.hint}`);
+  const parts = [`${where}${paint(d.severity, `${d.severity} ${d.code}:`)} ${d.message}${origin}`];
+  if (d.frame) parts.push(opts.paint ? d.frame.replace(/^(\s+\|\s*)(\^+)$/m, (_, gutter: string, carets: string) => gutter + paint('caret', carets)) : d.frame);
+  if (d.hint) parts.push(`${paint('hint', 'hint:')} ${d.hint}`);
   if (d.detail && opts.verbose) parts.push(d.detail);
   return parts.join('\n');
 }
