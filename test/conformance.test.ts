@@ -6,14 +6,14 @@ import { suite } from 'uvu';
 import { CASES_DIR } from './conformanceKit.js';
 import * as assert from 'uvu/assert';
 import { Compiler } from '../core/Compiler.js';
-import { resolveConfig } from '../core/config/loadConfig.js';
+import { resolveConfig } from '../cli/toolset.js';
 import { formatDiagnostic, OrchError } from '../core/diagnostics.js';
 import { Interpreter } from '../core/interpreter/Interpreter.js';
 import { buildEntryArgs, type EntryArgs } from '../core/runtime/callArgs.js';
 import { compareArrays } from '../core/runtime/compareArrays.js';
 import { cloneArray, type NDArray } from '../core/runtime/ndarray.js';
 import { NativeLibrary } from '../core/runtime/NativeLibrary.js';
-import { parseExternals } from '../plugins/parse/externalsJson.js';
+import { parseExternals } from '../core/frontend/externalsJson.js';
 import { loadInputs, readCaseSpec, withinTolerance } from './caseFolder.js';
 
 /**

@@ -1,10 +1,10 @@
 import { fail } from '../../core/diagnostics.js';
 import type { BinaryOp, BuiltinFn, DType, Expr, SourceLoc } from '../../core/ir/types.js';
 import { dottedName, type PyExpr } from '../../core/python/ast.js';
-import { attribute, numericBinary, truthy } from './constEval.js';
+import { attribute, numericBinary, truthy } from '../../core/frontend/constEval.js';
 import { binary, builtinCall, cast, isFloat } from './typeRules.js';
 import { rejectBuiltin } from './unsupportedBuiltins.js';
-import { describeValue, type Value } from './values.js';
+import { describeValue, type Value } from '../../core/frontend/values.js';
 
 /**
  * Lowering of Python expressions to IR expressions, shared by stencils and programs.

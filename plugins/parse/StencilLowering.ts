@@ -5,15 +5,15 @@ import type {
   ScalarDecl, SourceLoc, StencilDef, Stmt,
 } from '../../core/ir/types.js';
 import { dottedName, pyChildren, type PyExpr, type PyStmt } from '../../core/python/ast.js';
-import { truthy } from './constEval.js';
+import { truthy } from '../../core/frontend/constEval.js';
 import { ExprLowering, unsupportedHint, valueToExpr, type Term } from './ExprLowering.js';
-import { GTSCRIPT_NAMES } from './knownModules.js';
-import { LAYOUT_EXTERNALS } from './layoutExternals.js';
+import { GTSCRIPT_NAMES } from '../../core/frontend/knownModules.js';
+import { LAYOUT_EXTERNALS } from '../../core/frontend/layoutExternals.js';
 import { checkParallelModel } from './parallelModel.js';
 import { rejectBuiltin } from './unsupportedBuiltins.js';
-import type { ModuleLoader } from './ModuleLoader.js';
+import type { ModuleLoader } from '../../core/frontend/ModuleLoader.js';
 import { binary, cast } from './typeRules.js';
-import { describeValue, type FunctionInfo, type ModuleScope, type Value } from './values.js';
+import { describeValue, type FunctionInfo, type ModuleScope, type Value } from '../../core/frontend/values.js';
 
 /** What a name means inside a stencil or an inlined helper. */
 type Binding =
