@@ -1,16 +1,15 @@
 #!/usr/bin/env node
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { buildCommand } from '../core/cli/buildCommand.js';
-import { cleanCommand } from '../core/cli/cleanCommand.js';
-import { infoCommand } from '../core/cli/infoCommand.js';
-import { runCommand, type RunMode } from '../core/cli/runCommand.js';
-import { watchCommand } from '../core/cli/watchCommand.js';
-import { serveCommand } from '../core/cli/serveCommand.js';
-import { printDiagnostics } from '../core/cli/session.js';
-import { fail, OrchError, OrchErrors } from '../core/diagnostics.js';
+import { buildCommand } from '../cli/buildCommand.js';
+import { cleanCommand } from '../cli/cleanCommand.js';
+import { infoCommand } from '../cli/infoCommand.js';
+import { runCommand, type RunMode } from '../cli/runCommand.js';
+import { watchCommand } from '../cli/watchCommand.js';
+import { serveCommand } from '../cli/serveCommand.js';
+import { exitOnError, usageError } from '../cli/failure.js';
 
-// Argument parsing only: every command lives in core/cli.
+// Argument parsing only: every command lives in cli/.
 
 const MODES = ['python', 'build', 'build-and-run', 'run'] as const;
 
@@ -39,7 +38,7 @@ function badEntries(v: string[] | undefined): Record<string, string> | undefined
   const out: Record<string, string> = {};
   for (const x of v) {
     const m = /^([0-9a-f]{64})=([^]*)$/.exec(x);
-    if (!m) fail('E_USAGE_BAD_ENTRY', `--bad-entry ${JSON.stringify(x.slice(0, 80))} is not KEY=REASON`, { hint: 'KEY is the 64-hex-digit key of a cache entry (orch build --json reports it)' });
+    if (!m) usageError('E_USAGE_BAD_ENTRY', `--bad-entry ${JSON.stringify(x.slice(0, 80))} is not KEY=REASON`, 'KEY is the 64-hex-digit key of a cache entry (orch build --json reports it)');
     out[m[1]] = m[2];
   }
   return out;
@@ -91,7 +90,7 @@ async function main(argv: string[]): Promise<number> {
           .option('halo', { type: 'number', describe: 'with --layout: halo width (default 3)' }),
       async (a) => {
         if (envMode && !(MODES as readonly string[]).includes(envMode) && !argv.some((x) => x === '--mode' || x.startsWith('--mode='))) {
-          fail('E_USAGE_MODE', `ORCH_MODE=${envMode} is not a mode orch knows`, { hint: `use one of ${MODES.join(', ')}` });
+          usageError('E_USAGE_MODE', `ORCH_MODE=${envMode} is not a mode orch knows`, `use one of ${MODES.join(', ')}`);
         }
         code = await runCommand({ ...a, target: a.target as string, mode: a.mode, printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr, repeat: a.repeat });
       },
@@ -128,16 +127,5 @@ async function main(argv: string[]): Promise<number> {
 
 main(hideBin(process.argv)).then(
   (code) => process.exit(code),
-  (e: unknown) => {
-    if (e instanceof OrchError) {
-      printDiagnostics([e.diagnostic], process.argv.includes('--verbose'));
-      process.exit(e.diagnostic.code.startsWith('E_USAGE') ? 2 : 1);
-    }
-    if (e instanceof OrchErrors) {
-      printDiagnostics(e.diagnostics, process.argv.includes('--verbose'));
-      process.exit(1);
-    }
-    process.stderr.write(`orch: internal error (please report): ${(e as Error)?.stack ?? String(e)}\n`);
-    process.exit(3);
-  },
+  (e: unknown) => exitOnError(e, process.argv.includes('--verbose')),
 );

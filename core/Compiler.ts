@@ -15,12 +15,11 @@ import { ensureDir } from './cache/ensureDir.js';
 import { ModuleEntriesSchema } from './cache/cacheSchemas.js';
 import { readCacheJson } from './cache/readCacheJson.js';
 import { entryInterface, type EntryInterface } from './runtime/callArgs.js';
-import { builtinPlugins } from '../plugins/builtins.js';
-import { compilerIdentity } from '../plugins/compile/gxx.js';
-import { nvccIdentity } from '../plugins/compile/nvcc.js';
+import { compilerIdentity } from './toolchain/gxx.js';
+import { nvccIdentity } from './toolchain/nvcc.js';
 import { resolveCudaArch } from './config/cudaArch.js';
-import { moduleEntries } from '../plugins/parse/frontend.js';
-import type { Value } from '../plugins/parse/values.js';
+import { moduleEntries } from './frontend/entries.js';
+import type { Value } from './frontend/values.js';
 
 /** The folder holding orch's Python package (on PYTHONPATH wherever programs run from Python). */
 const ORCH_PYTHON_PACKAGE = path.join(PACKAGE_ROOT, 'python');
@@ -104,7 +103,7 @@ export class Compiler {
     readonly layout: LayoutTarget | null = null,
   ) {
     this.cache = new BuildCache(config.cacheRoot, codepath);
-    for (const p of [...builtinPlugins(), ...config.plugins]) p.apply(this);
+    for (const p of [...config.stages(), ...config.plugins]) p.apply(this);
   }
 
   /** Module path relative to the project root (cache folder and messages). */

@@ -1,8 +1,8 @@
 import type { EntryInputs } from './cache/BuildCache.js';
 import type { Diagnostic } from './diagnostics.js';
 import type { Program } from './ir/types.js';
-import type { LayoutContext } from '../plugins/parse/layoutExternals.js';
-import type { Value } from '../plugins/parse/values.js';
+import type { LayoutContext } from './frontend/layoutExternals.js';
+import type { Value } from './frontend/values.js';
 
 /** Static memory report of one program (written by the analyze stage). */
 export interface MemoryReport {

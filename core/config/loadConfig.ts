@@ -2,9 +2,8 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createJiti } from 'jiti';
-import { presets } from '../../presets/index.js';
 import { didYouMean, fail } from '../diagnostics.js';
-import { PASS_NAMES, type OrchConfig, type PassName, type Preset, type ResolvedConfig } from './types.js';
+import { PASS_NAMES, type OrchConfig, type PassName, type Preset, type ResolvedConfig, type Toolset } from './types.js';
 
 const CONFIG_NAMES = ['orch.config.ts', 'orch.config.mts', 'orch.config.js', 'orch.config.mjs'];
 
@@ -99,7 +98,7 @@ export function validateConfig(cfg: OrchConfig, file: string): void {
   }
 }
 
-export function presetNamed(name: string) {
+export function presetNamed(presets: Record<string, Preset>, name: string): Preset {
   const p = presets[name];
   if (!p) {
     const guess = didYouMean(name, Object.keys(presets));
@@ -123,14 +122,14 @@ function cudaArchOf(user: OrchConfig, preset: Preset): { cudaArch?: string } {
 }
 
 /** Config file (if any) merged over its preset, with CLI overrides on top. */
-export async function resolveConfig(over: ConfigOverrides = {}): Promise<ResolvedConfig> {
+export async function resolveConfig(toolset: Toolset, over: ConfigOverrides = {}): Promise<ResolvedConfig> {
   const cwd = path.resolve(over.cwd ?? process.cwd());
   const file = over.configFile === undefined ? findConfigFile(cwd) : over.configFile;
   const loaded = file ? await loadConfigFile(file) : { config: {}, files: [] };
   const user: OrchConfig = loaded.config;
   if (file) validateConfig(user, file);
   const root = file ? path.dirname(file) : cwd;
-  const preset = presetNamed(over.preset ?? user.preset ?? 'cpu');
+  const preset = presetNamed(toolset.presets, over.preset ?? user.preset ?? 'cpu');
   const flags = [...(user.compiler?.flags ?? preset.compiler.flags), ...(user.compiler?.extraFlags ?? [])];
   const envRoot = process.env.GT_CACHE_ROOT;
   return {
@@ -139,6 +138,7 @@ export async function resolveConfig(over: ConfigOverrides = {}): Promise<Resolve
     files: loaded.files,
     modules: user.modules ?? [],
     preset,
+    stages: toolset.stages,
     plugins: [...preset.plugins, ...(user.plugins ?? [])],
     compiler: { cxx: user.compiler?.cxx ?? preset.compiler.cxx, flags, ...cudaArchOf(user, preset) },
     codegen: { ...preset.codegen, ...(user.codegen ?? {}) },

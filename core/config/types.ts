@@ -9,6 +9,17 @@ export interface OrchPlugin {
   apply(compiler: Compiler): void;
 }
 
+/**
+ * What the top layer (cli/toolset.ts) hands the core: the built-in stage plugins and the
+ * preset table. The core never imports plugins/ or presets/ itself.
+ */
+export interface Toolset {
+  /** Fresh instances of the built-in stages, in pipeline order. */
+  stages: () => OrchPlugin[];
+  /** Every preset by name. */
+  presets: Record<string, Preset>;
+}
+
 export interface CompilerOptions {
   /** The C++ compiler command (nvcc for CUDA presets). */
   cxx: string;
@@ -114,6 +125,8 @@ export interface ResolvedConfig {
   files?: string[];
   modules: string[];
   preset: Preset;
+  /** The built-in stages (from the toolset), applied before `plugins`. */
+  stages: () => OrchPlugin[];
   plugins: OrchPlugin[];
   compiler: CompilerOptions;
   codegen: CodegenOptions;

@@ -3,9 +3,9 @@ import type { Compiler } from '../../core/Compiler.js';
 import type { OrchPlugin } from '../../core/config/types.js';
 import { NATIVE_DIR } from '../../core/cache/hashing.js';
 import { tapStage } from '../../core/stagePlugin.js';
-import { compileSharedLibrary } from './gxx.js';
-import { compileCudaLibrary } from './nvcc.js';
-import { checkLibraryLoads } from './libraryCheck.js';
+import { compileSharedLibrary } from '../../core/toolchain/gxx.js';
+import { compileCudaLibrary } from '../../core/toolchain/nvcc.js';
+import { checkLibraryLoads } from '../../core/toolchain/libraryCheck.js';
 
 /**
  * compile: g++ (cpu) or nvcc (cuda) through execa into a shared library; compiler

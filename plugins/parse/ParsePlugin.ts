@@ -1,7 +1,8 @@
 import type { Compiler } from '../../core/Compiler.js';
 import type { OrchPlugin } from '../../core/config/types.js';
 import { tapStage } from '../../core/stagePlugin.js';
-import { findEntry, lowerEntry } from './frontend.js';
+import { findEntry } from '../../core/frontend/entries.js';
+import { lowerEntry } from './lowerEntry.js';
 
 /** parse: Python source -> program IR with coarse stencil nodes; records the files read. */
 export class ParsePlugin implements OrchPlugin {

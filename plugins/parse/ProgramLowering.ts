@@ -2,13 +2,13 @@ import { didYouMean, fail } from '../../core/diagnostics.js';
 import type { ArrayDecl, CallbackDecl, DType, Expr, PStmt, Program, ScalarVar, SourceLoc, StencilDef } from '../../core/ir/types.js';
 import type { PyExpr, PyStmt } from '../../core/python/ast.js';
 import { lowerCallback } from './CallbackLowering.js';
-import { axisOffsets, type LayoutContext } from './layoutExternals.js';
-import { truthy } from './constEval.js';
+import { axisOffsets, type LayoutContext } from '../../core/frontend/layoutExternals.js';
+import { truthy } from '../../core/frontend/constEval.js';
 import { ExprLowering, valueToExpr, type Term } from './ExprLowering.js';
-import type { ModuleLoader } from './ModuleLoader.js';
+import type { ModuleLoader } from '../../core/frontend/ModuleLoader.js';
 import { cast } from './typeRules.js';
 import { visitExpr } from '../../core/ir/walk.js';
-import { describeValue, type ClassInfo, type FunctionInfo, type Value } from './values.js';
+import { describeValue, type ClassInfo, type FunctionInfo, type Value } from '../../core/frontend/values.js';
 
 /** What a name (or `self.attr`) means in a program. */
 type PBinding =
