@@ -29,6 +29,8 @@ export interface CompilerOptions {
    * $CUDA_ARCH, else nvidia-smi, at build time (core/config/cudaArch.ts).
    */
   cudaArch?: string;
+  /** Seconds before a hung compiler is killed and the build fails with E_TOOLCHAIN_TIMEOUT (default 1800). */
+  timeoutS?: number;
 }
 
 export interface CodegenOptions {

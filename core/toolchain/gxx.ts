@@ -5,6 +5,7 @@ import { execa } from 'execa';
 import { OrchError, OrchErrors, fail, type Diagnostic } from '../diagnostics.js';
 import { compilerSlots } from './compilerSlots.js';
 import { takeOutput } from './takeOutput.js';
+import { runCompiler } from './compilerProcess.js';
 
 /**
  * g++ (or any GCC-compatible driver) as a library compiler.
@@ -23,6 +24,8 @@ export interface CompileOptions {
   output: string;
   cwd?: string;
   includeDirs: string[];
+  /** Seconds before a hung compiler is killed (E_TOOLCHAIN_TIMEOUT); default 30 min. */
+  timeoutS?: number;
 }
 
 export interface CompileResult {
@@ -48,7 +51,7 @@ export async function compileSharedLibrary(opts: CompileOptions): Promise<Compil
   const args = [...flags, ...opts.includeDirs.map((d) => `-I${d}`), opts.source, '-o', partial];
   const command = [opts.compiler, ...args];
 
-  const result = await compilerSlots.run(() => execa(opts.compiler, args, { cwd, reject: false, stdin: 'ignore', encoding: 'utf8' }));
+  const result = await compilerSlots.run(() => runCompiler(opts.compiler, args, { cwd, timeoutS: opts.timeoutS }));
   const stderr = String(result.stderr ?? '');
   if (result.failed && !result.exitCode) {
     await rm(partial, { force: true });

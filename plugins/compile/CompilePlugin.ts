@@ -17,8 +17,8 @@ export class CompilePlugin implements OrchPlugin {
     tapStage(compiler, 'compile', this.name, async (build) => {
       if (!build.cpp?.file || !build.staging) return;
       const output = path.join(build.staging, `lib${build.cpp.symbol}.so`);
-      const { cxx, flags } = compiler.config.compiler;
-      const common = { flags, output, cwd: build.staging, includeDirs: [NATIVE_DIR] };
+      const { cxx, flags, timeoutS } = compiler.config.compiler;
+      const common = { flags, output, cwd: build.staging, includeDirs: [NATIVE_DIR], timeoutS };
       let r;
       if (compiler.config.preset.target === 'cuda') {
         // the architecture the cache key was computed with (Compiler.entryInputs)
