@@ -8,6 +8,7 @@ import { runCommand, type RunMode } from '../cli/runCommand.js';
 import { watchCommand } from '../cli/watchCommand.js';
 import { serveCommand } from '../cli/serveCommand.js';
 import { exitOnError, usageError } from '../cli/failure.js';
+import { badEntries } from '../cli/badEntries.js';
 
 // Argument parsing only: every command lives in cli/.
 
@@ -30,18 +31,6 @@ function common<T>(y: Argv<T>) {
 
 function splitList(v: string[] | undefined): string[] | undefined {
   return v?.flatMap((x) => x.split(',')).filter(Boolean);
-}
-
-/** `--bad-entry KEY=REASON` -> key -> reason. */
-function badEntries(v: string[] | undefined): Record<string, string> | undefined {
-  if (!v?.length) return undefined;
-  const out: Record<string, string> = {};
-  for (const x of v) {
-    const m = /^([0-9a-f]{64})=([^]*)$/.exec(x);
-    if (!m) usageError('E_USAGE_BAD_ENTRY', `--bad-entry ${JSON.stringify(x.slice(0, 80))} is not KEY=REASON`, 'KEY is the 64-hex-digit key of a cache entry (orch build --json reports it)');
-    out[m[1]] = m[2];
-  }
-  return out;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -85,7 +74,8 @@ async function main(argv: string[]): Promise<number> {
           .option('check', { type: 'boolean', describe: 'also run the interpreter and compare every field' })
           .option('shape', { type: 'string', describe: 'NX,NY,NZ: fill fields not given with --in with deterministic values' })
           .option('layout', { type: 'string', describe: 'rank layout NXxNY (with --rank): run the code path of that rank' })
-          .option('rank', { type: 'number', describe: 'with --layout: the rank of this process' })
+          .option('rank', { type: 'number', describe: 'with --layout: the rank of this process (default: the MPI launcher\'s)' })
+          .option('boundary', { type: 'string', describe: 'tile boundary of halo exchanges: edges (default) or periodic (also ORCH_BOUNDARY)' })
           .option('rank-domain', { type: 'string', describe: 'with --layout: NX,NY,NZ compute domain of one rank' })
           .option('halo', { type: 'number', describe: 'with --layout: halo width (default 3)' }),
       async (a) => {

@@ -1,3 +1,5 @@
+import { launcherKey } from './toolchain/launcher.js';
+import { mpiToolchain } from './toolchain/mpi.js';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -114,6 +116,8 @@ export class Compiler {
 
   private async entryInputs(file: string, moduleRel: string, entry: string, req: BuildRequest): Promise<EntryInputs> {
     const { cxx, flags } = this.config.compiler;
+    const mpi = this.config.compiler.mpi && req.mode !== 'python';
+    const launcher = launcherKey(this.config.compiler.launcher);
     const cuda = this.config.preset.target === 'cuda';
     this.identity ??= (cuda ? nvccIdentity(cxx, flags) : compilerIdentity(cxx)).catch(() => 'unavailable');
     // The GPU generation a CUDA build targets is part of its key (python mode builds nothing).
@@ -127,7 +131,7 @@ export class Compiler {
       externals: req.externals,
       defines: req.defines,
       preset: this.config.preset.name,
-      compiler: { cxx, identity: await this.identity, flags, ...cudaArch },
+      compiler: { cxx, identity: await this.identity, flags, ...cudaArch, ...(mpi ? { mpi: (await mpiToolchain()).identity } : {}), ...(launcher ? { launcher } : {}) },
       codegen: this.config.codegen,
       plugins: this.config.plugins.map((p) => ({ name: p.name, version: p.version ?? '0' })),
       // where imports resolve decides which files are read; orch's own Python package is

@@ -1,3 +1,4 @@
+import { launcherRank } from '../layout/HaloTopology.js';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -101,6 +102,9 @@ export interface HistoryRecord {
   result: 'hit' | 'miss' | 'error';
   key?: string;
   reason?: string;
+  /** Who looked up or built: the process, and its rank when an MPI launcher started it. */
+  pid?: number;
+  rank?: number;
 }
 
 /** File system errors while writing the cache, as diagnostics that say what to do. */
@@ -355,7 +359,8 @@ export class BuildCache {
     const root = this.entryRoot(moduleRel, entry);
     try {
       ensureDir(root);
-      appendFileSync(path.join(root, 'history.jsonl'), `${JSON.stringify(rec)}\n`);
+      const rank = launcherRank();
+      appendFileSync(path.join(root, 'history.jsonl'), `${JSON.stringify({ ...rec, pid: process.pid, ...(rank !== undefined ? { rank } : {}) })}\n`);
     } catch {
       // history is informational; a read-only cache must not fail a hit
     }

@@ -98,7 +98,7 @@ function ndslTyping(): Record<string, Value> {
   return out;
 }
 
-const orch: Record<string, Value> = builtins(['program', 'stencil', 'callback', 'compiletime', 'temporary']);
+const orch: Record<string, Value> = builtins(['program', 'stencil', 'callback', 'compiletime', 'temporary', 'halo_update', 'halo_update_start', 'halo_update_wait']);
 
 /** `os` as module-level code uses it to pick constants: the environment, read at compile time. */
 const os: Record<string, Value> = {

@@ -21,6 +21,8 @@ import { runCompiler } from './compilerProcess.js';
 
 export interface NvccOptions {
   nvcc: string;
+  /** Put before nvcc (compiler.launcher: ccache, distcc, ...). */
+  launcher?: string[];
   flags: string[];
   /** Resolved GPU architectures, comma-separated: 'sm_90', 'sm_80,sm_90'. */
   arch: string;
@@ -56,14 +58,14 @@ export async function compileCudaLibrary(opts: NvccOptions): Promise<CompileResu
   const partial = `${output}.${process.pid}-${randomBytes(4).toString('hex')}.partial`;
   const flags = [...opts.flags, ...REQUIRED_FLAGS.filter((f) => !opts.flags.includes(f)), ...archFlags(opts.arch)];
   const args = [...flags, ...opts.includeDirs.map((d) => `-I${d}`), ...opts.sources, '-o', partial];
-  const command = [opts.nvcc, ...args];
+  const command = [...(opts.launcher ?? []), opts.nvcc, ...args];
 
-  const result = await runCompiler(opts.nvcc, args, { cwd, timeoutS: opts.timeoutS, all: true });
+  const result = await runCompiler(command[0], command.slice(1), { cwd, timeoutS: opts.timeoutS, all: true });
   // nvcc's front end writes diagnostics to stdout on some versions; read both.
   const stderr = String(result.all ?? result.stderr ?? '');
   if (result.failed && !result.exitCode) {
     await rm(partial, { force: true });
-    if (result.code === 'ENOENT') nvccMissing(opts.nvcc);
+    if (result.code === 'ENOENT') nvccMissing(command[0]);
     fail('E_TOOLCHAIN', `could not run ${opts.nvcc}: ${result.shortMessage ?? result.message}`, { detail: stderr });
   }
   const diagnostics = parseNvccDiagnostics(stderr);

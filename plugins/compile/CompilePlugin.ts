@@ -3,6 +3,7 @@ import type { Compiler } from '../../core/Compiler.js';
 import type { OrchPlugin } from '../../core/config/types.js';
 import { NATIVE_DIR } from '../../core/cache/hashing.js';
 import { tapStage } from '../../core/stagePlugin.js';
+import { mpiToolchain } from '../../core/toolchain/mpi.js';
 import { compileSharedLibrary } from '../../core/toolchain/gxx.js';
 import { compileCudaLibrary } from '../../core/toolchain/nvcc.js';
 import { checkLibraryLoads } from '../../core/toolchain/libraryCheck.js';
@@ -17,17 +18,25 @@ export class CompilePlugin implements OrchPlugin {
     tapStage(compiler, 'compile', this.name, async (build) => {
       if (!build.cpp?.file || !build.staging) return;
       const output = path.join(build.staging, `lib${build.cpp.symbol}.so`);
-      const { cxx, flags, timeoutS } = compiler.config.compiler;
-      const common = { flags, output, cwd: build.staging, includeDirs: [NATIVE_DIR], timeoutS };
+      const { cxx, launcher, mpi } = compiler.config.compiler;
+      let flags = compiler.config.compiler.flags;
+      let libs: string[] = [];
+      if (mpi) {
+        const m = await mpiToolchain();
+        flags = [...flags, ...m.compileFlags];
+        // libmpi only: the halo exchange uses MPI's C API
+        libs = m.linkFlags.filter((f) => f !== '-lmpi_cxx');
+      }
+      const common = { flags, output, cwd: build.staging, includeDirs: [NATIVE_DIR], launcher, timeoutS: compiler.config.compiler.timeoutS };
       let r;
       if (compiler.config.preset.target === 'cuda') {
         // the architecture the cache key was computed with (Compiler.entryInputs)
         const arch = build.inputs.compiler.cudaArch;
         if (!arch) throw new Error(`CUDA build of ${build.entry} has no resolved GPU architecture in its inputs`);
         const sources = [build.cpp.file, ...(build.cpp.extraFiles ?? []).filter((f) => f.endsWith('.cu'))];
-        r = await compileCudaLibrary({ ...common, nvcc: cxx, arch, sources });
+        r = await compileCudaLibrary({ ...common, flags: [...flags, ...libs], nvcc: cxx, arch, sources });
       } else {
-        r = await compileSharedLibrary({ ...common, compiler: cxx, source: build.cpp.file });
+        r = await compileSharedLibrary({ ...common, compiler: cxx, source: build.cpp.file, libs });
       }
       await checkLibraryLoads(output, build.cpp.symbol, cxx);
       build.library = output;
