@@ -70,7 +70,8 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     orch.kill(signal);
     const r = await orch;
     assert.ok(r.signal === signal || r.exitCode !== 0, `orch stopped (${r.signal ?? r.exitCode})`);
-    assert.ok(await until(() => !alive(child), 5000), `the compiler's child ${child} was killed`);
+    const state = () => (alive(child) ? readFileSync(`/proc/${child}/stat`, 'utf8') : 'gone');
+    assert.ok(await until(() => !alive(child), 15_000), `the compiler's child ${child} was killed (orch ended by ${r.signal ?? r.exitCode}; child ${state()}; stderr ${r.stderr})`);
   });
 }
 
