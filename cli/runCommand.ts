@@ -134,16 +134,24 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   const compiler = layout ? new Compiler(session.config, session.compiler.pipeline, layout.codepaths[0], layout.target) : session.compiler;
   const fields = readInputs(opts.in ?? []);
   const t0 = performance.now();
-  const result = await compiler.build({
-    modules: [file],
-    entry: entryName ?? (await soleEntry(session, file)),
-    externals: session.externals,
-    defines: session.defines,
-    mode: opts.mode === 'python' ? 'python' : opts.mode === 'run' ? 'lookup' : 'build',
-  });
+  const name = entryName ?? (await soleEntry(session, file));
+  const mode = opts.mode === 'python' ? 'python' : opts.mode === 'run' ? 'lookup' : 'build';
+  let result = await compiler.build({ modules: [file], entry: name, externals: session.externals, defines: session.defines, mode });
+  let entry = result.entries[0];
+  let opened: NativeLibrary | undefined;
+  if (entry?.status === 'hit' && opts.mode !== 'build') {
+    try {
+      opened = NativeLibrary.open(entry.library!, entry.symbol!);
+    } catch (e) {
+      if (!(e instanceof OrchError) || e.diagnostic.code !== 'E_LOAD' || !entry.key) throw e;
+      // a cached library that does not load is marked bad: rebuilt here (or a miss that says why in run mode)
+      session.err(`orch: the cached library of ${entry.moduleRel}:${entry.entry} does not load; marked bad${mode === 'build' ? ', rebuilding' : ''}: ${e.diagnostic.message}`);
+      result = await compiler.build({ modules: [file], entry: name, externals: session.externals, defines: session.defines, mode, badEntries: { [entry.key]: e.diagnostic.message } });
+      entry = result.entries[0];
+    }
+  }
   const buildS = (performance.now() - t0) / 1000;
   if (opts.timePasses) session.err(timePassesTable(compiler, result.passTimes));
-  const entry = result.entries[0];
   if (!entry || entry.status === 'error') {
     printDiagnostics(result.errors, opts.verbose);
     return 1;
@@ -188,7 +196,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       }
     }
   } else {
-    const lib = NativeLibrary.open(entry.library!, entry.symbol!);
+    const lib = opened ?? NativeLibrary.open(entry.library!, entry.symbol!);
     // A GPU build takes device arrays: fields go to the device and come back after the runs.
     const device = lib.target === 'cuda' ? CudaRuntime.open() : undefined;
     const staged: DeviceArgs[] = [];

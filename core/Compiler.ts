@@ -37,6 +37,8 @@ export interface BuildRequest {
   defines: Record<string, number | boolean>;
   /** build: hit or build; python: IR only, no cache; lookup: hit or report the miss. */
   mode: BuildMode;
+  /** Entry keys whose library failed to load, with why: marked bad, so a lookup misses and a build replaces them. */
+  badEntries?: Record<string, string>;
 }
 
 export interface EntryResult {
@@ -110,7 +112,7 @@ export class Compiler {
     return rel.startsWith('..') || path.isAbsolute(rel) ? file.replace(/^[/\\]+/, '') : rel;
   }
 
-  private async entryInputs(moduleRel: string, entry: string, req: BuildRequest): Promise<EntryInputs> {
+  private async entryInputs(file: string, moduleRel: string, entry: string, req: BuildRequest): Promise<EntryInputs> {
     const { cxx, flags } = this.config.compiler;
     const mpi = this.config.compiler.mpi && req.mode !== 'python';
     const launcher = launcherKey(this.config.compiler.launcher);
@@ -121,6 +123,7 @@ export class Compiler {
     const cudaArch = cuda && req.mode !== 'python' ? { cudaArch: await this.cudaArch! } : {};
     return {
       module: moduleRel,
+      modulePath: path.resolve(file),
       entry,
       codepath: this.codepath,
       externals: req.externals,
@@ -213,7 +216,7 @@ export class Compiler {
 
   private async buildEntry(file: string, moduleRel: string, entry: string, req: BuildRequest, compilation: Compilation): Promise<EntryResult> {
     const t0 = performance.now();
-    const inputs = await this.entryInputs(moduleRel, entry, req);
+    const inputs = await this.entryInputs(file, moduleRel, entry, req);
     const base = { module: file, moduleRel, entry, warnings: [] as Diagnostic[], errors: [] as Diagnostic[], timings: {} as Record<string, number>, files: [file] };
     // what an entry that failed part-way read, so watch mode still sees its imports
     const readSoFar = () => [...new Set([file, ...compilation.loader.dependencies(file).keys()])];
@@ -242,6 +245,7 @@ export class Compiler {
         const recorded = f.status === 'hit' ? this.recordedMismatch(f.info) : null;
         return recorded ? { status: 'miss', reason: recorded, optionsKey: f.optionsKey } : f;
       };
+      for (const [key, why] of Object.entries(req.badEntries ?? {})) this.cache.markBad(moduleRel, entry, key, why);
       const found = lookup();
       if (found.status === 'hit') return hit(found);
       if (req.mode === 'lookup') return { ...base, status: 'miss', reason: found.reason, durationS: (performance.now() - t0) / 1000 };

@@ -4,7 +4,7 @@ import type { Boundary } from '../layout/HaloTopology.js';
 import { HaloExchange } from './HaloExchange.js';
 import { allocate, contiguousStrides, type NDArray } from '../runtime/ndarray.js';
 import { VARIABLE_K_HINT } from '../runtime/locatedError.js';
-import { erf, erfc, gamma } from './mathFunctions.js';
+import { erf, erfc, gamma, roundAwayFromZero, roundHalfEven } from './mathFunctions.js';
 
 /**
  * The reference executor: runs an expanded `Program` (loop-nest IR) in TypeScript,
@@ -697,6 +697,8 @@ const UNARY_MATH: Record<string, (x: number) => number> = {
   floor: Math.floor,
   ceil: Math.ceil,
   trunc: Math.trunc,
+  round: roundHalfEven,
+  round_away_from_zero: roundAwayFromZero,
   cbrt: Math.cbrt,
   erf,
   erfc,

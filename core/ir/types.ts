@@ -34,7 +34,8 @@ export type BuiltinFn =
   | 'sqrt' | 'exp' | 'log' | 'log10' | 'pow'
   | 'sin' | 'cos' | 'tan' | 'arcsin' | 'arccos' | 'arctan' | 'arctan2'
   | 'sinh' | 'cosh' | 'tanh' | 'arcsinh' | 'arccosh' | 'arctanh'
-  | 'floor' | 'ceil' | 'trunc' | 'isnan' | 'isinf' | 'isfinite' | 'erf' | 'erfc' | 'gamma' | 'cbrt';
+  | 'floor' | 'ceil' | 'trunc' | 'isnan' | 'isinf' | 'isfinite' | 'erf' | 'erfc' | 'gamma' | 'cbrt'
+  | 'round' | 'round_away_from_zero';
 
 /**
  * Expressions. Every node carries its result dtype; the frontend inserts explicit

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { rename, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { execa } from 'execa';
 import { OrchError, OrchErrors, fail, type Diagnostic } from '../diagnostics.js';
 import { compilerSlots } from './compilerSlots.js';
+import { takeOutput } from './takeOutput.js';
 
 /**
  * g++ (or any GCC-compatible driver) as a library compiler.
@@ -82,7 +83,7 @@ export async function compileSharedLibrary(opts: CompileOptions): Promise<Compil
     await rm(object, { force: true });
   }
   const command = steps.flat();
-  await rename(partial, output);
+  await takeOutput(partial, output, opts.compiler);
   const warnings = diagnostics.filter((d) => d.severity === 'warning').map((d) => new OrchError({ ...d, detail: stderr }).diagnostic);
   return { warnings, stderr, command };
 }

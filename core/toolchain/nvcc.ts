@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { rename, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { execa } from 'execa';
 import { fail, type Diagnostic } from '../diagnostics.js';
 import { parseGccDiagnostics, throwCompileErrors, type CompileResult } from './gxx.js';
+import { takeOutput } from './takeOutput.js';
 
 /**
  * nvcc as a library compiler: the host `.cpp` and the kernels' `.cu` of one program go
@@ -69,7 +70,7 @@ export async function compileCudaLibrary(opts: NvccOptions): Promise<CompileResu
     await rm(partial, { force: true });
     throwCompileErrors(opts.nvcc, stderr, diagnostics, result.exitCode);
   }
-  await rename(partial, output);
+  await takeOutput(partial, output, opts.nvcc);
   return { warnings: diagnostics.filter((d) => d.severity === 'warning'), stderr, command };
 }
 

@@ -6,6 +6,7 @@ import { tapStage } from '../../core/stagePlugin.js';
 import { mpiToolchain } from '../../core/toolchain/mpi.js';
 import { compileSharedLibrary } from '../../core/toolchain/gxx.js';
 import { compileCudaLibrary } from '../../core/toolchain/nvcc.js';
+import { checkLibraryLoads } from './libraryCheck.js';
 
 /**
  * compile: g++ (cpu) or nvcc (cuda) through execa into a shared library; compiler
@@ -37,6 +38,7 @@ export class CompilePlugin implements OrchPlugin {
       } else {
         r = await compileSharedLibrary({ ...common, compiler: cxx, source: build.cpp.file, libs });
       }
+      await checkLibraryLoads(output, build.cpp.symbol, cxx);
       build.library = output;
       build.command = r.command;
       build.warnings.push(...r.warnings);
