@@ -19,6 +19,7 @@ export const compilerSchema = z.strictObject({
   cudaArch: z.string(),
   mpi: z.boolean(),
   launcher: z.array(z.string().min(1)).min(1),
+  timeoutS: z.number().positive().finite(),
 });
 
 export const codegenSchema = z.strictObject({

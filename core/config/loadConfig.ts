@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createJiti } from 'jiti';
 import { didYouMean, fail } from '../diagnostics.js';
+import { DEFAULT_COMPILE_TIMEOUT_S } from '../toolchain/compilerProcess.js';
 import { PASS_NAMES, type OrchConfig, type PassName, type Preset, type ResolvedConfig, type Toolset } from './types.js';
 import { validateConfig } from './validateConfig.js';
 
@@ -114,7 +115,7 @@ export async function resolveConfig(toolset: Toolset, over: ConfigOverrides = {}
     preset,
     stages: toolset.stages,
     plugins: [...preset.plugins, ...(user.plugins ?? [])],
-    compiler: { cxx: user.compiler?.cxx ?? preset.compiler.cxx, flags, ...cudaArchOf(user, preset), ...mpiAndLauncher(user, preset) },
+    compiler: { cxx: user.compiler?.cxx ?? preset.compiler.cxx, flags, ...cudaArchOf(user, preset), ...mpiAndLauncher(user, preset), timeoutS: user.compiler?.timeoutS ?? preset.compiler.timeoutS ?? DEFAULT_COMPILE_TIMEOUT_S },
     codegen: { ...preset.codegen, ...(user.codegen ?? {}) },
     // the environment wins so MPI launchers and CI can redirect the cache
     cacheRoot: path.resolve(envRoot || (user.cacheRoot ? path.resolve(root, user.cacheRoot) : cwd)),

@@ -22,6 +22,7 @@ const EXPECTED: Record<string, [must: string, example: string]> = {
   'compiler.cudaArch': ["a CUDA architecture string ('sm_90', 'sm_80,sm_90' or 'auto')", "compiler: { cudaArch: 'sm_90' }"],
   'compiler.mpi': ['true or false', 'compiler: { mpi: true } (links MPI for halo exchanges across ranks)'],
   'compiler.launcher': ['a non-empty list of strings (a command and its arguments)', "compiler: { launcher: ['ccache'] }"],
+  'compiler.timeoutS': ['a positive number of seconds', 'compiler: { timeoutS: 3600 } (the default is 1800)'],
   'codegen.loopOrder': ['a loop order: I, J and K once each, outermost first', "codegen: { loopOrder: 'KJI' }"],
   'codegen.openmp': ['true or false', 'codegen: { openmp: true }'],
   'codegen.lineDirectives': ['true or false', 'codegen: { lineDirectives: true }'],
