@@ -17,6 +17,8 @@ import { didYouMean } from '../core/diagnostics.js';
 // dist/bin/orch.js -> the package's own package.json (in a checkout and when installed)
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
+const DEBUG_OPTIONS = ['print-ir-after', 'time-passes', 'verify-ir', 'debug', 'verbose'];
+
 const MODES = ['python', 'build', 'build-and-run', 'run'] as const;
 
 function common<T>(y: Argv<T>) {
@@ -76,7 +78,12 @@ async function main(argv: string[]): Promise<number> {
           .option('rank-domain', { type: 'string', describe: 'with --layout: NX,NY,NZ compute domain of one rank' })
           .option('halo', { type: 'number', describe: 'with --layout: halo width (default 3)' })
           .option('build', { type: 'boolean', default: true, describe: 'build on a miss; --no-build only looks entries up (a missing or stale entry is an error naming why)' })
-          .option('bad-entry', { type: 'string', array: true, describe: 'KEY=REASON: a cached entry whose library failed to load; marked bad and rebuilt (the Python package passes it)' }),
+          .option('bad-entry', { type: 'string', array: true, describe: 'KEY=REASON: a cached entry whose library failed to load; marked bad and rebuilt (the Python package passes it)' })
+          .group(['layout', 'rank', 'rank-domain', 'halo'], 'Rank layout:')
+          .group(DEBUG_OPTIONS, 'Inspecting the pipeline:')
+          .example('$0 build smooth.py', 'build every stencil and program of smooth.py')
+          .example('$0 build --watch', "rebuild the config's modules whenever a file they read changes")
+          .example('$0 build tile.py --layout 3x3 --rank-domain 10,10,4', 'build the code paths of a 3x3 rank layout'),
       async (a) => {
         const opts = { ...a, paths: a.paths as string[], noBuild: a.build === false, badEntries: badEntries(a.badEntry), printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr };
         code = a.watch ? await watchCommand(opts) : await buildCommand(opts);
@@ -101,7 +108,12 @@ async function main(argv: string[]): Promise<number> {
           .option('rank', { type: 'number', describe: 'with --layout: the rank of this process (default: the MPI launcher\'s)' })
           .option('boundary', { type: 'string', describe: 'tile boundary of halo exchanges: edges (default) or periodic (also ORCH_BOUNDARY)' })
           .option('rank-domain', { type: 'string', describe: 'with --layout: NX,NY,NZ compute domain of one rank' })
-          .option('halo', { type: 'number', describe: 'with --layout: halo width (default 3)' }),
+          .option('halo', { type: 'number', describe: 'with --layout: halo width (default 3)' })
+          .group(['domain', 'origin', 'scalars', 'in', 'out', 'shape'], 'Arguments of the call:')
+          .group(['layout', 'rank', 'boundary', 'rank-domain', 'halo'], 'Rank layout:')
+          .group(DEBUG_OPTIONS, 'Inspecting the pipeline:')
+          .example(`$0 run smooth.py:smooth --shape 8,8,4 --scalars '{"w": 0.1}' --out out`, 'interpret smooth on generated fields, write the fields to out/')
+          .example('$0 run smooth.py:smooth --mode build-and-run --shape 8,8,4 --scalars \'{"w": 0.1}\' --check --repeat 10', 'build, time 10 calls and compare with the interpreter'),
       async (a) => {
         if (envMode && !(MODES as readonly string[]).includes(envMode) && !argv.some((x) => x === '--mode' || x.startsWith('--mode='))) {
           usageError('E_USAGE_MODE', `ORCH_MODE=${envMode} is not a mode orch knows`, `use one of ${MODES.join(', ')}`);
@@ -128,6 +140,10 @@ async function main(argv: string[]): Promise<number> {
         code = await infoCommand(a);
       },
     )
+    .example('$0 build smooth.py', 'build the stencils and programs of smooth.py into the cache')
+    .example('$0 run smooth.py:smooth --mode build-and-run --shape 8,8,4 --check', 'build, run once and compare with the interpreter')
+    .example('$0 info', 'list the cache entries')
+    .completion('completion', 'print a shell completion script (orch completion >> ~/.bashrc)')
     .demandCommand(1, 'name a command: build, run, clean or info')
     .recommendCommands()
     .fail((msg, err) => {

@@ -39,4 +39,22 @@ usage('--version prints the package version', async () => {
   assert.match(r.stdout, /^\d+\.\d+\.\d+$/);
 });
 
+usage('--help has examples and option groups; completion prints a script and completes commands and options', async () => {
+  const help = await orch(['--help']);
+  assert.is(help.code, 0);
+  assert.match(help.stdout, /Examples:\n  orch build smooth\.py +build the stencils and programs of/);
+  assert.match(help.stdout, /orch completion +print a shell completion script/);
+  const build = await orch(['build', '--help']);
+  assert.match(build.stdout, /Rank layout:\n +--layout .*\n.*\n +--rank .*\n +--rank-domain .*\n +--halo /);
+  assert.match(build.stdout, /Inspecting the pipeline:\n +--print-ir-after/);
+  const run = await orch(['run', '--help']);
+  assert.match(run.stdout, /Arguments of the call:\n +--domain/);
+  const script = await orch(['completion']);
+  assert.match(script.stdout, '###-begin-orch-completions-###');
+  const commands = await orch(['--get-yargs-completions', 'orch', 'bu']);
+  assert.ok(commands.stdout.split('\n').includes('build'), commands.stdout);
+  const options = await orch(['--get-yargs-completions', 'orch', 'build', '--']);
+  assert.ok(options.stdout.split('\n').includes('--watch') && options.stdout.split('\n').includes('--time-passes'), options.stdout);
+});
+
 usage.run();
