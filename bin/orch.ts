@@ -51,7 +51,8 @@ async function main(argv: string[]): Promise<number> {
           .option('rank', { type: 'number', describe: 'with --layout: only the code path of this rank' })
           .option('rank-domain', { type: 'string', describe: 'with --layout: NX,NY,NZ compute domain of one rank' })
           .option('halo', { type: 'number', describe: 'with --layout: halo width (default 3)' })
-          .option('build', { type: 'boolean', default: true, describe: 'build on a miss; --no-build only looks entries up (a missing or stale entry is an error naming why)' }),
+          .option('build', { type: 'boolean', default: true, describe: 'build on a miss; --no-build only looks entries up (a missing or stale entry is an error naming why)' })
+          .option('closure', { type: 'string', describe: 'with one file.py:Class target: the resolved closure (JSON file) of an orchestrated component, as orch.ndsl writes it' }),
       async (a) => {
         const opts = { ...a, paths: a.paths as string[], noBuild: a.build === false, printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr };
         code = a.watch ? await watchCommand(opts) : await buildCommand(opts);

@@ -29,6 +29,8 @@ export interface EntryInputs {
   codepath: string;
   externals: unknown;
   defines: unknown;
+  /** An orchestrated component's resolved closure: source locations, values, array descriptors. */
+  closure?: unknown;
   preset: string;
   /** `cudaArch`: the resolved GPU architectures of a CUDA build. */
   compiler: { cxx: string; identity: string; flags: string[]; cudaArch?: string };

@@ -98,6 +98,9 @@ function ndslTyping(): Record<string, Value> {
 
 const orch: Record<string, Value> = builtins(['program', 'stencil', 'callback', 'compiletime', 'temporary']);
 
+/** `orch.ndsl`: NDSL's orchestration decorators (`dace_inhibitor` marks a callback). */
+const orchNdsl: Record<string, Value> = builtins(['orchestrate', 'orchestrate_function', 'dace_inhibitor', 'install']);
+
 /** `os` as module-level code uses it to pick constants: the environment, read at compile time. */
 const os: Record<string, Value> = {
   environ: { k: 'environ' },
@@ -114,6 +117,7 @@ const KNOWN: Record<string, Record<string, Value>> = {
   math,
   'ndsl.dsl.typing': ndslTyping(),
   orch,
+  'orch.ndsl': orchNdsl,
   os,
   enum: enumModule,
   'ndsl.dsl.gt4py': gtscript,

@@ -33,9 +33,9 @@ def define_text(value):
     return repr(value)
 
 
-def build_entry(file, entry, defines, *, build=True, layout_args=()):
+def build_entry(file, entry, defines, *, build=True, layout_args=(), extra_args=()):
     """Builds (or, with build=False, only looks up) `file:entry`; returns its build report."""
-    args = ["build", f"{file}:{entry}", "--json"]
+    args = ["build", f"{file}:{entry}", "--json", *extra_args]
     for name, value in defines.items():
         args += ["--define", f"{name}={define_text(value)}"]
     if not build:
@@ -94,8 +94,9 @@ class _Interpreter:
 _interpreter = _Interpreter()
 
 
-def run_interpreted(file, entry, fields, scalars, origin, domain):
-    """One call of stencil `file:entry` on orch's interpreter; fields are updated in place."""
+def run_interpreted(file, entry, fields, scalars, origin, domain, externals=None):
+    """One call of stencil `file:entry` on orch's interpreter; fields are updated in place.
+    `externals`: those the stencil object was made with, tagged as in a closure."""
     import numpy as np
 
     with tempfile.TemporaryDirectory(prefix="orch-stencil-") as work:
@@ -108,6 +109,8 @@ def run_interpreted(file, entry, fields, scalars, origin, domain):
             request["origin"] = {k: list(v) for k, v in origin.items()} if isinstance(origin, dict) else [int(x) for x in origin]
         if domain is not None:
             request["domain"] = [int(x) for x in domain]
+        if externals:
+            request["externals"] = externals
         _interpreter.run(request)
         for name, value in fields.items():
             value[...] = np.load(os.path.join(work, "out", f"{name}.npy"))
