@@ -7,6 +7,7 @@ import { EntryLock, processAlive } from './EntryLock.js';
 import { ensureDir } from './ensureDir.js';
 import { writeFileAtomic } from '../runtime/atomicWrite.js';
 import { hashJson, sha256 } from './hashing.js';
+import { jsonDifferences } from './jsonDiff.js';
 
 /**
  * The content-addressed build cache (ARCHITECTURE §4).
@@ -211,7 +212,8 @@ export class BuildCache {
     const cur = inputs as unknown as Record<string, unknown>;
     for (const k of new Set([...Object.keys(cur), ...Object.keys(prev)])) {
       if (hashJson(prev[k]) === hashJson(cur[k])) continue;
-      changed.push(k === 'orch' ? 'orch version' : k === 'native' ? 'native headers' : k === 'layout' ? describeLayoutChange(latest.inputs.layout, inputs.layout) : k);
+      if (k === 'closure') changed.push(`closure (${jsonDifferences(prev[k], cur[k]).join('; ')})`);
+      else changed.push(k === 'orch' ? 'orch version' : k === 'native' ? 'native headers' : k === 'layout' ? describeLayoutChange(latest.inputs.layout, inputs.layout) : k);
     }
     return changed.length ? `${changed.join(', ')} changed` : 'options changed';
   }

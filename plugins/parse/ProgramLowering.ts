@@ -398,7 +398,7 @@ export class ProgramLowering extends ExprLowering {
 
   /** The located error for a closure member orch cannot compile. */
   private unsupported(b: Extract<PBinding, { k: 'unsupported' }>, what: string, e: PyExpr): never {
-    fail('E_CLOSURE_TYPE', `'${what}' is ${b.type}: ${b.why}`, { loc: e.loc, hint: b.hint });
+    fail('E_CLOSURE_TYPE', `'${chainText(e)}' (Python type ${b.type}): ${b.why}`, { loc: e.loc, hint: b.hint });
   }
 
   override term(e: PyExpr): Term {
@@ -483,6 +483,9 @@ export class ProgramLowering extends ExprLowering {
   private forStmt(s: Extract<PyStmt, { t: 'for' }>): PStmt[] {
     if (s.target.t !== 'name') fail('E_UNSUPPORTED', 'the loop variable must be a single name', { loc: s.target.loc, hint: 'write for i in range(n):' });
     const it = s.iter;
+    if (it.t === 'list' || it.t === 'tuple') {
+      fail('E_RUNTIME_LIST', `a ${it.t} is built at run time here; orch compiles no containers`, { loc: it.loc, hint: 'call the stencil once per field (unroll the loop), or loop over range(...)' });
+    }
     const rangeFn = it.t === 'call' ? this.term(it.func) : null;
     if (it.t !== 'call' || !rangeFn || !('c' in rangeFn) || rangeFn.c.k !== 'builtin' || rangeFn.c.name !== 'range') {
       fail('E_UNSUPPORTED', 'programs can only loop over range(...)', { loc: it.loc, hint: 'write for i in range(start, stop, step):' });

@@ -88,3 +88,47 @@ export function closureValue(v: ClosureValue): Value {
   if ('axis' in v) return { k: 'axisIndex', axis: v.axis, index: v.index, offset: v.offset };
   return { k: 'functionRef', path: v.function };
 }
+
+/** The closure as `orch info` lists it: one line per member the method reads. */
+export function describeClosure(c: Closure): string[] {
+  const lines = [`closure of ${c.class}.${c.method}:`];
+  const value = (v: ClosureValue): string => {
+    if ('tuple' in v) return `(${v.tuple.map(value).join(', ')})`;
+    if ('enum' in v) return `${v.enum}.${v.name}`;
+    if ('axis' in v) return `${v.axis}[${v.index}]${v.offset >= 0 ? '+' : ''}${v.offset}`;
+    if ('function' in v) return v.function;
+    if ('none' in v) return 'None';
+    if ('bool' in v) return v.bool ? 'True' : 'False';
+    return JSON.stringify(Object.values(v)[0]);
+  };
+  const walk = (n: ClosureNode, name: string) => {
+    switch (n.kind) {
+      case 'array':
+        return lines.push(`  ${name}: array ${n.dtype} ${n.axes} (parameter ${n.param})`);
+      case 'scalar':
+        return lines.push(`  ${name}: runtime ${n.dtype} (parameter ${n.param})`);
+      case 'value':
+        return lines.push(`  ${name}: compile-time ${value(n.value)}`);
+      case 'stencil': {
+        const ext = Object.entries(n.externals).map(([k, v]) => `${k}=${value(v)}`);
+        return lines.push(`  ${name}: stencil ${n.name}${n.origin ? ` origin (${n.origin.join(', ')})` : ''}${n.domain ? ` domain (${n.domain.join(', ')})` : ''}${ext.length ? ` externals ${ext.join(', ')}` : ''}`);
+      }
+      case 'callback':
+        return lines.push(`  ${name}: callback ${n.class ? `${n.class}.` : ''}${n.name}`);
+      case 'method':
+        return lines.push(`  ${name}: orchestrated method ${n.name} (inlined)`);
+      case 'unsupported':
+        return lines.push(`  ${name}: ${n.type} (unsupported: ${n.why})`);
+      case 'component':
+        if (name !== 'self') lines.push(`  ${name}: component ${n.class} (inlined ${n.method})`);
+        for (const [k, v] of Object.entries(n.items)) walk(v, name + k);
+        return;
+      case 'record':
+        for (const [k, v] of Object.entries(n.items)) walk(v, name + k);
+        return;
+    }
+  };
+  for (const [k, v] of Object.entries(c.args)) walk(v, k);
+  walk(c.self, 'self');
+  return lines;
+}

@@ -65,14 +65,16 @@ class OrchestratedMethod:
                 )
             except (BuildError, CacheMissError) as e:
                 if mode == "build":
-                    _record(what, "error", str(e))
+                    _record(what, "error", f"{_shown(closure['file'])}\n{e}")
                     self._calls[key] = _not_run
                     return _not_run
-                raise type(e)(f"orchestrated {what} ({closure['file']}): {e}") from None
+                hint = "; build it with FV3_DACEMODE=Build or BuildAndRun" if isinstance(e, CacheMissError) else ""
+                raise type(e)(f"orchestrated {what} ({closure['file']}): {e}{hint}") from None
         finally:
             os.unlink(f.name)
         if mode == "build":
-            _record(what, report.get("cache", report.get("status", "built")), report.get("key", ""))
+            # `orch build --json` says "miss" for an entry it built
+            _record(what, "hit" if report.get("status") == "hit" else "built", _shown(closure["file"]))
             self._calls[key] = _not_run
             return _not_run
         callbacks = _callbacks(report, resolver.access.callbacks)
@@ -147,11 +149,17 @@ def _summary():
     errors = [entry for entry in _build_log if entry[1] == "error"]
     print(f"orch (FV3_DACEMODE=Build): {len(_build_log)} orchestrated component(s), {len(errors)} error(s)", file=sys.stderr)
     for what, status, detail in _build_log:
-        line = f"  {status:<6} {what}"
-        print(line if status != "error" else f"{line}\n{_indent(detail)}", file=sys.stderr)
+        where, _, message = detail.partition("\n")
+        line = f"  {status:<6} {what} ({where})"
+        print(line if status != "error" else f"{line}\n{_indent(message)}", file=sys.stderr)
     sys.stderr.flush()
     if errors:
         os._exit(1)
+
+
+def _shown(file):
+    rel = os.path.relpath(file)
+    return file if rel.startswith("..") else rel
 
 
 def _indent(text):
