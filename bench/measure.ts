@@ -1,5 +1,5 @@
 import { Compiler } from '../core/Compiler.js';
-import { resolveConfig } from '../core/config/loadConfig.js';
+import { resolveConfig } from '../cli/toolset.js';
 import { formatDiagnostic } from '../core/diagnostics.js';
 import { buildEntryArgs } from '../core/runtime/callArgs.js';
 import { NativeLibrary } from '../core/runtime/NativeLibrary.js';

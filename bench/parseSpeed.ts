@@ -4,8 +4,9 @@ import path from 'node:path';
 import type { Stmt } from '../core/ir/types.js';
 import { verifyProgram } from '../core/ir/verify.js';
 import { expandProgram } from '../plugins/libraryExpansion/expandProgram.js';
-import { findEntry, lowerEntry } from '../plugins/parse/frontend.js';
-import { ModuleLoader } from '../plugins/parse/ModuleLoader.js';
+import { findEntry } from '../core/frontend/entries.js';
+import { lowerEntry } from '../plugins/parse/lowerEntry.js';
+import { ModuleLoader } from '../core/frontend/ModuleLoader.js';
 
 /**
  * Frontend speed on a saturation-adjustment-sized stencil (ARCHITECTURE §1: parse +

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Compiler } from '../core/Compiler.js';
-import { resolveConfig } from '../core/config/loadConfig.js';
+import { resolveConfig } from '../cli/toolset.js';
 import { formatDiagnostic } from '../core/diagnostics.js';
 import type { Program, Stmt } from '../core/ir/types.js';
 import { writes, reads } from '../core/ir/walk.js';

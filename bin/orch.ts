@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { buildCommand } from '../core/cli/buildCommand.js';
-import { cleanCommand } from '../core/cli/cleanCommand.js';
-import { infoCommand } from '../core/cli/infoCommand.js';
-import { runCommand, type RunMode } from '../core/cli/runCommand.js';
-import { watchCommand } from '../core/cli/watchCommand.js';
-import { serveCommand } from '../core/cli/serveCommand.js';
-import { printDiagnostics } from '../core/cli/session.js';
-import { fail, OrchError, OrchErrors } from '../core/diagnostics.js';
+import { buildCommand } from '../cli/buildCommand.js';
+import { cleanCommand } from '../cli/cleanCommand.js';
+import { infoCommand } from '../cli/infoCommand.js';
+import { runCommand, type RunMode } from '../cli/runCommand.js';
+import { watchCommand } from '../cli/watchCommand.js';
+import { serveCommand } from '../cli/serveCommand.js';
+import { exitOnError, usageError } from '../cli/failure.js';
+import { badEntries } from '../cli/badEntries.js';
 
-// Argument parsing only: every command lives in core/cli.
+// Argument parsing only: every command lives in cli/.
 
 const MODES = ['python', 'build', 'build-and-run', 'run'] as const;
 
@@ -52,9 +52,10 @@ async function main(argv: string[]): Promise<number> {
           .option('rank-domain', { type: 'string', describe: 'with --layout: NX,NY,NZ compute domain of one rank' })
           .option('halo', { type: 'number', describe: 'with --layout: halo width (default 3)' })
           .option('build', { type: 'boolean', default: true, describe: 'build on a miss; --no-build only looks entries up (a missing or stale entry is an error naming why)' })
+          .option('bad-entry', { type: 'string', array: true, describe: 'KEY=REASON: a cached entry whose library failed to load; marked bad and rebuilt (the Python package passes it)' })
           .option('closure', { type: 'string', describe: 'with one file.py:Class target: the resolved closure (JSON file) of an orchestrated component, as orch.ndsl writes it' }),
       async (a) => {
-        const opts = { ...a, paths: a.paths as string[], noBuild: a.build === false, printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr };
+        const opts = { ...a, paths: a.paths as string[], noBuild: a.build === false, badEntries: badEntries(a.badEntry), printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr };
         code = a.watch ? await watchCommand(opts) : await buildCommand(opts);
       },
     )
@@ -74,12 +75,13 @@ async function main(argv: string[]): Promise<number> {
           .option('check', { type: 'boolean', describe: 'also run the interpreter and compare every field' })
           .option('shape', { type: 'string', describe: 'NX,NY,NZ: fill fields not given with --in with deterministic values' })
           .option('layout', { type: 'string', describe: 'rank layout NXxNY (with --rank): run the code path of that rank' })
-          .option('rank', { type: 'number', describe: 'with --layout: the rank of this process' })
+          .option('rank', { type: 'number', describe: 'with --layout: the rank of this process (default: the MPI launcher\'s)' })
+          .option('boundary', { type: 'string', describe: 'tile boundary of halo exchanges: edges (default) or periodic (also ORCH_BOUNDARY)' })
           .option('rank-domain', { type: 'string', describe: 'with --layout: NX,NY,NZ compute domain of one rank' })
           .option('halo', { type: 'number', describe: 'with --layout: halo width (default 3)' }),
       async (a) => {
         if (envMode && !(MODES as readonly string[]).includes(envMode) && !argv.some((x) => x === '--mode' || x.startsWith('--mode='))) {
-          fail('E_USAGE_MODE', `ORCH_MODE=${envMode} is not a mode orch knows`, { hint: `use one of ${MODES.join(', ')}` });
+          usageError('E_USAGE_MODE', `ORCH_MODE=${envMode} is not a mode orch knows`, `use one of ${MODES.join(', ')}`);
         }
         code = await runCommand({ ...a, target: a.target as string, mode: a.mode, printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr, repeat: a.repeat });
       },
@@ -116,16 +118,5 @@ async function main(argv: string[]): Promise<number> {
 
 main(hideBin(process.argv)).then(
   (code) => process.exit(code),
-  (e: unknown) => {
-    if (e instanceof OrchError) {
-      printDiagnostics([e.diagnostic], process.argv.includes('--verbose'));
-      process.exit(e.diagnostic.code.startsWith('E_USAGE') ? 2 : 1);
-    }
-    if (e instanceof OrchErrors) {
-      printDiagnostics(e.diagnostics, process.argv.includes('--verbose'));
-      process.exit(1);
-    }
-    process.stderr.write(`orch: internal error (please report): ${(e as Error)?.stack ?? String(e)}\n`);
-    process.exit(3);
-  },
+  (e: unknown) => exitOnError(e, process.argv.includes('--verbose')),
 );

@@ -6,7 +6,7 @@ import { printProgram } from './ir/print.js';
 import { verifyProgram } from './ir/verify.js';
 import type { ResolvedConfig } from './config/types.js';
 import type { BuildCache } from './cache/BuildCache.js';
-import { ModuleLoader } from '../plugins/parse/ModuleLoader.js';
+import { ModuleLoader } from './frontend/ModuleLoader.js';
 
 export type SimplifyPhase = 1 | 2;
 

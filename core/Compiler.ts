@@ -1,3 +1,5 @@
+import { launcherKey } from './toolchain/launcher.js';
+import { mpiToolchain } from './toolchain/mpi.js';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -13,13 +15,12 @@ import type { Program } from './ir/types.js';
 import { writeFileAtomic } from './runtime/atomicWrite.js';
 import { ensureDir } from './cache/ensureDir.js';
 import { entryInterface, type EntryInterface } from './runtime/callArgs.js';
-import { builtinPlugins } from '../plugins/builtins.js';
-import { compilerIdentity } from '../plugins/compile/gxx.js';
-import { nvccIdentity } from '../plugins/compile/nvcc.js';
+import { compilerIdentity } from './toolchain/gxx.js';
+import { nvccIdentity } from './toolchain/nvcc.js';
 import { resolveCudaArch } from './config/cudaArch.js';
-import { moduleEntries } from '../plugins/parse/frontend.js';
-import type { Value } from '../plugins/parse/values.js';
-import type { Closure } from '../plugins/parse/closure.js';
+import { moduleEntries } from './frontend/entries.js';
+import type { Value } from './frontend/values.js';
+import type { Closure } from './frontend/closure.js';
 
 /** The folder holding orch's Python package (on PYTHONPATH wherever programs run from Python). */
 const ORCH_PYTHON_PACKAGE = path.join(PACKAGE_ROOT, 'python');
@@ -39,6 +40,8 @@ export interface BuildRequest {
   closure?: Closure;
   /** build: hit or build; python: IR only, no cache; lookup: hit or report the miss. */
   mode: BuildMode;
+  /** Entry keys whose library failed to load, with why: marked bad, so a lookup misses and a build replaces them. */
+  badEntries?: Record<string, string>;
 }
 
 export interface EntryResult {
@@ -103,7 +106,7 @@ export class Compiler {
     readonly layout: LayoutTarget | null = null,
   ) {
     this.cache = new BuildCache(config.cacheRoot, codepath);
-    for (const p of [...builtinPlugins(), ...config.plugins]) p.apply(this);
+    for (const p of [...config.stages(), ...config.plugins]) p.apply(this);
   }
 
   /** Module path relative to the project root (cache folder and messages). */
@@ -112,8 +115,10 @@ export class Compiler {
     return rel.startsWith('..') || path.isAbsolute(rel) ? file.replace(/^[/\\]+/, '') : rel;
   }
 
-  private async entryInputs(moduleRel: string, entry: string, req: BuildRequest): Promise<EntryInputs> {
+  private async entryInputs(file: string, moduleRel: string, entry: string, req: BuildRequest): Promise<EntryInputs> {
     const { cxx, flags } = this.config.compiler;
+    const mpi = this.config.compiler.mpi && req.mode !== 'python';
+    const launcher = launcherKey(this.config.compiler.launcher);
     const cuda = this.config.preset.target === 'cuda';
     this.identity ??= (cuda ? nvccIdentity(cxx, flags) : compilerIdentity(cxx)).catch(() => 'unavailable');
     // The GPU generation a CUDA build targets is part of its key (python mode builds nothing).
@@ -121,13 +126,14 @@ export class Compiler {
     const cudaArch = cuda && req.mode !== 'python' ? { cudaArch: await this.cudaArch! } : {};
     return {
       module: moduleRel,
+      modulePath: path.resolve(file),
       entry,
       codepath: this.codepath,
       externals: req.externals,
       defines: req.defines,
       ...(req.closure ? { closure: req.closure } : {}),
       preset: this.config.preset.name,
-      compiler: { cxx, identity: await this.identity, flags, ...cudaArch },
+      compiler: { cxx, identity: await this.identity, flags, ...cudaArch, ...(mpi ? { mpi: (await mpiToolchain()).identity } : {}), ...(launcher ? { launcher } : {}) },
       codegen: this.config.codegen,
       plugins: this.config.plugins.map((p) => ({ name: p.name, version: p.version ?? '0' })),
       // where imports resolve decides which files are read; orch's own Python package is
@@ -214,7 +220,7 @@ export class Compiler {
 
   private async buildEntry(file: string, moduleRel: string, entry: string, req: BuildRequest, compilation: Compilation): Promise<EntryResult> {
     const t0 = performance.now();
-    const inputs = await this.entryInputs(moduleRel, entry, req);
+    const inputs = await this.entryInputs(file, moduleRel, entry, req);
     const base = { module: file, moduleRel, entry, warnings: [] as Diagnostic[], errors: [] as Diagnostic[], timings: {} as Record<string, number>, files: [file] };
     // what an entry that failed part-way read, so watch mode still sees its imports
     const readSoFar = () => [...new Set([file, ...compilation.loader.dependencies(file).keys()])];
@@ -243,6 +249,7 @@ export class Compiler {
         const recorded = f.status === 'hit' ? this.recordedMismatch(f.info) : null;
         return recorded ? { status: 'miss', reason: recorded, optionsKey: f.optionsKey } : f;
       };
+      for (const [key, why] of Object.entries(req.badEntries ?? {})) this.cache.markBad(moduleRel, entry, key, why);
       const found = lookup();
       if (found.status === 'hit') return hit(found);
       if (req.mode === 'lookup') return { ...base, status: 'miss', reason: found.reason, durationS: (performance.now() - t0) / 1000 };

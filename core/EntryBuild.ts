@@ -1,9 +1,9 @@
 import type { EntryInputs } from './cache/BuildCache.js';
 import type { Diagnostic } from './diagnostics.js';
 import type { Program } from './ir/types.js';
-import type { LayoutContext } from '../plugins/parse/layoutExternals.js';
-import type { Value } from '../plugins/parse/values.js';
-import type { Closure } from '../plugins/parse/closure.js';
+import type { LayoutContext } from './frontend/layoutExternals.js';
+import type { Value } from './frontend/values.js';
+import type { Closure } from './frontend/closure.js';
 
 /** Static memory report of one program (written by the analyze stage). */
 export interface MemoryReport {
@@ -29,7 +29,7 @@ export interface EntryBuild {
   entry: string;
   externals: Record<string, Value>;
   defines: Record<string, number | boolean>;
-  /** An orchestrated component's resolved closure (plugins/parse/closure.ts); part of `inputs`. */
+  /** An orchestrated component's resolved closure (core/frontend/closure.ts); part of `inputs`. */
   closure?: Closure;
   /** Layout builds: the code path and rank grid this entry is specialized for. */
   layout?: LayoutContext;
@@ -39,6 +39,8 @@ export interface EntryBuild {
   program?: Program;
   /** Source files the parse stage read, with their content (the key is computed from them). */
   files: Map<string, string>;
+  /** Paths the imports probed and found absent before resolving: one appearing would change the build. */
+  absent?: string[];
   /** Environment variables the parse stage read (`os.environ` in module code), with their values (null: unset); part of the key. */
   env: Map<string, string | null>;
   key?: string;

@@ -1,13 +1,12 @@
 /**
- * orch's package entry: what config files and plugin authors import (`from 'orch'`).
+ * The core's API; the package entry (../index.ts) adds the built-in presets and stages.
  * See docs/plugins.md for the plugin API and docs/config.md for the config.
  */
 
 // Config and presets
 export { defineConfig } from './config/defineConfig.js';
-export { resolveConfig, type ConfigOverrides } from './config/loadConfig.js';
-export type { CodegenOptions, CompilerOptions, OrchConfig, OrchPlugin, Preset, ResolvedConfig } from './config/types.js';
-export { presets } from '../presets/index.js';
+export type { ConfigOverrides } from './config/loadConfig.js';
+export type { CodegenOptions, CompilerOptions, OrchConfig, OrchPlugin, Preset, ResolvedConfig, Toolset } from './config/types.js';
 
 // The compiler, its compilations and their hooks
 export { Compiler, type BuildMode, type BuildRequest, type BuildResult, type EntryResult } from './Compiler.js';

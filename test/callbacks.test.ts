@@ -4,7 +4,7 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Compiler } from '../core/Compiler.js';
-import { resolveConfig } from '../core/config/loadConfig.js';
+import { resolveConfig } from '../cli/toolset.js';
 import { formatDiagnostic, OrchError } from '../core/diagnostics.js';
 import { Interpreter } from '../core/interpreter/Interpreter.js';
 import { printProgram } from '../core/ir/print.js';

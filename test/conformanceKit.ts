@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { BuildRequest } from '../core/Compiler.js';
 import type { CallSpec } from '../core/runtime/callArgs.js';
 import type { NDArray } from '../core/runtime/ndarray.js';
-import { parseExternals } from '../plugins/parse/externalsJson.js';
+import { parseExternals } from '../core/frontend/externalsJson.js';
 
 /**
  * The conformance kit (a copy of ../shared/conformance in test/conformance) as the tests and the GPU

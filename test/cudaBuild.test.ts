@@ -6,7 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Compiler, type EntryResult } from '../core/Compiler.js';
 import type { BuildInfo } from '../core/cache/BuildCache.js';
-import { resolveConfig } from '../core/config/loadConfig.js';
+import { resolveConfig } from '../cli/toolset.js';
 import { formatDiagnostic, OrchError, type Diagnostic } from '../core/diagnostics.js';
 import type { MemoryReport } from '../core/EntryBuild.js';
 import { CudaRuntime } from '../core/runtime/CudaRuntime.js';

@@ -6,7 +6,7 @@ import { execa } from 'execa';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Compiler } from '../core/Compiler.js';
-import { resolveConfig } from '../core/config/loadConfig.js';
+import { resolveConfig } from '../cli/toolset.js';
 import type { DebugOptions } from '../core/config/types.js';
 import { formatDiagnostic } from '../core/diagnostics.js';
 

@@ -1,7 +1,7 @@
 import { execa } from 'execa';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { frame } from '../core/cli/ProgressDisplay.js';
+import { frame } from '../cli/ProgressDisplay.js';
 import { ORCH_BIN, stencilModule, STENCIL_HEADER, TempProject } from './TempProject.js';
 
 /** What a user sees: did-you-mean, replayed warnings, progress, --quiet, --time-passes. */

@@ -3,14 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import * as assert from 'uvu/assert';
 import { Compiler, type EntryResult } from '../core/Compiler.js';
-import { resolveConfig } from '../core/config/loadConfig.js';
+import { resolveConfig } from '../cli/toolset.js';
 import { formatDiagnostic, OrchError, type Diagnostic } from '../core/diagnostics.js';
 import { Interpreter } from '../core/interpreter/Interpreter.js';
 import { buildEntryArgs, type CallSpec } from '../core/runtime/callArgs.js';
 import { compareArrays } from '../core/runtime/compareArrays.js';
 import { cloneArray, type NDArray } from '../core/runtime/ndarray.js';
 import { NativeLibrary } from '../core/runtime/NativeLibrary.js';
-import { parseExternals } from '../plugins/parse/externalsJson.js';
+import { parseExternals } from '../core/frontend/externalsJson.js';
 
 /**
  * Runs one entry of a module the two ways orch can (the interpreter, and the compiled

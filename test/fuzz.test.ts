@@ -8,10 +8,11 @@ import { suite } from 'uvu';
 import { CASES_DIR } from './conformanceKit.js';
 import * as assert from 'uvu/assert';
 import { Compiler } from '../core/Compiler.js';
-import { resolveConfig, validateConfig } from '../core/config/loadConfig.js';
+import { validateConfig } from '../core/config/loadConfig.js';
+import { resolveConfig } from '../cli/toolset.js';
 import type { OrchConfig } from '../core/config/types.js';
 import { OrchError, OrchErrors } from '../core/diagnostics.js';
-import { parseDefine, parseExternals } from '../plugins/parse/externalsJson.js';
+import { parseDefine, parseExternals } from '../core/frontend/externalsJson.js';
 
 /**
  * Hostile input: valid modules mutated at random, random bytes, random config values and

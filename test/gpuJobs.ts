@@ -6,7 +6,7 @@ import type { ResolvedConfig } from '../core/config/types.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { caseCall, caseInputs, caseRequest, conformanceCases, fixtureModules, type ConformanceCase } from './conformanceKit.js';
 import { fixtureCall, type EntryCall } from './deviceRuns.js';
-import { parseExternals } from '../plugins/parse/externalsJson.js';
+import { parseExternals } from '../core/frontend/externalsJson.js';
 
 /**
  * The entries the GPU tests build: every conformance case, and every entry of every

@@ -6,7 +6,7 @@ import { execa } from 'execa';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Compiler } from '../core/Compiler.js';
-import { resolveConfig } from '../core/config/loadConfig.js';
+import { resolveConfig } from '../cli/toolset.js';
 import { formatDiagnostic } from '../core/diagnostics.js';
 import { Interpreter } from '../core/interpreter/Interpreter.js';
 import { codePaths, edgesOf, parseLayout, type CodePath, type LayoutTarget } from '../core/layout/RankLayout.js';

@@ -6,7 +6,7 @@ import { suite } from 'uvu';
 import { CASES_DIR } from './conformanceKit.js';
 import * as assert from 'uvu/assert';
 import { Compiler } from '../core/Compiler.js';
-import { resolveConfig } from '../core/config/loadConfig.js';
+import { resolveConfig } from '../cli/toolset.js';
 import { PASS_NAMES, type PassName, type ResolvedConfig } from '../core/config/types.js';
 import { formatDiagnostic } from '../core/diagnostics.js';
 import { Interpreter } from '../core/interpreter/Interpreter.js';
@@ -14,7 +14,7 @@ import { buildEntryArgs } from '../core/runtime/callArgs.js';
 import { cloneArray, type NDArray } from '../core/runtime/ndarray.js';
 import { readNpy } from '../core/runtime/npy.js';
 import { syntheticInputs } from '../core/runtime/syntheticInputs.js';
-import { parseExternals } from '../plugins/parse/externalsJson.js';
+import { parseExternals } from '../core/frontend/externalsJson.js';
 
 /**
  * Every optimizing pass preserves results: on every conformance case and bench fixture the

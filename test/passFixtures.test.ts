@@ -9,9 +9,10 @@ import { expandProgram } from '../plugins/libraryExpansion/expandProgram.js';
 import { copyPropagation } from '../plugins/simplify/copyPropagation.js';
 import { planes } from '../plugins/simplify/planes.js';
 import { tiling } from '../plugins/simplify/tiling.js';
-import { findEntry, lowerEntry, moduleEntries } from '../plugins/parse/frontend.js';
-import { ModuleLoader } from '../plugins/parse/ModuleLoader.js';
-import { parseExternals } from '../plugins/parse/externalsJson.js';
+import { findEntry, moduleEntries } from '../core/frontend/entries.js';
+import { lowerEntry } from '../plugins/parse/lowerEntry.js';
+import { ModuleLoader } from '../core/frontend/ModuleLoader.js';
+import { parseExternals } from '../core/frontend/externalsJson.js';
 
 /**
  * Pass tests as text fixtures: fixtures/passes/<pass>/<case>/module.py goes through the

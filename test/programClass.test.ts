@@ -5,13 +5,13 @@ import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Compiler } from '../core/Compiler.js';
-import { resolveConfig } from '../core/config/loadConfig.js';
+import { resolveConfig } from '../cli/toolset.js';
 import { formatDiagnostic } from '../core/diagnostics.js';
 import { Interpreter } from '../core/interpreter/Interpreter.js';
 import { allocate, cloneArray, type NDArray } from '../core/runtime/ndarray.js';
 import { NativeLibrary } from '../core/runtime/NativeLibrary.js';
-import { moduleEntries } from '../plugins/parse/frontend.js';
-import { ModuleLoader } from '../plugins/parse/ModuleLoader.js';
+import { moduleEntries } from '../core/frontend/entries.js';
+import { ModuleLoader } from '../core/frontend/ModuleLoader.js';
 
 /**
  * The class form of programs (fixtures/programs/smoother.py): an __init__ that stores

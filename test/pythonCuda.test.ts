@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { presetNamed, resolveConfig } from '../core/config/loadConfig.js';
+import { presetNamed, resolveConfig } from '../cli/toolset.js';
 import { formatDiagnostic } from '../core/diagnostics.js';
 import { generateCuda } from '../plugins/codegen/cuda.js';
 import { generatePythonBinding } from '../plugins/codegen/pythonBinding.js';

@@ -6,10 +6,10 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { NATIVE_DIR } from '../core/cache/hashing.js';
 import { Compiler } from '../core/Compiler.js';
-import { resolveConfig } from '../core/config/loadConfig.js';
+import { resolveConfig } from '../cli/toolset.js';
 import { formatDiagnostic } from '../core/diagnostics.js';
 import { generateCpp } from '../plugins/codegen/cpp.js';
-import { compileSharedLibrary } from '../plugins/compile/gxx.js';
+import { compileSharedLibrary } from '../core/toolchain/gxx.js';
 
 /**
  * The innermost loop of generated nests vectorizes: the optimized IR of bench fixtures is

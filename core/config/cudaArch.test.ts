@@ -1,12 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Compiler } from '../Compiler.js';
 import { OrchError } from '../diagnostics.js';
 import { normalizeCudaArch, resolveCudaArch } from './cudaArch.js';
-import { resolveConfig } from './loadConfig.js';
 
 function code(fn: () => unknown): Promise<string> {
   return Promise.resolve()
@@ -54,42 +49,6 @@ test('auto with neither $CUDA_ARCH nor nvidia-smi is an error with a way out', a
     assert.instance(e, OrchError);
     assert.is((e as OrchError).diagnostic.code, 'E_CUDA_ARCH');
     assert.match((e as OrchError).diagnostic.hint ?? '', /CUDA_ARCH=sm_90.*cuda-h100/);
-  }
-});
-
-test('the generic cuda preset keys its builds by the resolved architecture', async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'orch-cuda-arch-'));
-  const module = path.join(dir, 'scale.py');
-  writeFileSync(
-    module,
-    [
-      'from gt4py.cartesian.gtscript import PARALLEL, computation, interval',
-      'from ndsl.dsl.typing import Float, FloatField',
-      '',
-      'def scale(q: FloatField, out: FloatField, a: Float):',
-      '    with computation(PARALLEL), interval(...):',
-      '        out = a * q',
-      '',
-    ].join('\n'),
-  );
-  const saved = process.env.CUDA_ARCH;
-  const withArch = async (arch: string, mode: 'build' | 'lookup') => {
-    process.env.CUDA_ARCH = arch;
-    const config = await resolveConfig({ configFile: null, cwd: dir, preset: 'cuda' });
-    config.cacheRoot = dir;
-    const compiler = new Compiler(config, { verifyIR: false, printIrAfter: [], timePasses: false, print: () => undefined });
-    return compiler.build({ modules: [module], entry: 'scale', externals: {}, defines: {}, mode });
-  };
-  try {
-    const built = await withArch('sm_80', 'build');
-    assert.is(built.errors.length, 0, built.errors.map((d) => d.message).join('\n'));
-    assert.is((await withArch('8.0', 'lookup')).entries[0].status, 'hit', 'the same architecture hits');
-    const other = (await withArch('sm_90', 'lookup')).entries[0];
-    assert.is(other.status, 'miss', 'another architecture misses');
-    assert.match(other.reason ?? '', /compiler changed/);
-  } finally {
-    if (saved === undefined) delete process.env.CUDA_ARCH;
-    else process.env.CUDA_ARCH = saved;
   }
 });
 

@@ -9,6 +9,17 @@ export interface OrchPlugin {
   apply(compiler: Compiler): void;
 }
 
+/**
+ * What the top layer (cli/toolset.ts) hands the core: the built-in stage plugins and the
+ * preset table. The core never imports plugins/ or presets/ itself.
+ */
+export interface Toolset {
+  /** Fresh instances of the built-in stages, in pipeline order. */
+  stages: () => OrchPlugin[];
+  /** Every preset by name. */
+  presets: Record<string, Preset>;
+}
+
 export interface CompilerOptions {
   /** The C++ compiler command (nvcc for CUDA presets). */
   cxx: string;
@@ -18,6 +29,13 @@ export interface CompilerOptions {
    * $CUDA_ARCH, else nvidia-smi, at build time (core/config/cudaArch.ts).
    */
   cudaArch?: string;
+  /**
+   * Link MPI (OpenMPI's mpicxx flags) so the program's halo exchanges run across ranks
+   * (docs/mpi.md). Off: the library needs no MPI, and runs as one rank.
+   */
+  mpi?: boolean;
+  /** A command put before every compiler call, as CMAKE_CXX_COMPILER_LAUNCHER: ['ccache'], ['distcc']. */
+  launcher?: string[];
 }
 
 export interface CodegenOptions {
@@ -114,6 +132,8 @@ export interface ResolvedConfig {
   files?: string[];
   modules: string[];
   preset: Preset;
+  /** The built-in stages (from the toolset), applied before `plugins`. */
+  stages: () => OrchPlugin[];
   plugins: OrchPlugin[];
   compiler: CompilerOptions;
   codegen: CodegenOptions;

@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { OrchError } from '../diagnostics.js';
-import { axisOffsets } from '../../plugins/parse/layoutExternals.js';
+import { axisOffsets } from '../frontend/layoutExternals.js';
 import { codePathOfRank, codePaths, edgesOf, parseLayout, type CodePath } from './RankLayout.js';
 
 const t = suite('rank layouts');

@@ -9,7 +9,7 @@ import { OrchError, OrchErrors, type Diagnostic } from '../../core/diagnostics.j
 import type { ArrayDecl, Axes, DType, Expr, HLoop, Offset, PStmt, Program, ScalarVar, SourceLoc, Stmt, VLoop } from '../../core/ir/types.js';
 import { NativeLibrary } from '../../core/runtime/NativeLibrary.js';
 import { allocate, type NDArray } from '../../core/runtime/ndarray.js';
-import { compileSharedLibrary } from '../compile/gxx.js';
+import { compileSharedLibrary } from '../../core/toolchain/gxx.js';
 import { cString, generateCpp, type CppOptions } from './cpp.js';
 
 // ---- IR builders: hand-written expanded programs ------------------------------------

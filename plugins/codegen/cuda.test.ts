@@ -10,7 +10,7 @@ import { layoutStrides, stageOnDevice } from '../../core/runtime/deviceArgs.js';
 import { allocate, type NDArray } from '../../core/runtime/ndarray.js';
 import { NativeLibrary } from '../../core/runtime/NativeLibrary.js';
 import { buildEmulated, HostMemory } from '../../test/cudaEmulation/emulate.js';
-import { compileSharedLibrary } from '../compile/gxx.js';
+import { compileSharedLibrary } from '../../core/toolchain/gxx.js';
 import { generateCpp } from './cpp.js';
 import { generateCuda, needsLevelBarrier, type CudaOptions } from './cuda.js';
 

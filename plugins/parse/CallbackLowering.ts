@@ -2,9 +2,9 @@ import { fail, OrchError } from '../../core/diagnostics.js';
 import type { CallbackDecl, DType, Expr, HostStmt, ScalarVar, SourceLoc } from '../../core/ir/types.js';
 import type { PyExpr, PyStmt } from '../../core/python/ast.js';
 import { ExprLowering, type Term } from './ExprLowering.js';
-import type { ModuleLoader } from './ModuleLoader.js';
+import type { ModuleLoader } from '../../core/frontend/ModuleLoader.js';
 import { cast, isFloat } from './typeRules.js';
-import { describeValue, type FunctionInfo, type Value } from './values.js';
+import { describeValue, type FunctionInfo, type Value } from '../../core/frontend/values.js';
 
 /**
  * `@callback` function -> `CallbackDecl`. The signature is required (the ABI passes

@@ -1,9 +1,9 @@
 import { fail } from '../../core/diagnostics.js';
 import type { ArrayDecl, DType, Program, ScalarVar, SourceLoc } from '../../core/ir/types.js';
-import { closureValue, type Closure, type ClosureNode } from './closure.js';
-import type { ModuleLoader } from './ModuleLoader.js';
+import { closureValue, type Closure, type ClosureNode } from '../../core/frontend/closure.js';
+import type { ModuleLoader } from '../../core/frontend/ModuleLoader.js';
 import type { PBinding, PObject } from './ProgramLowering.js';
-import { scopeName, type ClassInfo, type FunctionInfo, type Value } from './values.js';
+import { scopeName, type ClassInfo, type FunctionInfo, type Value } from '../../core/frontend/values.js';
 
 /**
  * Turns a resolved closure (closure.ts) into the bindings a program lowers against:

@@ -1,7 +1,8 @@
 import type { Compiler } from '../../core/Compiler.js';
 import type { OrchPlugin } from '../../core/config/types.js';
 import { tapStage } from '../../core/stagePlugin.js';
-import { findEntry, lowerEntry } from './frontend.js';
+import { findEntry } from '../../core/frontend/entries.js';
+import { lowerEntry } from './lowerEntry.js';
 
 /** parse: Python source -> program IR with coarse stencil nodes; records the files read. */
 export class ParsePlugin implements OrchPlugin {
@@ -15,6 +16,7 @@ export class ParsePlugin implements OrchPlugin {
       build.program = lowerEntry(loader, entry, { externals: build.externals, defines: build.defines, layout: build.layout, closure: build.closure });
       build.files = loader.dependencies(build.module);
       build.env = loader.environment(build.module);
+      build.absent = loader.absences(build.module);
       if (build.optionsKey) build.key = compilation.cache.keyFor(build.optionsKey, build.files, build.env);
     });
   }

@@ -4,8 +4,9 @@ import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { formatDiagnostic, OrchError } from '../../core/diagnostics.js';
-import { findEntry, lowerEntry } from './frontend.js';
-import { ModuleLoader } from './ModuleLoader.js';
+import { findEntry } from '../../core/frontend/entries.js';
+import { lowerEntry } from './lowerEntry.js';
+import { ModuleLoader } from '../../core/frontend/ModuleLoader.js';
 
 /**
  * Nothing in a program is silently dropped or turned into host code: every construct orch

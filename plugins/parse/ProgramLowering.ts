@@ -2,15 +2,17 @@ import { didYouMean, fail } from '../../core/diagnostics.js';
 import type { ArrayDecl, CallbackDecl, DType, Expr, PStmt, Program, ScalarVar, SourceLoc, StencilDef } from '../../core/ir/types.js';
 import type { PyExpr, PyStmt } from '../../core/python/ast.js';
 import { lowerCallback } from './CallbackLowering.js';
-import { axisOffsets, type LayoutContext } from './layoutExternals.js';
-import { truthy } from './constEval.js';
+import { HaloLowering, isHaloBuiltin } from './HaloLowering.js';
+import { DEFAULT_HALO } from '../../core/layout/RankLayout.js';
+import { axisOffsets, type LayoutContext } from '../../core/frontend/layoutExternals.js';
+import { truthy } from '../../core/frontend/constEval.js';
 import { ExprLowering, valueToExpr, type Term } from './ExprLowering.js';
-import type { ModuleLoader } from './ModuleLoader.js';
+import type { ModuleLoader } from '../../core/frontend/ModuleLoader.js';
 import { cast } from './typeRules.js';
 import { visitExpr } from '../../core/ir/walk.js';
-import { describeValue, type ClassInfo, type FunctionInfo, type Value } from './values.js';
+import { describeValue, type ClassInfo, type FunctionInfo, type Value } from '../../core/frontend/values.js';
 import { ClosureBinder } from './ClosureBinder.js';
-import type { Closure } from './closure.js';
+import type { Closure } from '../../core/frontend/closure.js';
 
 /** What a name (or `self.attr`) means in a program. */
 export type PBinding =
@@ -73,9 +75,11 @@ export class ProgramLowering extends ExprLowering {
   private readonly defineNames = new Set<string>();
   /** > 0 while lowering the body of a runtime if/while/for. */
   private runtimeFlow = 0;
+  private readonly halos: HaloLowering;
 
   constructor(
-    readonly entry: FunctionInfo | ClassInfo,
+    /** null for an orchestrated component: its closure names the class and method. */
+    readonly entry: FunctionInfo | ClassInfo | null,
     readonly defines: Record<string, number | boolean>,
     readonly loader: ModuleLoader,
     readonly resolveStencil: StencilResolver,
@@ -85,13 +89,16 @@ export class ProgramLowering extends ExprLowering {
     readonly closure: Closure | null = null,
   ) {
     super();
+    this.halos = new HaloLowering({ arrayOf: (e) => this.arrayOf(e), constant: (e, what) => this.constant(e, what), halo: layout?.target.halo ?? DEFAULT_HALO });
   }
 
   lower(): Program {
     const compiletime: Record<string, number | boolean> = {};
     if (this.closure) return this.lowerClosure(this.closure, compiletime);
-    if (!('methods' in this.entry)) return this.lowerFunction(this.entry, null, compiletime, this.entry.def.nameLoc);
-    const cls = this.entry;
+    const entry = this.entry;
+    if (!entry) throw new Error('ProgramLowering: no entry and no closure');
+    if (!('methods' in entry)) return this.lowerFunction(entry, null, compiletime, entry.def.nameLoc);
+    const cls = entry;
     const call = cls.methods.get('__call__');
     if (!call) fail('E_CLASS_FORM', `program class '${cls.name}' has no __call__`, { loc: cls.def.loc, hint: 'define __call__(self, fields..., scalars...) with the program body' });
     const self = this.instantiate(cls, null, cls.def.loc, compiletime);
@@ -171,6 +178,7 @@ export class ProgramLowering extends ExprLowering {
       }
     }
     const body = this.block(def.body);
+    this.halos.check(body);
     return {
       name,
       entryKind: 'program',
@@ -664,6 +672,7 @@ export class ProgramLowering extends ExprLowering {
     }
     if (target?.k === 'method') return this.inlineProgram(target.fn, e, target.self);
     const f = this.term(e.func);
+    if ('c' in f && f.c.k === 'builtin' && isHaloBuiltin(f.c.name)) return [this.halos.lower(f.c.name, e)];
     if (!('c' in f) || f.c.k !== 'function') {
       const what = e.func.t === 'name' ? e.func.id : e.func.t === 'attr' ? e.func.attr : 'this';
       fail('E_UNKNOWN_CALL', `cannot call '${what}' in a program`, {

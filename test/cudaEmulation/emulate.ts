@@ -6,7 +6,7 @@ import { NATIVE_DIR } from '../../core/cache/hashing.js';
 import type { DeviceMemory } from '../../core/runtime/deviceArgs.js';
 import type { TypedArray } from '../../core/runtime/ndarray.js';
 import type { CudaOutput } from '../../plugins/codegen/cuda.js';
-import { compileSharedLibrary } from '../../plugins/compile/gxx.js';
+import { compileSharedLibrary } from '../../core/toolchain/gxx.js';
 
 /**
  * Builds the output of the CUDA backend for the CPU (see cuda_runtime_api.h beside this

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { presetNamed, resolveConfig } from '../../core/config/loadConfig.js';
+import { presetNamed, resolveConfig } from '../../cli/toolset.js';
 import type { DebugOptions } from '../../core/config/types.js';
 import { formatDiagnostic, OrchError } from '../../core/diagnostics.js';
 import { NativeLibrary } from '../../core/runtime/NativeLibrary.js';

@@ -12,7 +12,7 @@ import tempfile
 from .. import cli, layout
 from ..callback import resolve as resolve_callbacks
 from ..errors import BuildError, CacheMissError, OrchError
-from ..library import open_program
+from ..library import build_and_open
 from .closure import Resolver, to_json
 
 #: Build mode: what each orchestrated component's build gave, for the summary at exit
@@ -58,11 +58,14 @@ class OrchestratedMethod:
         mode = self.mode()
         with tempfile.NamedTemporaryFile("w", prefix="orch-closure-", suffix=".json", delete=False) as f:
             f.write(text)
+        callbacks_of = lambda report: _callbacks(report, resolver.access.callbacks)  # noqa: E731
+        options = {"layout_args": layout.cli_args(), "extra_args": ["--closure", f.name]}
         try:
             try:
-                report = cli.build_entry(
-                    closure["file"], closure["class"], {}, build=mode != "run", layout_args=layout.cli_args(), extra_args=["--closure", f.name]
-                )
+                if mode == "build":
+                    report, program = cli.build_entry(closure["file"], closure["class"], {}, **options), None
+                else:
+                    report, program = build_and_open(closure["file"], closure["class"], {}, callbacks_of, build=mode != "run", **options)
             except (BuildError, CacheMissError) as e:
                 if mode == "build":
                     _record(what, "error", f"{_shown(closure['file'])}\n{e}")
@@ -77,8 +80,6 @@ class OrchestratedMethod:
             _record(what, "hit" if report.get("status") == "hit" else "built", _shown(closure["file"]))
             self._calls[key] = _not_run
             return _not_run
-        callbacks = _callbacks(report, resolver.access.callbacks)
-        program = open_program(report, callbacks)
         order = [p["name"] for p in _signature_params(report)]
         call = _generate(self.func, self.signature, resolver.access.params, order, program)
         self._bound[key] = program

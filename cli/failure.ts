@@ -1,0 +1,24 @@
+import { fail, OrchError, OrchErrors } from '../core/diagnostics.js';
+import { printDiagnostics } from './session.js';
+
+/** A usage error found while reading the command line or environment (exit 2). */
+export function usageError(code: `E_USAGE_${string}`, message: string, hint: string): never {
+  return fail(code, message, { hint });
+}
+
+/**
+ * How a command that threw ends the process: user errors print their diagnostics and
+ * exit 1 (2 for usage errors); anything else is orch's own bug, exit 3.
+ */
+export function exitOnError(e: unknown, verbose: boolean): never {
+  if (e instanceof OrchError) {
+    printDiagnostics([e.diagnostic], verbose);
+    process.exit(e.diagnostic.code.startsWith('E_USAGE') ? 2 : 1);
+  }
+  if (e instanceof OrchErrors) {
+    printDiagnostics(e.diagnostics, verbose);
+    process.exit(1);
+  }
+  process.stderr.write(`orch: internal error (please report): ${(e as Error)?.stack ?? String(e)}\n`);
+  process.exit(3);
+}

@@ -1,0 +1,98 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { BuildCache, type BuildInfo, type Manifest } from '../core/cache/BuildCache.js';
+import { resolveConfig } from './toolset.js';
+import type { MemoryReport } from '../core/EntryBuild.js';
+import { describeClosure, type Closure } from '../core/frontend/closure.js';
+
+/** `orch info [module]`: cache entries, keys, hit/miss history, last miss reason, memory and build info. */
+export async function infoCommand(opts: { module?: string; json?: boolean; codepath?: string }): Promise<number> {
+  const config = await resolveConfig();
+  const cache = new BuildCache(config.cacheRoot, opts.codepath ?? 'A');
+  // named as the cache names modules (Compiler.moduleRel): outside the root, by absolute path
+  const relative = (file: string) => {
+    const rel = path.relative(config.root, file);
+    return rel.startsWith('..') || path.isAbsolute(rel) ? file.replace(/^[/\\]+/, '') : rel;
+  };
+  const filter = opts.module ? relative(path.resolve(opts.module)).replace(/\.py$/, '') : undefined;
+  const rows = [];
+  for (const root of cache.entries()) {
+    const rel = path.relative(cache.dir, root);
+    const want = filter?.replace(/\\/g, '/');
+    if (want && rel !== want && !rel.startsWith(`${want}/`)) continue;
+    const history = cache.history(root);
+    let latest: Manifest | undefined;
+    try {
+      latest = JSON.parse(readFileSync(path.join(root, 'latest.json'), 'utf8')) as Manifest;
+    } catch {
+      latest = undefined;
+    }
+    const info = latest ? cache.verifyEntry(path.join(root, latest.key)) : 'no entry';
+    const keys = readdirSync(root).filter((n) => /^[0-9a-f]{64}$/.test(n));
+    const lastMiss = [...history].reverse().find((h) => h.result === 'miss');
+    let memory: unknown;
+    try {
+      memory = latest ? JSON.parse(readFileSync(path.join(root, latest.key, 'memory.json'), 'utf8')) : undefined;
+    } catch {
+      memory = undefined;
+    }
+    rows.push({
+      entry: rel,
+      keys,
+      latest: latest?.key,
+      hits: history.filter((h) => h.result === 'hit').length,
+      misses: history.filter((h) => h.result === 'miss').length,
+      errors: history.filter((h) => h.result === 'error').length,
+      last_miss_reason: lastMiss?.reason,
+      recent: history.slice(-5),
+      status: typeof info === 'string' ? info : 'ok',
+      build: typeof info === 'string' ? undefined : summarize(info),
+      memory,
+    });
+  }
+  if (opts.json) process.stdout.write(`${JSON.stringify(rows, null, 1)}\n`);
+  else if (!rows.length) process.stdout.write(`no cache entries under ${cache.dir}\n`);
+  else {
+    for (const r of rows) {
+      process.stdout.write(`${r.entry}\n  key ${r.latest?.slice(0, 16) ?? '-'} (${r.keys.length} variant(s)), ${r.status}\n  history: ${r.hits} hit(s), ${r.misses} miss(es), ${r.errors} error(s)${r.last_miss_reason ? `; last miss: ${r.last_miss_reason}` : ''}\n`);
+      for (const h of r.recent) process.stdout.write(`    ${h.time} ${h.result}${h.reason ? `: ${h.reason}` : ''}\n`);
+      if (r.build) {
+        const b = r.build;
+        process.stdout.write(`  built ${b.created} with ${b.preset} (${b.compiler}; ${b.flags}) in ${b.seconds.toFixed(2)} s\n`);
+        process.stdout.write(`  library ${b.library} (symbol ${b.symbol}), code path ${b.codepath}, ${b.warnings} warning(s)${b.plugins.length ? `, plugins ${b.plugins.join(', ')}` : ''}\n`);
+        process.stdout.write(`  sources ${b.sources.map((f) => path.relative(config.root, f)).join(', ')}\n`);
+        if (b.closure) for (const line of describeClosure(b.closure)) process.stdout.write(`  ${line}\n`);
+      }
+      const mem = r.memory as MemoryReport | undefined;
+      if (mem?.arrays) {
+        // a CUDA build's arrays are all device memory: say so once, and what that means per role
+        const device = mem.arrays.length > 0 && mem.arrays.every((a) => a.storage === 'device');
+        process.stdout.write(`  memory: ${mem.arrays.length} array(s)${device ? ' in GPU device memory' : ''}\n`);
+        for (const a of mem.arrays) process.stdout.write(`    ${a.role.padEnd(9)} ${a.name} ${a.dtype}[${a.shape.join(', ')}]${a.pooled ? ' pooled' : ''}${a.tile ? ` ${a.tile}` : ''}\n`);
+        if (device) {
+          for (const [role, t] of Object.entries(mem.totals ?? {})) if (t.arrays && t.note) process.stdout.write(`    ${role}: ${t.note}\n`);
+        }
+      }
+    }
+  }
+  return 0;
+}
+
+function summarize(info: BuildInfo) {
+  return {
+    created: info.created,
+    preset: info.inputs.preset,
+    compiler: info.inputs.compiler.identity,
+    flags: info.inputs.compiler.flags.join(' '),
+    seconds: Object.values(info.timings ?? {}).reduce((a, b) => a + b, 0),
+    timings: info.timings,
+    library: info.library,
+    symbol: info.symbol,
+    codepath: info.inputs.codepath,
+    plugins: info.inputs.plugins.map((p) => `${p.name}@${p.version}`),
+    warnings: info.warnings?.length ?? 0,
+    sources: Object.keys(info.sources ?? {}),
+    /** an orchestrated component's resolved closure */
+    closure: info.inputs.closure as Closure | undefined,
+  };
+}

@@ -1,0 +1,48 @@
+import type { ResolvedConfig } from '../core/config/types.js';
+import { fail } from '../core/diagnostics.js';
+import { DEFAULT_HALO, codePathOfRank, codePaths, parseLayout, type CodePath, type LayoutTarget } from '../core/layout/RankLayout.js';
+
+/** The layout options `orch build` and `orch run` share (parsed by bin/orch.ts). */
+export interface LayoutOptions {
+  /** NXxNY ranks on a tile. */
+  layout?: string;
+  /** Build or run only this rank's code path. */
+  rank?: number;
+  /** NX,NY,NZ: the compute domain of one rank. */
+  rankDomain?: string;
+  /** Halo width (NDSL's n_halo); default 3. */
+  halo?: number;
+}
+
+export interface LayoutRequest {
+  target: LayoutTarget;
+  /** The code paths to build: all of the layout's, or the one of --rank. */
+  codepaths: CodePath[];
+}
+
+export { DEFAULT_HALO };
+
+/** The layout a command works for (CLI options over orch.config.ts), or null without one. */
+export function layoutRequest(opts: LayoutOptions, config: ResolvedConfig): LayoutRequest | null {
+  const configured = config.layout;
+  const text = opts.layout ?? configured?.layout;
+  if (!text) {
+    if (opts.rank !== undefined || opts.rankDomain !== undefined) fail('E_USAGE_LAYOUT', '--rank and --rank-domain need --layout', { hint: 'write --layout 6x6 --rank 17 --rank-domain 48,48,79' });
+    return null;
+  }
+  const layout = parseLayout(text);
+  let domain: number[] | undefined = configured?.domain;
+  if (opts.rankDomain !== undefined) {
+    domain = opts.rankDomain.split(',').map((x) => Number(x.trim()));
+    if (domain.length !== 3 || domain.some((n) => !Number.isInteger(n) || n < 1)) {
+      fail('E_USAGE_LAYOUT', `--rank-domain expects three positive integers NX,NY,NZ, got '${opts.rankDomain}'`, { hint: 'write --rank-domain 48,48,79' });
+    }
+  }
+  if (!domain) {
+    fail('E_USAGE_LAYOUT', `a layout build needs the compute domain of one rank`, { hint: "pass --rank-domain NX,NY,NZ (or set layout: { layout: '3x3', domain: [nx, ny, nz] } in orch.config.ts)" });
+  }
+  const halo = opts.halo ?? configured?.halo ?? DEFAULT_HALO;
+  if (!Number.isInteger(halo) || halo < 0) fail('E_USAGE_LAYOUT', `--halo must be a non-negative integer, got ${halo}`, { hint: 'write --halo 3' });
+  const codepaths = opts.rank !== undefined ? [codePathOfRank(layout, opts.rank)] : codePaths(layout);
+  return { target: { layout, domain: [domain[0], domain[1], domain[2]], halo }, codepaths };
+}

@@ -1,0 +1,305 @@
+import { ensureDir } from '../core/cache/ensureDir.js';
+import path from 'node:path';
+import type { EntryResult } from '../core/Compiler.js';
+import { fail, OrchError } from '../core/diagnostics.js';
+import { Interpreter } from '../core/interpreter/Interpreter.js';
+import { buildEntryArgs, type CallSpec, type EntryArgs, type EntryInterface } from '../core/runtime/callArgs.js';
+import { cloneArray, type NDArray } from '../core/runtime/ndarray.js';
+import { CudaRuntime } from '../core/runtime/CudaRuntime.js';
+import { stageOnDevice, type DeviceArgs } from '../core/runtime/deviceArgs.js';
+import { NativeLibrary } from '../core/runtime/NativeLibrary.js';
+import { hostCallbacks } from '../core/runtime/hostCallbacks.js';
+import { readNpy, writeNpy } from '../core/runtime/npy.js';
+import { compareArrays, type Comparison } from '../core/runtime/compareArrays.js';
+import { syntheticInputs } from '../core/runtime/syntheticInputs.js';
+import { Compiler } from '../core/Compiler.js';
+import { layoutText } from '../core/layout/RankLayout.js';
+import { launcherRank, parseBoundary } from '../core/layout/HaloTopology.js';
+import { layoutRequest, type LayoutOptions } from './layoutOptions.js';
+import { openSession, parseTarget, printDiagnostics, timePassesTable, type CommonOptions } from './session.js';
+
+/**
+ * python: interpret (no native build); build: build (or hit), then exit without running;
+ * build-and-run: build on a miss, then run; run: load only, a missing or stale entry is an error.
+ */
+export type RunMode = 'python' | 'build' | 'build-and-run' | 'run';
+
+export interface RunOptions extends CommonOptions, LayoutOptions {
+  target: string;
+  /** Tile boundary of halo exchanges: edges (default, or $ORCH_BOUNDARY) or periodic. */
+  boundary?: string;
+  mode: RunMode;
+  domain?: string;
+  origin?: string;
+  scalars?: string;
+  in?: string[];
+  out?: string;
+  repeat: number;
+  /** Also run the interpreter and compare every field. */
+  check?: boolean;
+  /** Fill fields not given with --in: NX,NY,NZ of the IJK fields. */
+  shape?: string;
+}
+
+interface RunReport {
+  entry: string;
+  module: string;
+  mode: RunMode;
+  cache: 'hit' | 'miss' | 'none';
+  /** Layout runs: the code path the rank resolved to. */
+  codepath?: string;
+  reason?: string;
+  build_s: number;
+  run_s_median: number;
+  run_s_min: number;
+  runs: number;
+  outputs: string[];
+  check?: Comparison & { passed: boolean };
+}
+
+function parseIntList(text: string, what: string): number[] {
+  const parts = text.split(',').map((x) => x.trim());
+  const nums = parts.map(Number);
+  if (parts.some((p) => p === '') || nums.some((n) => !Number.isInteger(n))) fail('E_USAGE_' + what.toUpperCase(), `--${what} expects integers separated by commas, got '${text}'`, { hint: `write --${what} 1,2,3` });
+  return nums;
+}
+
+function parseOrigin(text: string): CallSpec['origin'] {
+  const t = text.trim();
+  if (t.startsWith('{')) {
+    let o: unknown;
+    try {
+      o = JSON.parse(t);
+    } catch (e) {
+      fail('E_USAGE_ORIGIN', `--origin is not valid JSON: ${(e as Error).message}`, { hint: `write --origin '{"_all_": [1, 1, 0], "ps": [1, 1]}'` });
+    }
+    if (!o || typeof o !== 'object' || Object.values(o).some((v) => !Array.isArray(v) || v.some((x) => !Number.isInteger(x)))) {
+      fail('E_USAGE_ORIGIN', '--origin JSON must map field names (or _all_) to lists of integers', { hint: `write --origin '{"_all_": [1, 1, 0]}'` });
+    }
+    return o as Record<string, number[]>;
+  }
+  return parseIntList(t, 'origin');
+}
+
+function parseScalars(text: string | undefined): Record<string, number | boolean> {
+  if (!text) return {};
+  let o: unknown;
+  try {
+    o = JSON.parse(text);
+  } catch (e) {
+    fail('E_USAGE_SCALARS', `--scalars is not valid JSON: ${(e as Error).message}`, { hint: `write --scalars '{"dt": 30.0}'` });
+  }
+  if (!o || typeof o !== 'object' || Array.isArray(o) || Object.values(o).some((v) => typeof v !== 'number' && typeof v !== 'boolean')) {
+    fail('E_USAGE_SCALARS', '--scalars must be a JSON object of numbers and booleans', { hint: `write --scalars '{"dt": 30.0, "on": true}'` });
+  }
+  return o as Record<string, number | boolean>;
+}
+
+function readInputs(specs: string[]): Record<string, NDArray> {
+  const out: Record<string, NDArray> = {};
+  for (const s of specs) {
+    const eq = s.indexOf('=');
+    if (eq <= 0) fail('E_USAGE_IN', `--in expects name=path.npy, got '${s}'`, { hint: 'write --in q=inputs/q.npy' });
+    out[s.slice(0, eq)] = readNpy(s.slice(eq + 1));
+  }
+  return out;
+}
+
+function stats(times: number[]): { median: number; min: number } {
+  const s = [...times].sort((a, b) => a - b);
+  return { median: s.length ? s[Math.floor(s.length / 2)] : 0, min: s.length ? s[0] : 0 };
+}
+
+function cloneArgs(args: EntryArgs): EntryArgs {
+  const out: EntryArgs = {};
+  for (const [k, v] of Object.entries(args)) out[k] = typeof v === 'object' ? cloneArray(v) : v;
+  return out;
+}
+
+/** `orch run`: one call of a stencil or program on fields from .npy files. */
+export async function runCommand(opts: RunOptions): Promise<number> {
+  const [file, entryName] = parseTarget(opts.target);
+  const session = await openSession(opts);
+  // under mpirun each process is one rank, and finds its rank from the launcher
+  const launched = launcherRank();
+  if (opts.rank === undefined && launched !== undefined && (opts.layout ?? session.config.layout)) opts = { ...opts, rank: launched };
+  const layout = layoutRequest(opts, session.config);
+  const boundary = parseBoundary(opts.boundary ?? (process.env.ORCH_BOUNDARY || 'edges'));
+  // what the compiled halo exchange reads (native/orch_halo.h)
+  process.env.ORCH_BOUNDARY = boundary;
+  if (layout) process.env.ORCH_LAYOUT = layoutText(layout.target.layout);
+  if (layout && layout.codepaths.length > 1) {
+    fail('E_USAGE_LAYOUT', `orch run --layout ${opts.layout ?? session.config.layout?.layout} needs --rank: a run is one rank, on one code path`, { hint: `add --rank R (this layout has code paths ${layout.codepaths.join(', ')})` });
+  }
+  const compiler = layout ? new Compiler(session.config, session.compiler.pipeline, layout.codepaths[0], layout.target) : session.compiler;
+  const fields = readInputs(opts.in ?? []);
+  const t0 = performance.now();
+  const name = entryName ?? (await soleEntry(session, file));
+  const mode = opts.mode === 'python' ? 'python' : opts.mode === 'run' ? 'lookup' : 'build';
+  let result = await compiler.build({ modules: [file], entry: name, externals: session.externals, defines: session.defines, mode });
+  let entry = result.entries[0];
+  let opened: NativeLibrary | undefined;
+  if (entry?.status === 'hit' && opts.mode !== 'build') {
+    try {
+      opened = NativeLibrary.open(entry.library!, entry.symbol!);
+    } catch (e) {
+      if (!(e instanceof OrchError) || e.diagnostic.code !== 'E_LOAD' || !entry.key) throw e;
+      // a cached library that does not load is marked bad: rebuilt here (or a miss that says why in run mode)
+      session.err(`orch: the cached library of ${entry.moduleRel}:${entry.entry} does not load; marked bad${mode === 'build' ? ', rebuilding' : ''}: ${e.diagnostic.message}`);
+      result = await compiler.build({ modules: [file], entry: name, externals: session.externals, defines: session.defines, mode, badEntries: { [entry.key]: e.diagnostic.message } });
+      entry = result.entries[0];
+    }
+  }
+  const buildS = (performance.now() - t0) / 1000;
+  if (opts.timePasses) session.err(timePassesTable(compiler, result.passTimes));
+  if (!entry || entry.status === 'error') {
+    printDiagnostics(result.errors, opts.verbose);
+    return 1;
+  }
+  if (entry.status === 'miss') {
+    const where = layout ? ` (code path ${compiler.codepath} of rank ${opts.rank ?? 0} in layout ${layoutText(layout.target.layout)})` : '';
+    fail('E_CACHE_MISS', `no usable cache entry for ${entry.moduleRel}:${entry.entry}${where}: ${entry.reason}`, { hint: layout ? 'build it first (orch build --layout ... --rank-domain ..., or --mode build-and-run)' : 'build it first (orch build, or --mode build-and-run)' });
+  }
+  printDiagnostics(entry.warnings, opts.verbose);
+  if (opts.mode === 'build') {
+    const cache = entry.status === 'hit' ? 'hit' : 'miss';
+    if (opts.json) session.out(JSON.stringify({ entry: entry.entry, module: entry.moduleRel, mode: opts.mode, cache, reason: entry.reason, codepath: layout ? compiler.codepath : undefined, build_s: buildS, runs: 0, outputs: [], library: entry.library }));
+    else if (!opts.quiet) session.out(`${entry.moduleRel}:${entry.entry} [build] ${cache === 'hit' ? 'cache hit' : `built (${entry.reason})`} in ${buildS.toFixed(3)} s; not run (mode build)`);
+    return 0;
+  }
+  const iface = entry.iface;
+  if (!iface) fail('E_CACHE_CORRUPT', `cache entry ${entry.key?.slice(0, 12)} has no call interface`, { hint: 'run orch clean and build again' });
+  const shape = opts.shape ? parseIntList(opts.shape, 'shape') : undefined;
+  if (shape) Object.assign(fields, syntheticInputs(iface, shape, fields));
+  const spec: CallSpec = {
+    fields,
+    scalars: parseScalars(opts.scalars),
+    origin: opts.origin ? parseOrigin(opts.origin) : undefined,
+    domain: opts.domain ? parseIntList(opts.domain, 'domain') : undefined,
+  };
+  const args = buildEntryArgs(iface, spec);
+  const reference = opts.check ? cloneArgs(args) : undefined;
+  const scratch = opts.repeat > 0 ? cloneArgs(args) : undefined;
+  const times: number[] = [];
+
+  if (opts.mode === 'python') {
+    const interp = new Interpreter(entry.program!, { boundary });
+    let t = performance.now();
+    interp.run(args);
+    times.push((performance.now() - t) / 1000);
+    if (scratch) {
+      times.length = 0;
+      for (let r = 0; r < opts.repeat; r++) {
+        t = performance.now();
+        interp.run(scratch);
+        times.push((performance.now() - t) / 1000);
+      }
+    }
+  } else {
+    const lib = opened ?? NativeLibrary.open(entry.library!, entry.symbol!);
+    // A GPU build takes device arrays: fields go to the device and come back after the runs.
+    const device = lib.target === 'cuda' ? CudaRuntime.open() : undefined;
+    const staged: DeviceArgs[] = [];
+    const bind = (a: EntryArgs) => {
+      if (!device) return lib.bind(a);
+      const s = stageOnDevice(device, lib.signature.params, a, session.config.codegen.loopOrder);
+      staged.push(s);
+      lib.bind(s.args);
+    };
+    try {
+      lib.setCallbacks(hostCallbacks(iface));
+      bind(args);
+      let t = performance.now();
+      lib.run();
+      times.push((performance.now() - t) / 1000);
+      if (scratch) {
+        times.length = 0;
+        bind(scratch);
+        for (let r = 0; r < opts.repeat; r++) {
+          t = performance.now();
+          lib.run();
+          times.push((performance.now() - t) / 1000);
+        }
+      }
+      for (const s of staged) s.download();
+    } finally {
+      for (const s of staged) s.free();
+      lib.close();
+    }
+  }
+
+  let check: RunReport['check'];
+  if (reference) {
+    const ir = entry.program ?? (await irFor(session, compiler, file, entry));
+    new Interpreter(ir, { boundary }).run(reference);
+    const cmp = compareArrays(fieldsOf(iface, reference), fieldsOf(iface, args));
+    const passed = cmp.maxRel <= 1e-12 || cmp.maxAbs <= 1e-13;
+    check = { ...cmp, passed };
+  }
+
+  const outputs: string[] = [];
+  // ranks of one mpirun write beside each other
+  const outDir = opts.out && launched !== undefined ? path.join(opts.out, `rank${opts.rank ?? launched}`) : opts.out;
+  if (outDir) {
+    try {
+      ensureDir(outDir);
+      for (const p of iface.params) {
+        if (p.kind !== 'field') continue;
+        const f = path.join(outDir, `${p.name}.npy`);
+        writeNpy(f, args[p.name] as NDArray);
+        outputs.push(f);
+      }
+    } catch (e) {
+      if (e instanceof OrchError) throw e;
+      fail('E_OUTPUT_WRITE', `cannot write the outputs to ${outDir}: ${(e as Error).message}`, { hint: 'choose a writable --out folder' });
+    }
+  }
+  const st = stats(times);
+  const report: RunReport = {
+    entry: entry.entry,
+    module: entry.moduleRel,
+    mode: opts.mode,
+    cache: opts.mode === 'python' ? 'none' : entry.status === 'hit' ? 'hit' : 'miss',
+    reason: entry.status === 'built' ? entry.reason : undefined,
+    codepath: layout ? compiler.codepath : undefined,
+    build_s: buildS,
+    run_s_median: st.median,
+    run_s_min: st.min,
+    runs: times.length,
+    outputs,
+    check,
+  };
+  if (opts.json) session.out(JSON.stringify(report));
+  else if (!opts.quiet) {
+    const cache = report.cache === 'none' ? 'interpreted' : report.cache === 'hit' ? 'cache hit' : `built (${report.reason})`;
+    session.out(`${entry.moduleRel}:${entry.entry} [${opts.mode}] ${cache} in ${buildS.toFixed(3)} s; run median ${(st.median * 1e3).toFixed(3)} ms, min ${(st.min * 1e3).toFixed(3)} ms over ${times.length} call(s)`);
+    if (check) session.out(`check against the interpreter: ${check.passed ? 'match' : 'MISMATCH'} (max abs diff ${check.maxAbs.toExponential(2)}, max rel diff ${check.maxRel.toExponential(2)}, ${check.points} points in ${check.fields} fields)`);
+    if (outputs.length) session.out(`wrote ${outputs.length} field(s) to ${outDir}`);
+  }
+  return check && !check.passed ? 1 : 0;
+}
+
+function fieldsOf(iface: EntryInterface, args: EntryArgs): Record<string, NDArray> {
+  const out: Record<string, NDArray> = {};
+  for (const p of iface.params) if (p.kind === 'field') out[p.name] = args[p.name] as NDArray;
+  return out;
+}
+
+async function soleEntry(session: Awaited<ReturnType<typeof openSession>>, file: string): Promise<string> {
+  const { moduleEntries } = await import('../core/frontend/entries.js');
+  const { ModuleLoader } = await import('../core/frontend/ModuleLoader.js');
+  const entries = moduleEntries(new ModuleLoader(session.config.pythonPath).load(file)).map((f) => f.name);
+  if (entries.length !== 1) {
+    fail('E_USAGE_TARGET', entries.length ? `${path.basename(file)} has several entries: ${entries.join(', ')}` : `${path.basename(file)} has no stencil or program`, { hint: `name one: ${path.basename(file)}:<entry>` });
+  }
+  return entries[0];
+}
+
+/** The expanded IR of an entry that came from the cache (for --check). */
+async function irFor(session: Awaited<ReturnType<typeof openSession>>, compiler: Compiler, file: string, entry: EntryResult) {
+  const c = new Compiler(session.config, { verifyIR: false, printIrAfter: [], timePasses: false, print: session.err }, compiler.codepath, compiler.layout);
+  const r = await c.build({ modules: [file], entry: entry.entry, externals: session.externals, defines: session.defines, mode: 'python' });
+  const prog = r.entries[0]?.program;
+  if (!prog) throw new OrchError(r.errors[0]);
+  return prog;
+}

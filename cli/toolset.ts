@@ -1,0 +1,17 @@
+import { presetNamed as presetIn, resolveConfig as resolveWith, type ConfigOverrides } from '../core/config/loadConfig.js';
+import type { Preset, ResolvedConfig, Toolset } from '../core/config/types.js';
+import { builtinPlugins } from '../plugins/builtins.js';
+import { presets } from '../presets/index.js';
+
+/** orch as shipped: the core, given the built-in stages and presets (the core imports neither). */
+export const toolset: Toolset = { stages: builtinPlugins, presets };
+
+/** Config file (if any) merged over its preset, with overrides on top, using the built-in toolset. */
+export function resolveConfig(over: ConfigOverrides = {}): Promise<ResolvedConfig> {
+  return resolveWith(toolset, over);
+}
+
+/** A built-in preset by name (E_PRESET_UNKNOWN with a suggestion otherwise). */
+export function presetNamed(name: string): Preset {
+  return presetIn(presets, name);
+}

@@ -1,0 +1,86 @@
+import { fail } from '../diagnostics.js';
+import type { Value } from './values.js';
+
+/**
+ * `--externals` JSON -> Values. JSON.parse forgets whether `1.0` was written as a float,
+ * and Python types (and so GT4Py's temporaries) depend on it, so numbers are kept with
+ * their spelling: a number with '.', 'e' or 'E' is a float. `{"function": "pkg.mod.f"}` names
+ * a @gtscript.function by import path.
+ */
+export function parseExternals(text: string): Record<string, Value> {
+  let marked: unknown;
+  try {
+    marked = JSON.parse(markFloats(text));
+  } catch (e) {
+    fail('E_USAGE_EXTERNALS', `--externals is not valid JSON: ${(e as Error).message}`, { hint: `write --externals '{"NAME": 1.0, "i_start": {"axis": "I", "index": 0, "offset": 3}}'` });
+  }
+  if (typeof marked !== 'object' || marked === null || Array.isArray(marked)) {
+    fail('E_USAGE_EXTERNALS', '--externals must be a JSON object', { hint: `write --externals '{"NAME": value}'` });
+  }
+  const out: Record<string, Value> = {};
+  for (const [k, v] of Object.entries(marked as Record<string, unknown>)) out[k] = toValue(k, v);
+  return out;
+}
+
+const FLOAT_TAG = '\u0000f:';
+
+function markFloats(text: string): string {
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j + 1;
+      continue;
+    }
+    const m = /^-?\d+(\.\d*)?([eE][+-]?\d+)?/.exec(text.slice(i));
+    if (m && (c === '-' || /\d/.test(c))) {
+      out += m[1] !== undefined || m[2] !== undefined ? JSON.stringify(FLOAT_TAG + m[0]) : m[0];
+      i += m[0].length;
+      continue;
+    }
+    out += c;
+    i++;
+  }
+  return out;
+}
+
+function toValue(key: string, v: unknown): Value {
+  if (typeof v === 'string' && v.startsWith(FLOAT_TAG)) return { k: 'num', value: Number(v.slice(FLOAT_TAG.length)), isInt: false };
+  if (typeof v === 'number') return { k: 'num', value: v, isInt: true };
+  if (typeof v === 'boolean') return { k: 'bool', value: v };
+  if (typeof v === 'string') return { k: 'str', value: v };
+  if (v && typeof v === 'object' && !Array.isArray(v)) {
+    const o = v as Record<string, unknown>;
+    if ('function' in o) {
+      const fn = o.function;
+      if (typeof fn !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/.test(fn)) {
+        fail('E_USAGE_EXTERNALS', `external '${key}': "function" must be a dotted import path such as "package.module.name"`, { hint: `write {"${key}": {"function": "mypkg.helpers.${key}"}}` });
+      }
+      return { k: 'functionRef', path: fn };
+    }
+    if ('axis' in o) {
+      const axis = o.axis;
+      const num = (x: unknown) => (typeof x === 'string' && x.startsWith(FLOAT_TAG) ? Number(x.slice(FLOAT_TAG.length)) : Number(x ?? 0));
+      if (axis !== 'I' && axis !== 'J' && axis !== 'K') fail('E_USAGE_EXTERNALS', `external '${key}': axis must be "I", "J" or "K"`, { hint: '{"axis": "I", "index": 0, "offset": 3}' });
+      return { k: 'axisIndex', axis, index: num(o.index), offset: num(o.offset) };
+    }
+  }
+  fail('E_USAGE_EXTERNALS', `external '${key}' has a value orch cannot use`, { hint: 'externals are numbers, booleans, axis indices {"axis": "I", "index": 0, "offset": 3} or helper functions {"function": "pkg.module.name"}' });
+}
+
+/** `--define k=v` values: JSON numbers/booleans, or Python's True/False. */
+export function parseDefine(text: string): [string, number | boolean] {
+  const eq = text.indexOf('=');
+  if (eq <= 0) fail('E_USAGE_DEFINE', `--define expects name=value, got '${text}'`, { hint: 'write --define n_sub=4' });
+  const k = text.slice(0, eq).trim();
+  const raw = text.slice(eq + 1).trim();
+  if (raw === 'True' || raw === 'true') return [k, true];
+  if (raw === 'False' || raw === 'false') return [k, false];
+  const n = Number(raw);
+  if (raw === '' || Number.isNaN(n)) fail('E_USAGE_DEFINE', `--define ${k}: '${raw}' is not a number or boolean`, { hint: 'compile-time values are numbers or booleans' });
+  return [k, n];
+}
