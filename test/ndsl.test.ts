@@ -80,7 +80,7 @@ ndsl('Run never builds: a missing entry, then a changed int configuration, are e
   const missing = await drive('ray', path.join(cwd, 'x.npz'), cwd, { FV3_DACEMODE: 'Run' });
   assert.is.not(missing.code, 0);
   assert.match(missing.stderr, /CacheMissError: orchestrated RayleighDamping\.__call__ \(.*ray_fast\.py\): no usable cache entry .*: no cache entry yet/);
-  assert.match(missing.stderr, 'build it with FV3_DACEMODE=Build or BuildAndRun');
+  assert.match(missing.stderr, 'build it first (FV3_DACEMODE=Build or BuildAndRun)');
   const built = await drive('ray', path.join(cwd, 'built.npz'), cwd, { FV3_DACEMODE: 'BuildAndRun' });
   assert.is(built.code, 0, built.stderr);
   const changed = await drive('ray', path.join(cwd, 'x.npz'), cwd, { FV3_DACEMODE: 'Run', RAY_N_SPONGE: '5' });

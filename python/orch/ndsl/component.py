@@ -71,8 +71,8 @@ class OrchestratedMethod:
                     _record(what, "error", f"{_shown(closure['file'])}\n{e}")
                     self._calls[key] = _not_run
                     return _not_run
-                hint = "; build it with FV3_DACEMODE=Build or BuildAndRun" if isinstance(e, CacheMissError) else ""
-                raise type(e)(f"orchestrated {what} ({closure['file']}): {e}{hint}") from None
+                message = str(e).replace("build it first (ORCH_MODE=build-and-run, or orch build)", "build it first (FV3_DACEMODE=Build or BuildAndRun)")
+                raise type(e)(f"orchestrated {what} ({closure['file']}): {message}") from None
         finally:
             os.unlink(f.name)
         if mode == "build":
@@ -147,6 +147,7 @@ def _record(what, status, detail):
 
 def _summary():
     """Build mode's report at exit: every component, built or not; exit status 1 on an error."""
+    sys.stdout.flush()  # the driver's own output first
     errors = [entry for entry in _build_log if entry[1] == "error"]
     print(f"orch (FV3_DACEMODE=Build): {len(_build_log)} orchestrated component(s), {len(errors)} error(s)", file=sys.stderr)
     for what, status, detail in _build_log:
