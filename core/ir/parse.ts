@@ -1,0 +1,568 @@
+import { registerSource } from '../diagnostics.js';
+import { lex, Tokens } from './lex.js';
+import { ExprParser, type ExprScope } from './parseExpr.js';
+import type {
+  ArrayDecl, AxisBound, Axes, CallbackDecl, Computation, DType, Expr, FieldDecl, HLoop, HorizontalRegion, HostStmt, IterationOrder,
+  LaunchRequirement, ParamDecl, Program, PStmt, Range, RegionAxis, ScalarDecl, ScalarVar, SourceLoc, StencilDef, Stmt, Tiling, VLoop,
+} from './types.js';
+
+/**
+ * The IR's text form (core/ir/print.ts) parsed back into a `Program`, so pass tests can
+ * start from IR text. `printProgram(parseProgram(t)) === t` for every text the printer
+ * prints (test/irRoundTrip.test.ts).
+ *
+ * What the text leaves out gets a fixed stand-in: every `loc` is the statement's place
+ * in the IR text; a debug check aborts and names the program and the stencil it sits in;
+ * a requirement has no hint; a stencil temporary spans IJK; a callback's function is
+ * its own name in the IR file; the entry is a `program`.
+ */
+export function parseProgram(text: string, file = '<ir>'): Program {
+  registerSource(file, text);
+  return new IRParser(new Tokens(lex(text, file), file)).program();
+}
+
+const DTYPES = ['float64', 'float32', 'int32', 'int64', 'bool'];
+const AXES = ['IJK', 'IJ', 'IK', 'JK', 'I', 'J', 'K'];
+const ORDERS = ['PARALLEL', 'FORWARD', 'BACKWARD'];
+
+class IRParser {
+  private readonly ex: ExprParser;
+  private name = '';
+  private readonly arrays = new Map<string, ArrayDecl>();
+  private readonly scalars = new Map<string, ScalarVar>();
+  private readonly stencils: Record<string, StencilDef> = {};
+  private readonly callbacks: CallbackDecl[] = [];
+
+  constructor(private readonly t: Tokens) {
+    this.ex = new ExprParser(t);
+  }
+
+  private oneOf<T extends string>(values: string[], what: string): T {
+    const tok = this.t.peek();
+    if (tok.kind !== 'ident' || !values.includes(tok.text)) this.t.error(`expected ${what} (${values.join(', ')}), found '${tok.text}'`);
+    return this.t.next().text as T;
+  }
+
+  private dtype(): DType {
+    return this.oneOf<DType>(DTYPES, 'a dtype');
+  }
+
+  private list<T>(close: string, item: () => T): T[] {
+    const out: T[] = [];
+    if (this.t.eat(close)) return out;
+    do out.push(item());
+    while (this.t.eat(','));
+    this.t.expect(close);
+    return out;
+  }
+
+  private tuple(scope: ExprScope, want?: DType): Expr[] {
+    this.t.expect('(');
+    return this.list(')', () => this.ex.parse(scope, want));
+  }
+
+  /** `name: field<dtype, AXES>` or `name: dtype` */
+  private param(): { name: string; loc: SourceLoc; dtype: DType; axes?: Axes } {
+    const loc = this.t.loc();
+    const name = this.t.ident('a parameter name');
+    this.t.expect(':');
+    if (!this.t.eat('field')) return { name, loc, dtype: this.dtype() };
+    this.t.expect('<');
+    const dtype = this.dtype();
+    this.t.expect(',');
+    const axes = this.oneOf<Axes>(AXES, 'axes');
+    this.t.expect('>');
+    return { name, loc, dtype, axes };
+  }
+
+  private readonly programScope: ExprScope = {
+    field: (n) => this.arrays.get(n)?.dtype,
+    scalar: (n) => this.scalars.get(n)?.dtype,
+  };
+
+  program(): Program {
+    const t: Tokens = this.t;
+    const loc = t.loc();
+    t.expect('program');
+    this.name = t.ident('the program name');
+    t.expect('(');
+    const params: ParamDecl[] = this.list(')', () => {
+      const p = this.param();
+      if (p.axes) this.arrays.set(p.name, { name: p.name, dtype: p.dtype, axes: p.axes, role: 'arg', loc: p.loc });
+      else this.scalars.set(p.name, { name: p.name, dtype: p.dtype, role: 'arg' });
+      return { name: p.name, kind: p.axes ? 'field' : 'scalar' };
+    });
+    const compiletime: Record<string, number | boolean> = {};
+    if (t.eat('compiletime')) {
+      t.expect('{');
+      this.list('}', () => {
+        const k = t.ident();
+        t.expect('=');
+        if (t.is('true') || t.is('false')) compiletime[k] = t.next().text === 'true';
+        else compiletime[k] = this.constant();
+      });
+    }
+    t.expect('{');
+    // shapes may name locals declared after them: read the declarations first
+    const shapes: [ArrayDecl, number][] = [];
+    while (t.is('temporary') || t.is('transient')) {
+      const aloc = t.loc();
+      const role = t.next().text as 'temporary' | 'transient';
+      const name = t.ident('an array name');
+      t.expect(':');
+      const dtype = this.dtype();
+      t.expect('[');
+      const axes = this.oneOf<Axes>(AXES, 'axes');
+      t.expect(']');
+      const a: ArrayDecl = { name, dtype, axes, role, loc: aloc };
+      this.arrays.set(name, a);
+      t.expect('shape');
+      shapes.push([a, t.save()]);
+      t.skipLine();
+    }
+    while (t.is('local')) {
+      t.next();
+      const name = t.ident('a scalar name');
+      t.expect(':');
+      this.scalars.set(name, { name, dtype: this.dtype(), role: 'local' });
+    }
+    const after = t.save();
+    for (const [a, pos] of shapes) {
+      t.seek(pos);
+      a.shape = this.tuple(this.programScope, 'int64');
+      if (t.eat('pool')) {
+        t.expect('[');
+        const offset = this.ex.parse(this.programScope, 'int64');
+        t.expect(',');
+        const end = this.ex.parse(this.programScope, 'int64');
+        t.expect(')');
+        a.pool = { offset, end, zeroFill: t.eat('zero') };
+      }
+    }
+    t.seek(after);
+    while (t.is('stencil')) this.stencil();
+    while (t.is('callback')) this.callbackDecl();
+    t.expect('body');
+    t.expect('{');
+    const body = this.pstmts();
+    t.expect('}');
+    t.expect('}');
+    if (t.peek().kind !== 'eof') t.error(`expected the end of the program, found '${t.peek().text}'`);
+    return {
+      name: this.name,
+      entryKind: 'program',
+      loc,
+      params,
+      arrays: [...this.arrays.values()],
+      scalars: [...this.scalars.values()],
+      compiletime,
+      stencils: this.stencils,
+      ...(this.callbacks.length ? { callbacks: this.callbacks } : {}),
+      body,
+    };
+  }
+
+  /** A number as `String(v)` prints it (compile-time values, check thresholds). */
+  private constant(): number {
+    const neg = this.t.eat('-');
+    const tok = this.t.next();
+    const v = tok.kind === 'number' ? Number(tok.text) : tok.text === 'Infinity' ? Infinity : tok.text === 'NaN' ? NaN : this.t.error(`expected a number, found '${tok.text}'`, tok);
+    return neg ? -v : v;
+  }
+
+  private stencil(): void {
+    const t: Tokens = this.t;
+    const loc = t.loc();
+    t.expect('stencil');
+    const name = t.ident('a stencil name');
+    const fields: FieldDecl[] = [];
+    const scalars: ScalarDecl[] = [];
+    t.expect('(');
+    const params = this.list(')', () => {
+      const p = this.param();
+      if (p.axes) fields.push({ name: p.name, dtype: p.dtype, axes: p.axes, role: 'api' });
+      else scalars.push({ name: p.name, dtype: p.dtype });
+      return p.name;
+    });
+    t.expect('{');
+    while (t.eat('temp')) {
+      const tname = t.ident('a temporary name');
+      t.expect(':');
+      fields.push({ name: tname, dtype: this.dtype(), axes: 'IJK', role: 'temp' });
+    }
+    const scope: ExprScope = { field: (n) => fields.find((f) => f.name === n)?.dtype, scalar: (n) => scalars.find((s) => s.name === n)?.dtype };
+    const computations: Computation[] = [];
+    while (t.is('computation')) {
+      const cloc = t.loc();
+      t.next();
+      const order = this.oneOf<IterationOrder>(ORDERS, 'an iteration order');
+      t.expect('{');
+      const intervals = [];
+      while (t.is('interval')) {
+        const iloc = t.loc();
+        t.next();
+        t.expect('[');
+        const start = this.bound();
+        t.expect(',');
+        const end = this.bound();
+        t.expect(')');
+        t.expect('{');
+        intervals.push({ start, end, body: this.stmts(scope, name), loc: iloc });
+        t.expect('}');
+      }
+      t.expect('}');
+      computations.push({ order, intervals, loc: cloc });
+    }
+    t.expect('}');
+    this.stencils[name] = { name, loc, params, fields, scalars, computations };
+  }
+
+  /** `start`, `end-1`, `start+2` */
+  private bound(): AxisBound {
+    const level = this.oneOf<'start' | 'end'>(['start', 'end'], 'a bound');
+    if (this.t.is('+') || this.t.is('-')) {
+      const sign = this.t.next().text === '-' ? -1 : 1;
+      return { level, offset: sign * this.t.int() };
+    }
+    return { level, offset: 0 };
+  }
+
+  private regionAxis(): RegionAxis {
+    const start = this.t.is('start') || this.t.is('end') ? this.bound() : null;
+    this.t.expect(':');
+    const end = this.t.is('start') || this.t.is('end') ? this.bound() : null;
+    return { start, end };
+  }
+
+  /** Point statements until the closing `}` (not consumed). */
+  private stmts(scope: ExprScope, stencil: string): Stmt[] {
+    const t: Tokens = this.t;
+    const out: Stmt[] = [];
+    while (!t.is('}')) {
+      const loc = t.loc();
+      const assign = t.is('=', 1);
+      if (!assign && t.eat('let')) {
+        const nameTok = t.peek();
+        const name = t.ident('a local name');
+        const dtype = scope.scalar(name);
+        if (!dtype) t.error(`unknown point local '${name}'`, nameTok);
+        t.expect('=');
+        out.push({ kind: 'let', name, value: this.ex.parse(scope, dtype), loc });
+      } else if (!assign && t.eat('check')) {
+        const test = this.oneOf<'nan' | 'negative'>(['nan', 'negative'], 'a check');
+        let threshold = 0;
+        if (test === 'negative') {
+          t.expect('<');
+          threshold = this.constant();
+        }
+        const target = t.ident('the checked array');
+        out.push({ kind: 'check', target, check: { test, threshold, program: this.name, stencil, action: 'abort' }, loc });
+      } else if (!assign && t.eat('if')) {
+        const cond = this.ex.parse(scope, 'bool');
+        t.expect('{');
+        const then = this.stmts(scope, stencil);
+        t.expect('}');
+        let other: Stmt[] = [];
+        if (t.eat('else')) {
+          t.expect('{');
+          other = this.stmts(scope, stencil);
+          t.expect('}');
+        }
+        out.push({ kind: 'if', cond, then, else: other, loc });
+      } else if (!assign && t.eat('while')) {
+        const cond = this.ex.parse(scope, 'bool');
+        t.expect('{');
+        out.push({ kind: 'while', cond, body: this.stmts(scope, stencil), loc });
+        t.expect('}');
+      } else if (!assign && t.eat('region')) {
+        const split = t.eat('split');
+        const regions: HorizontalRegion[] = [];
+        do {
+          t.expect('[');
+          const i = this.regionAxis();
+          t.expect(',');
+          const j = this.regionAxis();
+          t.expect(']');
+          regions.push({ i, j });
+        } while (t.eat('|'));
+        t.expect('{');
+        out.push({ kind: 'region', regions, body: this.stmts(scope, stencil), loc, ...(split ? { split } : {}) });
+        t.expect('}');
+      } else {
+        const targetTok = t.peek();
+        const target = t.ident('a statement');
+        const dtype = scope.field(target);
+        if (!dtype) t.error(`unknown field '${target}'`, targetTok);
+        t.expect('=');
+        out.push({ kind: 'assign', target, value: this.ex.parse(scope, dtype), loc });
+      }
+    }
+    return out;
+  }
+
+  private range(scope: ExprScope, axis: string): Range {
+    this.t.expect(axis);
+    this.t.expect('in');
+    this.t.expect('[');
+    const lo = this.ex.parse(scope, 'int64');
+    this.t.expect(',');
+    const hi = this.ex.parse(scope, 'int64');
+    this.t.expect(')');
+    return { lo, hi };
+  }
+
+  private origins(): Record<string, Expr[]> {
+    const out: Record<string, Expr[]> = {};
+    this.t.expect('{');
+    this.list('}', () => {
+      const k = this.t.ident('a field name');
+      this.t.expect(':');
+      out[k] = this.tuple(this.programScope, 'int64');
+    });
+    return out;
+  }
+
+  private domain(): [Expr, Expr, Expr] {
+    const tok = this.t.peek();
+    const d = this.tuple(this.programScope, 'int64');
+    if (d.length !== 3) this.t.error(`a domain has 3 extents, found ${d.length}`, tok);
+    return d as [Expr, Expr, Expr];
+  }
+
+  private launch(loc: SourceLoc): PStmt {
+    const t: Tokens = this.t;
+    // a fused launch is named after its stencils: `a+b`
+    let stencil = t.ident('a stencil name');
+    while (t.eat('+')) stencil += `+${t.ident('a stencil name')}`;
+    t.expect('domain');
+    const domain = this.domain();
+    t.expect('origins');
+    const origins = this.origins();
+    t.expect('transients');
+    t.expect('[');
+    const transients = this.list(']', () => t.ident('a transient'));
+    let tile: Tiling | undefined;
+    if (t.eat('tile')) {
+      const sizeTok = t.peek();
+      const dims = [t.int(), ...t.ident('a tile size').split('x').slice(1).map(Number)];
+      if (dims.length < 2 || dims.length > 3 || dims.some((d) => !Number.isInteger(d))) t.error('expected a tile size like 8x8 or 8x8x16', sizeTok);
+      t.expect('local');
+      t.expect('[');
+      const local = this.list(']', () => ({ name: t.ident('a tile-local array'), zeroFill: t.eat('zeroed') }));
+      tile = { size: [dims[0], dims[1]], ...(dims[2] ? { k: dims[2] } : {}), local };
+    }
+    t.expect('{');
+    const requires: LaunchRequirement[] = [];
+    while (t.is('require')) {
+      const rloc = t.loc();
+      t.next();
+      const cond = this.ex.parse(this.programScope, 'bool');
+      t.expect('else');
+      const code = t.ident('an error code');
+      const msgTok = t.next();
+      if (msgTok.kind !== 'string') t.error(`expected the requirement's message, found '${msgTok.text}'`, msgTok);
+      const args = this.tuple(this.programScope, 'int64');
+      requires.push({ cond, code, message: JSON.parse(msgTok.text) as string, args, hint: '', loc: rloc });
+    }
+    const loops: VLoop[] = [];
+    while (t.is('vloop')) loops.push(this.vloop(stencil));
+    t.expect('}');
+    return { kind: 'launch', stencil, domain, origins, transients, ...(requires.length ? { requires } : {}), ...(tile ? { tile } : {}), loops, loc };
+  }
+
+  private vloop(stencil: string): VLoop {
+    const t: Tokens = this.t;
+    const loc = t.loc();
+    t.expect('vloop');
+    const order = this.oneOf<IterationOrder>(ORDERS, 'an iteration order');
+    const k = this.range(this.programScope, 'k');
+    t.expect('{');
+    const body: HLoop[] = [];
+    while (t.is('hloop')) body.push(this.hloop(stencil));
+    t.expect('}');
+    return { order, k, body, loc };
+  }
+
+  private hloop(stencil: string): HLoop {
+    const t: Tokens = this.t;
+    t.expect('hloop');
+    const i = this.range(this.programScope, 'i');
+    const j = this.range(this.programScope, 'j');
+    let grow: HLoop['grow'];
+    if (t.eat('grow')) {
+      t.expect('(');
+      const g = this.list(')', () => t.int());
+      if (g.length !== 4) t.error(`grow has 4 entries, found ${g.length}`);
+      grow = g as HLoop['grow'];
+    }
+    let locals: HLoop['locals'];
+    if (t.eat('locals')) {
+      t.expect('{');
+      locals = this.list('}', () => {
+        const name = t.ident('a local name');
+        t.expect(':');
+        return { name, dtype: this.dtype() };
+      });
+    }
+    const scope: ExprScope = { field: this.programScope.field, scalar: (n) => locals?.find((l) => l.name === n)?.dtype ?? this.programScope.scalar(n) };
+    t.expect('{');
+    const body = this.stmts(scope, stencil);
+    t.expect('}');
+    return { i, j, body, ...(locals ? { locals } : {}), ...(grow ? { grow } : {}) };
+  }
+
+  /** Program statements until the closing `}` (not consumed). */
+  private pstmts(): PStmt[] {
+    const t: Tokens = this.t;
+    const s = this.programScope;
+    const out: PStmt[] = [];
+    const block = (): PStmt[] => {
+      t.expect('{');
+      const b = this.pstmts();
+      t.expect('}');
+      return b;
+    };
+    while (!t.is('}')) {
+      const loc = t.loc();
+      const kw = t.ident('a statement');
+      if (kw === 'launch') out.push(this.launch(loc));
+      else if (kw === 'call') out.push(this.call(loc));
+      else if (kw === 'set') {
+        const { name, value } = this.setTarget(s);
+        out.push({ kind: 'set', name, value, loc });
+      } else if (kw === 'for') {
+        const { v, start, stop, step } = this.forHead(s);
+        out.push({ kind: 'for', var: v, start, stop, step, body: block(), loc });
+      } else if (kw === 'while') {
+        const cond = this.ex.parse(s, 'bool');
+        out.push({ kind: 'while', cond, body: block(), loc });
+      } else if (kw === 'if') {
+        const cond = this.ex.parse(s, 'bool');
+        const then = block();
+        out.push({ kind: 'if', cond, then, else: t.eat('else') ? block() : [], loc });
+      } else if (kw === 'callback') {
+        const nameTok = t.peek();
+        const callback = t.ident('a callback name');
+        const decl = this.callbacks.find((c) => c.name === callback);
+        if (!decl) t.error(`unknown callback '${callback}'`, nameTok);
+        t.expect('(');
+        let n = 0;
+        const params = decl.params;
+        const args = this.list(')', () => this.ex.parse(s, params[n++]?.dtype));
+        const result = t.eat('->') ? t.ident('a result scalar') : null;
+        out.push({ kind: 'callback', callback, args, result, loc });
+      } else t.error(`expected a program statement, found '${kw}'`, t.peek(-1));
+    }
+    return out;
+  }
+
+  private setTarget(scope: ExprScope): { name: string; value: Expr } {
+    const tok = this.t.peek();
+    const name = this.t.ident('a scalar name');
+    const dtype = scope.scalar(name);
+    if (!dtype) this.t.error(`unknown scalar '${name}'`, tok);
+    this.t.expect('=');
+    return { name, value: this.ex.parse(scope, dtype) };
+  }
+
+  private forHead(scope: ExprScope): { v: string; start: Expr; stop: Expr; step: Expr } {
+    const t: Tokens = this.t;
+    const v = t.ident('a loop variable');
+    const dtype = scope.scalar(v) ?? 'int64';
+    t.expect('in');
+    t.expect('range');
+    const [start, stop, step] = this.tuple(scope, dtype);
+    return { v, start, stop, step };
+  }
+
+  private call(loc: SourceLoc): PStmt {
+    const t: Tokens = this.t;
+    const nameTok = t.peek();
+    const stencil = t.ident('a stencil name');
+    const def = this.stencils[stencil];
+    if (!def) t.error(`unknown stencil '${stencil}'`, nameTok);
+    const fields: Record<string, string> = {};
+    const scalars: Record<string, Expr> = {};
+    t.expect('(');
+    this.list(')', () => {
+      const k = t.ident('a parameter name');
+      t.expect('=');
+      if (def.fields.some((f) => f.name === k)) fields[k] = t.ident('an array name');
+      else scalars[k] = this.ex.parse(this.programScope, def.scalars.find((x) => x.name === k)?.dtype);
+    });
+    t.expect('origin');
+    const origins = this.origins();
+    t.expect('domain');
+    return { kind: 'call', stencil, fields, scalars, origins, domain: this.domain(), loc };
+  }
+
+  private callbackDecl(): void {
+    const t: Tokens = this.t;
+    const loc = t.loc();
+    t.expect('callback');
+    const name = t.ident('a callback name');
+    t.expect('(');
+    const params = this.list(')', () => {
+      const p = t.ident('a parameter name');
+      t.expect(':');
+      return { name: p, dtype: this.dtype() };
+    });
+    t.expect('->');
+    const result = t.eat('None') ? null : this.dtype();
+    const decl: CallbackDecl = { name, function: { file: this.t.file, name }, params, result, loc, host: null };
+    this.callbacks.push(decl);
+    if (t.is('host') && t.is('-', 1) && t.is('only', 2)) {
+      t.next();
+      t.next();
+      t.next();
+      decl.why = { message: 'its body is not pure scalar code', loc };
+      return;
+    }
+    const scalars: ScalarVar[] = params.map((p) => ({ name: p.name, dtype: p.dtype, role: 'arg' }));
+    t.expect('{');
+    while (t.is('local') && !t.is('=', 1)) {
+      t.next();
+      const lname = t.ident('a local name');
+      t.expect(':');
+      scalars.push({ name: lname, dtype: this.dtype(), role: 'local' });
+    }
+    const scope: ExprScope = { field: () => undefined, scalar: (n) => scalars.find((s) => s.name === n)?.dtype };
+    decl.host = { scalars, body: this.hostStmts(scope, result) };
+    t.expect('}');
+  }
+
+  private hostStmts(scope: ExprScope, result: DType | null): HostStmt[] {
+    const t: Tokens = this.t;
+    const out: HostStmt[] = [];
+    const block = (): HostStmt[] => {
+      t.expect('{');
+      const b = this.hostStmts(scope, result);
+      t.expect('}');
+      return b;
+    };
+    while (!t.is('}')) {
+      const loc = t.loc();
+      const kw = t.ident('a statement');
+      if (kw === 'set') out.push({ kind: 'set', ...this.setTarget(scope), loc });
+      else if (kw === 'for') {
+        const { v, start, stop, step } = this.forHead(scope);
+        out.push({ kind: 'for', var: v, start, stop, step, body: block(), loc });
+      } else if (kw === 'while') {
+        const cond = this.ex.parse(scope, 'bool');
+        out.push({ kind: 'while', cond, body: block(), loc });
+      } else if (kw === 'if') {
+        const cond = this.ex.parse(scope, 'bool');
+        const then = block();
+        out.push({ kind: 'if', cond, then, else: t.eat('else') ? block() : [], loc });
+      } else if (kw === 'return') {
+        const bare = t.is('}') || t.peek().line !== t.peek(-1).line;
+        out.push({ kind: 'return', value: bare ? null : this.ex.parse(scope, result ?? undefined), loc });
+      } else if (kw === 'raise') {
+        const msg = t.next();
+        if (msg.kind !== 'string') t.error(`expected the raised message, found '${msg.text}'`, msg);
+        out.push({ kind: 'raise', message: JSON.parse(msg.text) as string, loc });
+      } else t.error(`expected a callback statement, found '${kw}'`, t.peek(-1));
+    }
+    return out;
+  }
+}
