@@ -1,5 +1,5 @@
 import type { Tokens } from './lex.js';
-import type { BinaryOp, BuiltinFn, DType, Expr } from './types.js';
+import { BUILTIN_FNS, type BinaryOp, type BuiltinFn, type DType, type Expr } from './types.js';
 
 /**
  * Expressions of the IR's text form, back into typed `Expr`s.
@@ -18,10 +18,7 @@ export interface ExprScope {
 }
 
 const DTYPES = new Set<string>(['float64', 'float32', 'int32', 'int64', 'bool']);
-const BUILTINS = new Set<string>([
-  'abs', 'min', 'max', 'mod', 'sqrt', 'exp', 'log', 'log10', 'pow', 'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan', 'arctan2',
-  'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh', 'arctanh', 'floor', 'ceil', 'trunc', 'isnan', 'isinf', 'isfinite', 'erf', 'erfc', 'gamma', 'cbrt',
-]);
+const BUILTINS = new Set<string>(BUILTIN_FNS);
 const BOOL_RESULT = new Set<string>(['isnan', 'isinf', 'isfinite']);
 const KEEP_TYPE = new Set<string>(['abs', 'min', 'max', 'mod']);
 const BINARY = new Set<string>(['+', '-', '*', '/', '//', '%', '**', '<', '<=', '>', '>=', '==', '!=', 'and', 'or']);
