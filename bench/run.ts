@@ -7,7 +7,7 @@ import { Compiler } from '../core/Compiler.js';
 import { resolveConfig } from '../cli/toolset.js';
 import { formatDiagnostic } from '../core/diagnostics.js';
 import type { Program, Stmt } from '../core/ir/types.js';
-import { writes, reads } from '../core/ir/walk.js';
+import { writes, reads } from '../core/ir/uses.js';
 import { bytesPerElement } from '../core/runtime/ndarray.js';
 import type { MeasureRequest } from './measure.js';
 

@@ -1,5 +1,6 @@
 import type { Program } from '../core/ir/types.js';
-import { forEachExpr, writes } from '../core/ir/walk.js';
+import { writes } from '../core/ir/uses.js';
+import { forEachExpr } from '../core/ir/visit.js';
 import { makeTypedArray, type NDArray } from '../core/runtime/ndarray.js';
 import type { EntryCall } from '../test/deviceRuns.js';
 

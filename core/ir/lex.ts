@@ -15,7 +15,7 @@ export interface Token {
 }
 
 // longest first, so `//` wins over `/` and `->` over `-`
-const PUNCT = ['**', '//', '<=', '>=', '==', '!=', '->', '(', ')', '[', ']', '{', '}', ',', ':', '=', '|', '<', '>', '+', '-', '*', '/', '%', '.'];
+const PUNCT = ['**', '//', '<=', '>=', '==', '!=', '->', '(', ')', '[', ']', '{', '}', ',', ':', '=', '|', '<', '>', '+', '-', '*', '/', '%', '.', '#'];
 
 export function lex(text: string, file: string): Token[] {
   const out: Token[] = [];

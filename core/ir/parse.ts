@@ -440,6 +440,21 @@ class IRParser {
         const cond = this.ex.parse(s, 'bool');
         const then = block();
         out.push({ kind: 'if', cond, then, else: t.eat('else') ? block() : [], loc });
+      } else if (kw === 'halo') {
+        const phase = this.oneOf<'update' | 'start' | 'wait'>(['update', 'start', 'wait'], 'a halo phase');
+        t.expect('#');
+        const exchange = t.int();
+        t.expect('(');
+        const fields = this.list(')', () => {
+          const tok = t.peek();
+          const f = t.ident('a field name');
+          if (!this.arrays.has(f)) t.error(`unknown array '${f}'`, tok);
+          return f;
+        });
+        t.expect('width');
+        const width = t.int();
+        t.expect('halo');
+        out.push({ kind: 'halo', phase, exchange, fields, width, halo: t.int(), loc });
       } else if (kw === 'callback') {
         const nameTok = t.peek();
         const callback = t.ident('a callback name');

@@ -372,3 +372,6 @@ export interface Program {
 export function axisIndices(axes: Axes): number[] {
   return [...axes].map((a) => 'IJK'.indexOf(a));
 }
+
+/** A stencil call after library expansion (see `PStmt`). */
+export type Launch = Extract<PStmt, { kind: 'launch' }>;

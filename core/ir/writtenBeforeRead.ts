@@ -1,6 +1,5 @@
-import type { Expr, HLoop, Range, Stmt, VLoop } from './types.js';
-import type { Launch } from './rewrite.js';
-import { reads, writes } from './walk.js';
+import type { Expr, HLoop, Range, Stmt, VLoop, Launch } from './types.js';
+import { reads, writes } from './uses.js';
 
 /**
  * Whether every point of a launch's transient is written before it is read. Pooling

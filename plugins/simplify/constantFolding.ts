@@ -1,6 +1,5 @@
-import type { Expr, PStmt, Program, Stmt } from '../../core/ir/types.js';
-import { mapLaunchExprs, mapProgramExprs, mapStmtLists, type Launch } from '../../core/ir/rewrite.js';
-import { mapExpr } from '../../core/ir/walk.js';
+import type { Expr, PStmt, Program, Stmt, Launch } from '../../core/ir/types.js';
+import { mapLaunchExprs, mapProgramExprs, mapStmtLists, mapExpr } from '../../core/ir/visit.js';
 
 /**
  * Constant folding and propagation of compile-time values: operations on literals are

@@ -1,6 +1,5 @@
 import type { Expr, PStmt, Program } from '../../core/ir/types.js';
-import { mapProgramExprs } from '../../core/ir/rewrite.js';
-import { mapExpr, visitExpr } from '../../core/ir/walk.js';
+import { mapProgramExprs, mapExpr, visitExpr } from '../../core/ir/visit.js';
 
 /**
  * Propagates locals assigned exactly once from values that cannot change (arguments the

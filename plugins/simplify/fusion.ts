@@ -1,6 +1,7 @@
-import type { HLoop, PStmt, Program, Stmt, VLoop } from '../../core/ir/types.js';
-import { mapStmtLists, sameExpr, type Launch } from '../../core/ir/rewrite.js';
-import { reads, writes, type Access } from '../../core/ir/walk.js';
+import type { HLoop, PStmt, Program, Stmt, VLoop, Launch } from '../../core/ir/types.js';
+import { sameExpr } from '../../core/ir/build.js';
+import { mapStmtLists } from '../../core/ir/visit.js';
+import { reads, writes, type Access } from '../../core/ir/uses.js';
 
 /**
  * Loop fusion (simplify, second run): adjacent launches merge across stencil calls (see
