@@ -1,4 +1,4 @@
-import type { Expr, HLoop, Launch, PStmt, Stmt, VLoop } from './types.js';
+import type { Expr, HLoop, HostStmt, Launch, PStmt, Stmt, VLoop } from './types.js';
 
 /**
  * The one traversal of the IR: which expressions and statement lists each node holds,
@@ -93,6 +93,11 @@ export function forEachStmt(stmts: readonly Stmt[], enter: (s: Stmt) => boolean 
   }
 }
 
+/** Whether some statement of a statement tree, nested ones included, satisfies `pred`. */
+export function someStmt(stmts: readonly Stmt[], pred: (s: Stmt) => boolean): boolean {
+  return stmts.some((s) => pred(s) || stmtLists(s).some((l) => someStmt(l, pred)));
+}
+
 /** Visits every expression node of a statement tree (conditions included). */
 export function forEachExpr(stmts: readonly Stmt[], fn: (e: Expr) => void): void {
   forEachStmt(stmts, (s) => {
@@ -171,6 +176,11 @@ export function forEachPStmt(stmts: readonly PStmt[], enter: (s: PStmt) => boole
     if (enter(s) === false) continue;
     for (const list of pstmtLists(s)) forEachPStmt(list, enter);
   }
+}
+
+/** Whether some program statement, nested ones included, satisfies `pred`. */
+export function somePStmt(stmts: readonly PStmt[], pred: (s: PStmt) => boolean): boolean {
+  return stmts.some((s) => pred(s) || pstmtLists(s).some((l) => somePStmt(l, pred)));
 }
 
 /** Every launch of a program, in program order. */
@@ -255,4 +265,13 @@ export function mapStmtLists(stmts: readonly PStmt[], fn: (list: PStmt[]) => PSt
     }
   });
   return fn(inner);
+}
+
+/** Visits callback statements pre-order; `enter` returning false skips that statement's children. */
+export function forEachHostStmt(stmts: readonly HostStmt[], enter: (s: HostStmt) => boolean | void): void {
+  for (const s of stmts) {
+    if (enter(s) === false) continue;
+    const lists = s.kind === 'if' ? [s.then, s.else] : s.kind === 'while' || s.kind === 'for' ? [s.body] : [];
+    for (const list of lists) forEachHostStmt(list, enter);
+  }
 }

@@ -27,6 +27,7 @@ import {
 } from '../../core/ir/types.js';
 
 import { emitHalo, haloHandleMembers, haloIncludes } from './haloExchange.js';
+import { launches, someStmt } from '../../core/ir/visit.js';
 
 /**
  * C++ backend for the loop-nest IR (a `Program` after library expansion).
@@ -87,14 +88,7 @@ export function programSignature(program: Program): ProgramSignature {
 
 /** Arrays some launch of the (expanded) program assigns to: the fields a host must pass writable. */
 function writtenArrays(body: readonly PStmt[], out = new Set<string>()): Set<string> {
-  for (const s of body) {
-    if (s.kind === 'launch') for (const v of s.loops) for (const h of v.body) writes(h.body, out);
-    else if (s.kind === 'for' || s.kind === 'while') writtenArrays(s.body, out);
-    else if (s.kind === 'if') {
-      writtenArrays(s.then, out);
-      writtenArrays(s.else, out);
-    }
-  }
+  for (const l of launches(body)) for (const v of l.loops) for (const h of v.body) writes(h.body, out);
   return out;
 }
 
@@ -1334,9 +1328,7 @@ export type CheckStmt = Extract<Stmt, { kind: 'check' }>;
 
 /** Whether point statements `body` hold a debug check that `test` accepts. */
 export function hasCheck(body: readonly Stmt[], test: (c: DebugCheck) => boolean = () => true): boolean {
-  return body.some((x) =>
-    x.kind === 'check' ? test(x.check) : x.kind === 'if' ? hasCheck(x.then, test) || hasCheck(x.else, test) : x.kind === 'while' || x.kind === 'region' ? hasCheck(x.body, test) : false,
-  );
+  return someStmt(body, (x) => x.kind === 'check' && test(x.check));
 }
 
 /** Whether a launch holds a debug check that `test` accepts. */

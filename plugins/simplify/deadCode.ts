@@ -1,6 +1,6 @@
 import type { PStmt, Program, Stmt } from '../../core/ir/types.js';
 import { namesRead } from '../../core/ir/uses.js';
-import { flatMapStmts, launches, mapStmtLists } from '../../core/ir/visit.js';
+import { flatMapStmts, launches, mapStmtLists, somePStmt } from '../../core/ir/visit.js';
 
 /**
  * Dead code and dead dataflow elimination, to a fixpoint: sets of locals nobody reads,
@@ -65,7 +65,5 @@ function sweep(p: Program): Program {
 }
 
 function assigned(stmts: PStmt[], name: string): boolean {
-  return stmts.some((s) =>
-    s.kind === 'set' ? s.name === name : s.kind === 'callback' ? s.result === name : s.kind === 'for' ? s.var === name || assigned(s.body, name) : s.kind === 'while' ? assigned(s.body, name) : s.kind === 'if' ? assigned(s.then, name) || assigned(s.else, name) : false,
-  );
+  return somePStmt(stmts, (s) => (s.kind === 'set' ? s.name === name : s.kind === 'callback' ? s.result === name : s.kind === 'for' && s.var === name));
 }
