@@ -1,5 +1,5 @@
 import type { Expr, HLoop, Program, Stmt, Launch } from '../../core/ir/types.js';
-import { flatMapStmts, mapStmtLists, mapExpr, mapStmts } from '../../core/ir/visit.js';
+import { flatMapStmts, mapStmtLists, mapStmts } from '../../core/ir/visit.js';
 import { checkTargets, reads, touches } from '../../core/ir/uses.js';
 
 /**
