@@ -75,7 +75,7 @@ export function launchAccessBounds(launch: Launch, arrays: readonly ArrayDecl[])
         walkStmts(regionScope(scope, s.regions, launch.domain), s.body);
         return false;
       }
-      if (s.kind === 'assign' || s.kind === 'check') record(scope, s.target, [0, 0, 0]);
+      if (s.kind === 'assign' || s.kind === 'check') record(scope, s.target, [0, 0, s.kOffset ?? 0]);
       for (const e of stmtExprs(s)) visitExpr(e, (x) => x.kind === 'field' && record(scope, x.name, x.offset, x.kOffset !== undefined));
     });
 

@@ -73,7 +73,8 @@ export class StmtParser {
     const out: Stmt[] = [];
     while (!t.is('}')) {
       const loc = t.loc();
-      const assign = t.is('=', 1);
+      // `q[0, 0, 1] = ...` writes at a K offset; `region [...]` is a keyword
+      const assign = t.is('=', 1) || (t.is('[', 1) && !t.peek(1).spaced);
       if (!assign && t.eat('let')) {
         const nameTok = t.peek();
         const name = t.ident('a local name');
@@ -89,7 +90,8 @@ export class StmtParser {
           threshold = this.constant();
         }
         const target = t.ident('the checked array');
-        out.push({ kind: 'check', target, check: { test, threshold, program: this.name, stencil, action: 'abort' }, loc });
+        const kOffset = this.writeOffset();
+        out.push({ kind: 'check', target, check: { test, threshold, program: this.name, stencil, action: 'abort' }, loc, ...(kOffset ? { kOffset } : {}) });
       } else if (!assign && t.eat('if')) {
         const cond = this.ex.parse(scope, 'bool');
         t.expect('{');
@@ -126,11 +128,25 @@ export class StmtParser {
         const target = t.ident('a statement');
         const dtype = scope.field(target);
         if (!dtype) t.error(`unknown field '${target}'`, targetTok);
+        const kOffset = this.writeOffset();
         t.expect('=');
-        out.push({ kind: 'assign', target, value: this.ex.parse(scope, dtype), loc });
+        out.push({ kind: 'assign', target, value: this.ex.parse(scope, dtype), loc, ...(kOffset ? { kOffset } : {}) });
       }
     }
     return out;
+  }
+
+  /** `[0, 0, k]` after a written or checked field: the K offset of the write (0 without). */
+  private writeOffset(): number {
+    if (!this.t.eat('[')) return 0;
+    const i = this.t.int();
+    this.t.expect(',');
+    const j = this.t.int();
+    this.t.expect(',');
+    const k = this.t.int();
+    this.t.expect(']');
+    if (i !== 0 || j !== 0) this.t.error('a write has a K offset only: write [0, 0, k]');
+    return k;
   }
 
   protected setTarget(scope: ExprScope): { name: string; value: Expr } {

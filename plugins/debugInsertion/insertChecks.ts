@@ -28,7 +28,9 @@ export function insertChecks(p: Program, opts: DebugOptions): Program {
   };
   const instrument = (stmts: Stmt[], stencil: string): Stmt[] =>
     flatMapStmts(stmts, (s): Stmt[] =>
-      s.kind === 'assign' ? [s, ...checksFor(s.target).map((c): Stmt => ({ kind: 'check', target: s.target, check: { ...c, program: p.name, stencil }, loc: s.loc }))] : [s],
+      s.kind === 'assign'
+        ? [s, ...checksFor(s.target).map((c): Stmt => ({ kind: 'check', target: s.target, check: { ...c, program: p.name, stencil }, loc: s.loc, ...(s.kOffset ? { kOffset: s.kOffset } : {}) }))]
+        : [s],
     );
   const body = mapStmtLists(p.body, (list) =>
     list.map((s) => (s.kind === 'launch' ? { ...s, loops: s.loops.map((v) => ({ ...v, body: v.body.map((h) => ({ ...h, body: instrument(h.body, s.stencil) })) })) } : s)),
