@@ -70,4 +70,24 @@ parse('a missing closing brace is reported at the end of the text', () => {
   }
 });
 
+parse('a write and its debug check at a K offset keep the offset through print and parse', () => {
+  const text = `program p(q: field<float64, IJK>) {
+  body {
+    launch s domain (q.shape[0], q.shape[1], (q.shape[2] - 1)) origins {q: (0, 0, 0)} transients [] {
+      vloop FORWARD k in [0, (q.shape[2] - 1)) {
+        hloop i in [0, q.shape[0]) j in [0, q.shape[1]) {
+          q[0, 0, 1] = (q[0, 0, 0] * 2.0)
+          check nan q[0, 0, 1]
+        }
+      }
+    }
+  }
+}`;
+  const p = parseProgram(text, 'k.ir');
+  const body = (p.body[0] as Extract<PStmt, { kind: 'launch' }>).loops[0].body[0].body;
+  assert.is(body[0].kind === 'assign' && body[0].kOffset, 1);
+  assert.is(body[1].kind === 'check' && body[1].kOffset, 1);
+  assert.is(printProgram(p), text);
+});
+
 parse.run();
