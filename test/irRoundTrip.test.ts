@@ -9,6 +9,7 @@ import { parseProgram } from '../core/ir/parse.js';
 import { printProgram } from '../core/ir/print.js';
 import type { Program } from '../core/ir/types.js';
 import { verifyProgram } from '../core/ir/verify.js';
+import { forEachPStmt } from '../core/ir/visit.js';
 import { findEntry, moduleEntries } from '../core/frontend/entries.js';
 import { parseExternals } from '../core/frontend/externalsJson.js';
 import { ModuleLoader } from '../core/frontend/ModuleLoader.js';
@@ -83,6 +84,48 @@ const STEPS: [string, (p: Program) => Program][] = [
   ['debugInsertion', (p) => insertChecks(p, DEBUG)],
 ];
 
+/**
+ * A program as the text records it: without source locations and the stand-ins parse.ts
+ * documents (check action and names, requirement hints, callback functions, entry kind),
+ * declarations by name, and only the stencils the body calls.
+ */
+function recorded(p: Program): unknown {
+  const called = new Set<string>();
+  forEachPStmt(p.body, (s) => {
+    if (s.kind === 'call') called.add(s.stencil);
+  });
+  const byName = <T extends { name: string }>(xs: readonly T[]) => [...xs].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const q = {
+    ...p,
+    entryKind: undefined,
+    arrays: byName(p.arrays),
+    scalars: byName(p.scalars),
+    stencils: Object.fromEntries(Object.entries(p.stencils).filter(([n]) => called.has(n))),
+    callbacks: (p.callbacks ?? []).map((c) => ({ ...c, function: undefined, why: undefined, host: c.host && { ...c.host, scalars: byName(c.host.scalars) } })),
+  };
+  const DROP = new Set(['loc', 'hint', 'action', 'program', 'stencil']);
+  return JSON.parse(
+    JSON.stringify(q, (k, v) => {
+      if (DROP.has(k) && typeof v !== 'object') return k === 'stencil' && typeof v === 'string' ? v : undefined;
+      // absent and empty (or false) print alike
+      if (k === 'loc' || (k === 'split' && v === false) || (k === 'locals' && Array.isArray(v) && v.length === 0)) return undefined;
+      return v;
+    }),
+  );
+}
+
+/** The first place where two JSON values differ, as `path: a != b`, or null. */
+function difference(a: unknown, b: unknown, path: string): string | null {
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) {
+    return JSON.stringify(a) === JSON.stringify(b) ? null : `${path || 'the program'}: ${JSON.stringify(a)} != ${JSON.stringify(b)}`;
+  }
+  for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    const d = difference((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`);
+    if (d) return d.length > 300 ? `${d.slice(0, 300)}...` : d;
+  }
+  return null;
+}
+
 function roundTrip(p: Program, where: string): void {
   const text = printProgram(p);
   let parsed: Program;
@@ -96,6 +139,8 @@ function roundTrip(p: Program, where: string): void {
   }
   assert.fixture(printProgram(parsed), text, `${where}: printed again`);
   assert.equal(verifyProgram(parsed), [], `${where}: parsed program verifies`);
+  const lost = difference(recorded(p), recorded(parsed), '');
+  assert.is(lost, null, `${where}: the text does not record ${lost}`);
 }
 
 const rt = suite('IR text round trip');

@@ -14,8 +14,8 @@ import type {
  *
  * What the text leaves out gets a fixed stand-in: every `loc` is the statement's place
  * in the IR text; a debug check aborts and names the program and the stencil it sits in;
- * a requirement has no hint; a stencil temporary spans IJK; a callback's function is
- * its own name in the IR file; the entry is a `program`.
+ * a requirement has no hint; a callback's function is its own name in the IR file; the
+ * entry is a `program`. test/irRoundTrip.test.ts checks that nothing else is lost.
  */
 export function parseProgram(text: string, file = '<ir>'): Program {
   registerSource(file, text);
@@ -150,7 +150,14 @@ class IRParser extends StmtParser {
     while (t.eat('temp')) {
       const tname = t.ident('a temporary name');
       t.expect(':');
-      fields.push({ name: tname, dtype: this.dtype(), axes: 'IJK', role: 'temp' });
+      const dtype = this.dtype();
+      // a typed temporary (`Field[IJ, float]`) names its axes; the others span IJK
+      let axes: Axes = 'IJK';
+      if (t.eat('[')) {
+        axes = this.oneOf<Axes>(AXES, 'axes');
+        t.expect(']');
+      }
+      fields.push({ name: tname, dtype, axes, role: 'temp' });
     }
     const scope: ExprScope = { field: (n) => fields.find((f) => f.name === n)?.dtype, scalar: (n) => scalars.find((s) => s.name === n)?.dtype };
     const computations: Computation[] = [];
