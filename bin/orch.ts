@@ -79,6 +79,7 @@ async function main(argv: string[]): Promise<number> {
           .option('halo', { type: 'number', describe: 'with --layout: halo width (default 3)' })
           .option('build', { type: 'boolean', default: true, describe: 'build on a miss; --no-build only looks entries up (a missing or stale entry is an error naming why)' })
           .option('bad-entry', { type: 'string', array: true, describe: 'KEY=REASON: a cached entry whose library failed to load; marked bad and rebuilt (the Python package passes it)' })
+          .option('closure', { type: 'string', describe: 'with one file.py:Class target: the resolved closure (JSON file) of an orchestrated component, as orch.ndsl writes it' })
           .group(['layout', 'rank', 'rank-domain', 'halo'], 'Rank layout:')
           .group(DEBUG_OPTIONS, 'Inspecting the pipeline:')
           .example('$0 build smooth.py', 'build every stencil and program of smooth.py')
