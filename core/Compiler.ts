@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { AsyncSeriesHook, SyncHook } from 'tapable';
 import { BuildCache, type BuildInfo, type EntryInputs, type Lookup } from './cache/BuildCache.js';
+import { describeOwner } from './cache/EntryLock.js';
 import type { CodePath, LayoutTarget } from './layout/RankLayout.js';
 import { nativeHeaderFiles, nativeHeadersHash, orchVersion, PACKAGE_ROOT, sha256 } from './cache/hashing.js';
 import { Compilation, type EntryRef, type PipelineOptions } from './Compilation.js';
@@ -254,7 +255,7 @@ export class Compiler {
       let lock;
       try {
         lock = this.cache.lock(moduleRel, entry);
-        await lock.acquire((owner) => this.pipeline.print(`orch: waiting for ${moduleRel}:${entry}, being built by pid ${owner?.pid ?? '?'}${owner ? ` on ${owner.host}` : ''}`));
+        await lock.acquire((owner, since) => this.pipeline.print(`orch: waiting for ${moduleRel}:${entry}, being built by ${describeOwner(owner)}${since ? ` since ${since.toISOString()}` : ''}`));
       } catch (e) {
         return { ...base, status: 'error', reason: found.reason, errors: toDiagnostics(e), files: readSoFar(), durationS: (performance.now() - t0) / 1000 };
       }
