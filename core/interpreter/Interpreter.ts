@@ -390,7 +390,7 @@ export class Interpreter {
     const check = (idx: number, a: number) => {
       if (idx < 0 || idx >= st.shape[a]) {
         if (kOffset && st.axes[a] === 2) {
-          // same message as the compiled code's check (plugins/codegen/cpp.ts, variableKRead)
+          // same message as the compiled code's check (plugins/codegen/ExprEmitter.ts, variableKParts)
           fail(
             'E_OUT_OF_BOUNDS',
             `stencil '${this.launchName}': field '${name}' is read at a variable K offset at K index ${idx}, outside its ${st.shape[a]} levels (compute point ${pt.join(', ')})`,

@@ -3,8 +3,8 @@ import { writeCacheFile } from '../../core/cache/BuildCache.js';
 import type { Compiler } from '../../core/Compiler.js';
 import type { OrchPlugin } from '../../core/config/types.js';
 import { tapStage } from '../../core/stagePlugin.js';
-import { generateCpp } from './cpp.js';
-import { DEFAULT_BLOCK, DEFAULT_COLUMN_BLOCK, generateCuda } from './cuda.js';
+import { generateCpp } from './generateCpp.js';
+import { DEFAULT_BLOCK, DEFAULT_COLUMN_BLOCK, generateCuda } from './generateCuda.js';
 import { generatePythonBinding } from './pythonBinding.js';
 
 /**
