@@ -36,6 +36,8 @@ export interface EntryBuild {
   program?: Program;
   /** Source files the parse stage read, with their content (the key is computed from them). */
   files: Map<string, string>;
+  /** Paths the imports probed and found absent before resolving: one appearing would change the build. */
+  absent?: string[];
   /** Environment variables the parse stage read (`os.environ` in module code), with their values (null: unset); part of the key. */
   env: Map<string, string | null>;
   key?: string;

@@ -8,6 +8,8 @@ const MATH_FN: Record<string, string> = {
   sin: 'sin', cos: 'cos', tan: 'tan', arcsin: 'asin', arccos: 'acos', arctan: 'atan',
   sinh: 'sinh', cosh: 'cosh', tanh: 'tanh', arcsinh: 'asinh', arccosh: 'acosh', arctanh: 'atanh',
   floor: 'floor', ceil: 'ceil', trunc: 'trunc', erf: 'erf', erfc: 'erfc', gamma: 'tgamma', cbrt: 'cbrt',
+  // numpy's round: halfway cases to even, as nearbyint in the default rounding mode
+  round: 'nearbyint',
 };
 
 /**
@@ -167,6 +169,11 @@ export class ExprEmitter {
       case 'isinf':
       case 'isfinite':
         return convert(`std::${e.fn}(${arg(a, 'float64')})`, 'bool', e.dtype);
+      case 'round_away_from_zero': {
+        // GT4Py's numpy definition, copysign(floor(|x| + 0.5), x), not std::round: they differ at 0.49999999999999994
+        const x = arg(a, 'float64');
+        return convert(`std::copysign(std::floor(std::fabs(${x}) + 0.5), ${x})`, 'float64', e.dtype);
+      }
       default: {
         // float32 math is done in double and rounded once, like the interpreter (JS has
         // only double math), so both backends agree to the libm's last bit.

@@ -1,6 +1,6 @@
 import type { LaunchStmt } from '../../core/ir/accessBounds.js';
 import type { CheckStmt } from '../../core/ir/debugChecks.js';
-import type { ArrayDecl, Tiling } from '../../core/ir/types.js';
+import type { ArrayDecl, HaloStmt, Tiling } from '../../core/ir/types.js';
 import type { PointContext } from './Codegen.js';
 import type { VariableKParts } from './ExprEmitter.js';
 
@@ -41,6 +41,8 @@ export interface LoopStrategy {
   variableKRead(r: VariableKParts): string;
   /** Whether a variable-K read failed (in this thread at least), so a `while` loop must end. */
   readonly variableKFailed: string;
+  /** A halo exchange of the program (between launches, on the host). */
+  halo(s: HaloStmt): void;
   /** A debug check of the value just written. */
   check(s: CheckStmt, ctx: PointContext): void;
 }

@@ -2,10 +2,11 @@ import type { LaunchStmt } from '../../core/ir/accessBounds.js';
 import { independentColumns } from '../../core/ir/columns.js';
 import { launchHasCheck, type CheckStmt } from '../../core/ir/debugChecks.js';
 import { tileLocalBoxes } from '../../core/ir/tileBoxes.js';
-import { axisIndices, type ArrayDecl, type Expr, type HLoop, type Tiling, type VLoop } from '../../core/ir/types.js';
+import { axisIndices, type ArrayDecl, type Expr, type HaloStmt, type HLoop, type Tiling, type VLoop } from '../../core/ir/types.js';
 import type { Codegen, PointContext } from './Codegen.js';
 import { STORAGE, convert } from './cText.js';
 import type { VariableKParts } from './ExprEmitter.js';
+import { emitHalo } from './haloExchange.js';
 import type { LoopStrategy } from './LoopStrategy.js';
 
 /** The loop order of a level by level sweep: K outermost, then I and J as in `order`. */
@@ -78,6 +79,11 @@ export class CpuLoops implements LoopStrategy {
   /** A checked read at a variable K offset (see orch::vk_read). */
   variableKRead(r: VariableKParts): string {
     return `orch::vk_read(${r.base}, ${r.stride}, ${r.idx}, ${r.lo}, ${r.hi}, vkerr, ${r.head}, ${r.tail}, i, j, k)`;
+  }
+
+  /** A halo exchange on host arrays (native/orch_halo.h). */
+  halo(s: HaloStmt): void {
+    this.cg.mapped(s.loc, () => emitHalo(this.cg.w, this.cg.program, s, (name) => this.cg.ids.view(name)));
   }
 
   /** A debug check of the value just written; reports name the program, stencil, line and i, j, k. */

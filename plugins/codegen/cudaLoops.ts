@@ -1,7 +1,8 @@
+import { fail } from '../../core/diagnostics.js';
 import type { LaunchStmt } from '../../core/ir/accessBounds.js';
 import { needsLevelBarrier } from '../../core/ir/columns.js';
 import { launchHasCheck, type CheckStmt } from '../../core/ir/debugChecks.js';
-import { axisIndices, type ArrayDecl, type Expr, type Tiling, type VLoop } from '../../core/ir/types.js';
+import { axisIndices, type ArrayDecl, type Expr, type HaloStmt, type Tiling, type VLoop } from '../../core/ir/types.js';
 import type { Codegen, PointContext } from './Codegen.js';
 import { commentText, cString, locText } from './cText.js';
 import { CudaKernels } from './cudaKernels.js';
@@ -128,6 +129,11 @@ export class CudaLoops implements LoopStrategy {
   variableKRead(r: VariableKParts): string {
     const site = this.site(`return orch::vk_report(st, ${r.head}, ${r.tail}, e.n[0], e.n[1], e.i, e.j, e.k);`);
     return `orch::cuda::vk_read(${r.base}, ${r.stride}, ${r.idx}, ${r.lo}, ${r.hi}, errors, vk_failed, ${site}, i, j, k)`;
+  }
+
+  /** Device arrays would need staging through the host or CUDA-aware MPI: not built yet. */
+  halo(s: HaloStmt): void {
+    fail('E_HALO_CUDA', 'halo exchanges are not supported in CUDA builds yet', { loc: s.loc, hint: 'build this program with a CPU preset (cpu, cpu-native) to run it under MPI' });
   }
 
   /** A debug check in a kernel: the array indices come from the origin parameters. */

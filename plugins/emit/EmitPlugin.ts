@@ -46,7 +46,7 @@ export class EmitPlugin implements OrchPlugin {
       // build-info.json is written last: an entry without it is never loaded
       const infoText = JSON.stringify(info, null, 1);
       writeCacheFile(path.join(dir, 'build-info.json'), infoText);
-      build.dir = compilation.cache.commit(dir, { optionsKey: build.optionsKey, inputs: build.inputs, files: sources, ...(build.env.size ? { env } : {}), key: build.key, infoHash: sha256(infoText) });
+      build.dir = compilation.cache.commit(dir, { optionsKey: build.optionsKey, inputs: build.inputs, files: sources, absent: build.absent ?? [], ...(build.env.size ? { env } : {}), key: build.key, infoHash: sha256(infoText) });
       build.library = path.join(build.dir, info.library);
       build.staging = undefined;
     });

@@ -14,6 +14,7 @@ export class ParsePlugin implements OrchPlugin {
       build.program = lowerEntry(loader, findEntry(scope, build.entry), { externals: build.externals, defines: build.defines, layout: build.layout });
       build.files = loader.dependencies(build.module);
       build.env = loader.environment(build.module);
+      build.absent = loader.absences(build.module);
       if (build.optionsKey) build.key = compilation.cache.keyFor(build.optionsKey, build.files, build.env);
     });
   }
