@@ -23,6 +23,8 @@ export interface CompileRequest {
   /** Libraries to link (MPI), after the sources. */
   libs: string[];
   launcher?: string[];
+  /** Kill the compiler after this many seconds (compiler.timeoutS). */
+  timeoutS?: number;
   /** The host source, and the extra files marked `compiled`. */
   sources: string[];
   output: string;

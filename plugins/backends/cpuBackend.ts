@@ -13,5 +13,5 @@ export const cpuBackend: Backend = {
     return { ...generateCpp(program, { ...options }), extraFiles: [] };
   },
   compile: (r) =>
-    compileSharedLibrary({ compiler: r.cxx, flags: r.flags, libs: r.libs, launcher: r.launcher, source: r.sources[0], output: r.output, cwd: r.cwd, includeDirs: r.includeDirs }),
+    compileSharedLibrary({ compiler: r.cxx, flags: r.flags, libs: r.libs, launcher: r.launcher, timeoutS: r.timeoutS, source: r.sources[0], output: r.output, cwd: r.cwd, includeDirs: r.includeDirs }),
 };

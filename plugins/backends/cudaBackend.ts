@@ -43,6 +43,6 @@ export const cudaBackend: Backend = {
     // the architecture the cache key was computed with (Compiler.entryInputs)
     if (!r.arch) throw new Error(`CUDA build of ${r.output} has no resolved GPU architecture in its inputs`);
     // nvcc takes the libraries among its flags
-    return compileCudaLibrary({ nvcc: r.cxx, flags: [...r.flags, ...r.libs], launcher: r.launcher, arch: r.arch, sources: r.sources, output: r.output, cwd: r.cwd, includeDirs: r.includeDirs });
+    return compileCudaLibrary({ nvcc: r.cxx, flags: [...r.flags, ...r.libs], launcher: r.launcher, timeoutS: r.timeoutS, arch: r.arch, sources: r.sources, output: r.output, cwd: r.cwd, includeDirs: r.includeDirs });
   },
 };

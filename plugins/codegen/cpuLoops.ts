@@ -91,7 +91,7 @@ export class CpuLoops implements LoopStrategy {
     const w = this.cg.w;
     const { value, test, format } = this.cg.points.checkParts(s, ctx);
     const origin = ctx.origins[s.target] ?? [];
-    const idx = axisIndices(this.cg.array(s.target).axes).map((ax, pos) => `(long long)(${convert(this.cg.ex.expr(origin[pos] ?? { kind: 'lit', value: 0, dtype: 'int64' }, undefined), 'int64', 'int64')} + ${'ijk'[ax]})`);
+    const idx = axisIndices(this.cg.array(s.target).axes).map((ax, pos) => `(long long)(${convert(this.cg.ex.expr(origin[pos] ?? { kind: 'lit', value: 0, dtype: 'int64' }, undefined), 'int64', 'int64')} + ${'ijk'[ax]}${ax === 2 && s.kOffset ? ` + ${s.kOffset}` : ''})`);
     const args = [...(s.check.test === 'nan' ? [] : [value]), ...idx];
     this.cg.mapped(s.loc, () => w.open(`if (${test}) {`));
     w.line('char msg[512];');

@@ -4,7 +4,7 @@ import type { OrchPlugin } from '../../core/config/types.js';
 import { NATIVE_DIR } from '../../core/cache/hashing.js';
 import { tapStage } from '../../core/stagePlugin.js';
 import { mpiToolchain } from '../../core/toolchain/mpi.js';
-import { checkLibraryLoads } from './libraryCheck.js';
+import { checkLibraryLoads } from '../../core/toolchain/libraryCheck.js';
 
 /**
  * compile: the preset's backend compiles the generated sources into a shared library
@@ -30,6 +30,7 @@ export class CompilePlugin implements OrchPlugin {
         flags,
         libs,
         launcher,
+        timeoutS: compiler.config.compiler.timeoutS,
         sources: [build.cpp.file, ...(build.cpp.compiledFiles ?? [])],
         output,
         cwd: build.staging,
