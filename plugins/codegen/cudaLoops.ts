@@ -161,7 +161,7 @@ export class CudaLoops implements LoopStrategy {
     });
     const nonEmpty = (n: number): string => `ihi${n} > ilo${n} && jhi${n} > jlo${n}`;
     if (v.order === 'PARALLEL') {
-      v.body.forEach((h, n) => {
+      v.body.forEach((_, n) => {
         const call = sweep('points', [n]);
         w.open(`if (${nonEmpty(n)} && khi > klo) {`);
         this.callLauncher(call);
