@@ -333,8 +333,11 @@ export type HostStmt =
 export interface CallbackDecl {
   /** Unique within the program (the Python name, suffixed if two modules share it). */
   name: string;
-  /** Where the host finds the function: the Python module file and function name. */
-  function: { file: string; name: string };
+  /**
+   * Where the host finds the function: the Python module file and function name; for a
+   * callback of an orchestrated component's closure, `path` names it on the live object.
+   */
+  function: { file: string; name: string; path?: string };
   params: { name: string; dtype: DType }[];
   /** Result dtype, or null for a callback returning None. */
   result: DType | null;

@@ -12,10 +12,11 @@ import { describeValue, type FunctionInfo, type Value } from '../../core/fronten
  * hosts (the interpreter, `orch run`) can evaluate it: if it is anything but scalar
  * arithmetic, `host` is null and `why` says where, and only those hosts refuse to run it.
  */
-export function lowerCallback(fn: FunctionInfo, name: string, loader: ModuleLoader): CallbackDecl {
+export function lowerCallback(fn: FunctionInfo, name: string, loader: ModuleLoader, method = false): CallbackDecl {
   const def = fn.def;
   const params: CallbackDecl['params'] = [];
-  for (const p of def.params) {
+  // a method callback of a component: the host calls it bound to its object
+  for (const p of method ? def.params.slice(1) : def.params) {
     if (p.kind === 'varargs' || p.kind === 'kwargs') {
       fail('E_CALLBACK_SIGNATURE', `callback '${def.name}' cannot take *args/**kwargs`, { loc: p.loc, hint: 'declare every parameter by name with a scalar type' });
     }
