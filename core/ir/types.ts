@@ -29,13 +29,15 @@ export type BinaryOp =
 export type UnaryOp = '-' | '+' | 'not';
 
 /** Math builtins of gtscript (and of `math.*` in programs). */
-export type BuiltinFn =
-  | 'abs' | 'min' | 'max' | 'mod'
-  | 'sqrt' | 'exp' | 'log' | 'log10' | 'pow'
-  | 'sin' | 'cos' | 'tan' | 'arcsin' | 'arccos' | 'arctan' | 'arctan2'
-  | 'sinh' | 'cosh' | 'tanh' | 'arcsinh' | 'arccosh' | 'arctanh'
-  | 'floor' | 'ceil' | 'trunc' | 'isnan' | 'isinf' | 'isfinite' | 'erf' | 'erfc' | 'gamma' | 'cbrt'
-  | 'round' | 'round_away_from_zero';
+export const BUILTIN_FNS = [
+  'abs', 'min', 'max', 'mod',
+  'sqrt', 'exp', 'log', 'log10', 'pow',
+  'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan', 'arctan2',
+  'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh', 'arctanh',
+  'floor', 'ceil', 'trunc', 'isnan', 'isinf', 'isfinite', 'erf', 'erfc', 'gamma', 'cbrt',
+  'round', 'round_away_from_zero',
+] as const;
+export type BuiltinFn = (typeof BUILTIN_FNS)[number];
 
 /**
  * Expressions. Every node carries its result dtype; the frontend inserts explicit
@@ -96,11 +98,15 @@ export interface DebugCheck {
 
 /** Statements of a stencil body (per grid point). */
 export type Stmt =
-  | { kind: 'assign'; target: string; value: Expr; loc: SourceLoc }
+  /**
+   * Writes `target` at the current point, or `kOffset` levels away from it (gtscript's K
+   * offset write `f[0, 0, 1] = ...`, legal in FORWARD/BACKWARD computations only).
+   */
+  | { kind: 'assign'; target: string; value: Expr; loc: SourceLoc; kOffset?: number }
   /** Assigns a point-local scalar of the enclosing HLoop (a temporary shrunk to a scalar). */
   | { kind: 'let'; name: string; value: Expr; loc: SourceLoc }
   /** Checks the value just written to `target` at the current point (debug builds). */
-  | { kind: 'check'; target: string; check: DebugCheck; loc: SourceLoc }
+  | { kind: 'check'; target: string; check: DebugCheck; loc: SourceLoc; kOffset?: number }
   | { kind: 'if'; cond: Expr; then: Stmt[]; else: Stmt[]; loc: SourceLoc }
   | { kind: 'while'; cond: Expr; body: Stmt[]; loc: SourceLoc }
   /**
@@ -141,6 +147,8 @@ export interface StencilDef {
   loc: SourceLoc;
   /** Parameter names in declaration order (fields and scalars interleaved). */
   params: string[];
+  /** Parameters declared with a default (`= None`, `= 7.0`), which GT4Py lets a caller leave out. */
+  optional?: string[];
   fields: FieldDecl[];
   scalars: ScalarDecl[];
   computations: Computation[];
@@ -329,8 +337,11 @@ export type HostStmt =
 export interface CallbackDecl {
   /** Unique within the program (the Python name, suffixed if two modules share it). */
   name: string;
-  /** Where the host finds the function: the Python module file and function name. */
-  function: { file: string; name: string };
+  /**
+   * Where the host finds the function: the Python module file and function name; for a
+   * callback of an orchestrated component's closure, `path` names it on the live object.
+   */
+  function: { file: string; name: string; path?: string };
   params: { name: string; dtype: DType }[];
   /** Result dtype, or null for a callback returning None. */
   result: DType | null;
@@ -370,3 +381,6 @@ export interface Program {
 export function axisIndices(axes: Axes): number[] {
   return [...axes].map((a) => 'IJK'.indexOf(a));
 }
+
+/** A stencil call after library expansion (see `PStmt`). */
+export type Launch = Extract<PStmt, { kind: 'launch' }>;
