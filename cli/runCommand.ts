@@ -183,7 +183,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   const times: number[] = [];
 
   if (opts.mode === 'python') {
-    const interp = new Interpreter(entry.program!, { boundary });
+    const interp = new Interpreter(entry.program!, { boundary, layout: layout?.target.layout });
     let t = performance.now();
     interp.run(args);
     times.push((performance.now() - t) / 1000);
@@ -231,7 +231,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   let check: RunReport['check'];
   if (reference) {
     const ir = entry.program ?? (await irFor(session, compiler, file, entry));
-    new Interpreter(ir, { boundary }).run(reference);
+    new Interpreter(ir, { boundary, layout: layout?.target.layout }).run(reference);
     const cmp = compareArrays(fieldsOf(iface, reference), fieldsOf(iface, args));
     const passed = cmp.maxRel <= 1e-12 || cmp.maxAbs <= 1e-13;
     check = { ...cmp, passed };
