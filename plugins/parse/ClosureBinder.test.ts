@@ -106,6 +106,12 @@ t('another enum member drops the branch; a float stays a parameter whatever its 
   assert.ok(p.params.some((x) => x.name === 'self_weight'));
 });
 
+t('one array reachable through two chains is one parameter', () => {
+  const p = lower(closure({ '._tmp': { kind: 'array', param: 'q', dtype: 'float64', axes: 'IJK' } }));
+  assert.equal(p.params.filter((x) => x.kind === 'field').map((x) => x.name), ['q']);
+  assert.match(printProgram(p), 'call scale(q=q, factor=self_conf_w)');
+});
+
 t('a member orch cannot describe is an error where the method uses it, naming the chain and its type', () => {
   try {
     lower(closure({ '._weight': { kind: 'unsupported', type: 'Lock', why: 'orch cannot describe this object', hint: 'keep numbers on self' } }));
