@@ -18,7 +18,7 @@ import { lowerEntry } from './lowerEntry.js';
 const SOURCE = `import enum
 from gt4py.cartesian.gtscript import PARALLEL, computation, interval
 from ndsl.dsl.typing import Float, FloatField
-from ndsl.dsl.dace.orchestration import dace_inhibitor
+from ndsl.dsl.dace.orchestration import dace_inhibitor, orchestrate_function
 
 
 class Mode(enum.Enum):
@@ -29,6 +29,12 @@ class Mode(enum.Enum):
 def scale(q: FloatField, factor: Float):
     with computation(PARALLEL), interval(...):
         q = q * factor
+
+
+@orchestrate_function(config=None)
+def twice(q, factor, stencil):
+    stencil(q, factor)
+    stencil(q, factor)
 
 
 class Comp:
@@ -112,6 +118,15 @@ t('one array reachable through two chains is one parameter', () => {
   assert.match(printProgram(p), 'call scale(q=q, factor=self_conf_w)');
 });
 
+t('an @orchestrate_function called by the method is inlined', () => {
+  writeFileSync(path.join(dir, 'comp3.py'), SOURCE.replace('            self._halo()\n', '            self._halo()\n            twice(q, 0.5, self._scale)\n'));
+  const c = closure({ '._scale': { ...stencil, file: path.join(dir, 'comp3.py') } as ClosureNode });
+  c.file = c.self.file = path.join(dir, 'comp3.py');
+  (c.self.items['._halo'] as Extract<ClosureNode, { kind: 'callback' }>).file = c.file;
+  const ir = printProgram(lower(c));
+  assert.is(ir.split('call scale(q=q, factor=0.5)').length - 1, 2);
+});
+
 t('a member orch cannot describe is an error where the method uses it, naming the chain and its type', () => {
   try {
     lower(closure({ '._weight': { kind: 'unsupported', type: 'Lock', why: 'orch cannot describe this object', hint: 'keep numbers on self' } }));
@@ -120,7 +135,7 @@ t('a member orch cannot describe is an error where the method uses it, naming th
     if (!(e instanceof OrchError)) throw e;
     assert.is(e.diagnostic.code, 'E_CLOSURE_TYPE');
     assert.is(e.diagnostic.message, "'self._weight' (Python type Lock): orch cannot describe this object");
-    assert.is(e.diagnostic.loc?.line, 24);
+    assert.is(e.diagnostic.loc?.line, 30);
     assert.is(e.diagnostic.hint, 'keep numbers on self');
   }
 });
