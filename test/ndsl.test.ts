@@ -10,12 +10,12 @@ import * as assert from 'uvu/assert';
  * NDSL components orchestrated by orch (python/orch/ndsl), driven as a model driver drives
  * them: `orch.ndsl.install()`, then components built on the NDSL test double
  * (test/python/ndsl_double) and called with Quantities; FV3_DACEMODE picks the mode.
- * Fixtures and drivers: test/python/ndsl.
+ * Fixtures and drivers: test/python/ndsl_components.
  */
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
-const dir = path.join(repo, 'test/python/ndsl');
+const dir = path.join(repo, 'test/python/ndsl_components');
 
 async function drive(fixture: string, out: string, cwd: string, env: Record<string, string>) {
   const r = await execa('python3', [path.join(dir, 'drive.py'), fixture, out], {
