@@ -17,9 +17,6 @@ import { ensureDir } from './cache/ensureDir.js';
 import { ModuleEntriesSchema } from './cache/cacheSchemas.js';
 import { readCacheJson } from './cache/readCacheJson.js';
 import { entryInterface, type EntryInterface } from './runtime/callArgs.js';
-import { compilerIdentity } from './toolchain/gxx.js';
-import { nvccIdentity } from './toolchain/nvcc.js';
-import { resolveCudaArch } from './config/cudaArch.js';
 import { moduleEntries } from './frontend/entries.js';
 import type { Value } from './frontend/values.js';
 import type { Closure } from './frontend/closure.js';
@@ -121,11 +118,12 @@ export class Compiler {
     const { cxx, flags } = this.config.compiler;
     const mpi = this.config.compiler.mpi && req.mode !== 'python';
     const launcher = launcherKey(this.config.compiler.launcher);
-    const cuda = this.config.preset.target === 'cuda';
-    this.identity ??= (cuda ? nvccIdentity(cxx, flags) : compilerIdentity(cxx)).catch(() => 'unavailable');
-    // The GPU generation a CUDA build targets is part of its key (python mode builds nothing).
-    if (cuda && req.mode !== 'python') this.cudaArch ??= resolveCudaArch(this.config.compiler.cudaArch).then((r) => r.arch);
-    const cudaArch = cuda && req.mode !== 'python' ? { cudaArch: await this.cudaArch! } : {};
+    const { backend } = this.config;
+    this.identity ??= backend.toolchainIdentity(cxx, flags).catch(() => 'unavailable');
+    // The GPU generation a build targets is part of its key (python mode builds nothing).
+    const resolveArch = req.mode !== 'python' ? backend.resolveArch : undefined;
+    if (resolveArch) this.cudaArch ??= resolveArch(this.config.compiler.cudaArch);
+    const cudaArch = resolveArch ? { cudaArch: await this.cudaArch! } : {};
     return {
       module: moduleRel,
       modulePath: path.resolve(file),

@@ -147,6 +147,8 @@ export interface StencilDef {
   loc: SourceLoc;
   /** Parameter names in declaration order (fields and scalars interleaved). */
   params: string[];
+  /** Parameters declared with a default (`= None`, `= 7.0`), which GT4Py lets a caller leave out. */
+  optional?: string[];
   fields: FieldDecl[];
   scalars: ScalarDecl[];
   computations: Computation[];

@@ -779,7 +779,14 @@ export class ProgramLowering extends ExprLowering {
     }
     for (const p of def.params) {
       const a = given.get(p);
-      if (!a) fail('E_ARG_MISSING', `${def.name}() is missing argument '${p}'`, { loc: e.loc, hint: `pass ${p}=...` });
+      if (!a) {
+        fail('E_ARG_MISSING', `${def.name}() is missing argument '${p}'`, {
+          loc: e.loc,
+          hint: def.optional?.includes(p)
+            ? `GT4Py lets a caller leave out a parameter with a default (an unused '= None' field, a defaulted scalar); orch does not yet: pass ${p}=... (for an unused field, any field of its rank)`
+            : `pass ${p}=...`,
+        });
+      }
       const field = def.fields.find((f) => f.name === p);
       if (field) {
         const arr = this.arrayOf(a);
