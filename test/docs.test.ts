@@ -92,7 +92,9 @@ async function runDoc(doc: string, blocks: Block[]): Promise<void> {
     writeFileSync(f, text);
     return f;
   };
-  const env = NPM_ENV;
+  // ORCH_REPO: only docs/ndsl.md reads it, for the NDSL test double in this checkout
+  // (test/python/ndsl_double), which no package ships; every other example uses only the install
+  const env = { ...NPM_ENV, ORCH_REPO: REPO };
   const tsFiles: string[] = [];
   let lastOutput: string | undefined;
   let n = 0;
