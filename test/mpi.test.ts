@@ -57,6 +57,8 @@ async function mpiRun(entry: string, layout: RankLayout, boundary: string, mode:
       ORCH_LAYOUT: `${layout.x}x${layout.y}`,
       ORCH_DOMAIN: rankDomain(layout),
       ORCH_BOUNDARY: boundary,
+      // one thread per rank: OpenMP threads of oversubscribed ranks spin against each other
+      OMP_NUM_THREADS: '1',
       ...extra.env,
     },
   });
@@ -91,7 +93,7 @@ t('periodic tile: a 2x2 run under mpirun equals the 1x1 run bit for bit, and the
     reject: false,
     all: true,
     timeout: 120_000,
-    env: { GT_CACHE_ROOT: project.dir, PYTHONPATH: `${path.join(REPO, 'python')}:${project.dir}` },
+    env: { GT_CACHE_ROOT: project.dir, PYTHONPATH: `${path.join(REPO, 'python')}:${project.dir}`, OMP_NUM_THREADS: '1' },
   });
   assert.is(cli.exitCode, 0, String(cli.all));
   assert.is(String(cli.all).match(/\[run\] cache hit/g)?.length, 4, String(cli.all));
