@@ -483,7 +483,7 @@ export class Interpreter {
     switch (s.kind) {
       case 'assign': {
         const st = this.arrays.get(s.target)!;
-        const idx = this.index(s.target, [0, 0, 0]);
+        const idx = this.index(s.target, [0, 0, s.kOffset ?? 0]);
         const v = this.compile(s.value);
         const dtype = st.decl.dtype;
         return () => {
@@ -540,14 +540,15 @@ export class Interpreter {
 
   private compileCheck(s: Extract<Stmt, { kind: 'check' }>): () => void {
     const st = this.arrays.get(s.target)!;
-    const idx = this.index(s.target, [0, 0, 0]);
+    const dk = s.kOffset ?? 0;
+    const idx = this.index(s.target, [0, 0, dk]);
     const c = s.check;
     const pt = this.pt;
     return () => {
       const v = st.data[idx()];
       const bad = c.test === 'nan' ? Number.isNaN(v) : v < c.threshold;
       if (!bad) return;
-      const at = st.axes.map((ax, pos) => `${'ijk'[ax]}=${st.origin[pos] + pt[ax]}`).join(', ');
+      const at = st.axes.map((ax, pos) => `${'ijk'[ax]}=${st.origin[pos] + pt[ax] + (ax === 2 ? dk : 0)}`).join(', ');
       const what = c.test === 'nan' ? 'is NaN' : `is ${v}, below ${c.threshold}`;
       const message = `debug check: ${s.target} ${what} at ${at} in program ${c.program}, stencil ${c.stencil} (${s.loc.file}:${s.loc.line})`;
       if (c.action === 'abort') fail('E_DEBUG_CHECK', message, { loc: s.loc, hint: 'set the debug action to log to continue past failed checks' });
