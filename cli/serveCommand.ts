@@ -8,6 +8,7 @@ import { buildEntryArgs, type CallSpec, type EntryInterface } from '../core/runt
 import type { NDArray } from '../core/runtime/ndarray.js';
 import { readNpy, writeNpy } from '../core/runtime/npy.js';
 import { openSession, parseTarget, type CommonOptions } from './session.js';
+import { closureValue, type ClosureValue } from '../core/frontend/closure.js';
 
 /** One request on stdin (a JSON line): run `target` once on the interpreter. */
 interface ServeRequest {
@@ -20,6 +21,8 @@ interface ServeRequest {
   scalars?: Record<string, number | boolean>;
   origin?: CallSpec['origin'];
   domain?: number[];
+  /** Externals the stencil object was made with (`gtscript.stencil(..., externals=)`, a FrozenStencil's), tagged as in a closure. */
+  externals?: Record<string, ClosureValue>;
 }
 
 /**
@@ -30,16 +33,19 @@ interface ServeRequest {
 export async function serveCommand(opts: CommonOptions): Promise<number> {
   const session = await openSession(opts);
   const entries = new Map<string, { stamp: number; program: Program; iface: EntryInterface }>();
-  const entry = async (target: string) => {
+  const entry = async (target: string, given: Record<string, ClosureValue> = {}) => {
     const [file, name] = parseTarget(target);
     const stamp = statSync(file).mtimeMs;
-    const known = entries.get(target);
+    const id = `${target} ${JSON.stringify(given)}`;
+    const known = entries.get(id);
     if (known && known.stamp === stamp) return known;
-    const r = await session.compiler.build({ modules: [file], entry: name, externals: session.externals, defines: session.defines, mode: 'python' });
+    const externals = { ...session.externals };
+    for (const [k, v] of Object.entries(given)) externals[k] = closureValue(v);
+    const r = await session.compiler.build({ modules: [file], entry: name, externals, defines: session.defines, mode: 'python' });
     const e = r.entries[0];
     if (!e || e.status === 'error' || !e.program || !e.iface) throw new OrchErrors(r.errors);
     const fresh = { stamp, program: e.program, iface: e.iface };
-    entries.set(target, fresh);
+    entries.set(id, fresh);
     return fresh;
   };
   const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
@@ -49,7 +55,7 @@ export async function serveCommand(opts: CommonOptions): Promise<number> {
     try {
       const req = JSON.parse(line) as ServeRequest;
       id = req.id;
-      const { program, iface } = await entry(req.target);
+      const { program, iface } = await entry(req.target, req.externals);
       const fields: Record<string, NDArray> = {};
       for (const [name, file] of Object.entries(req.in)) fields[name] = readNpy(file);
       const args = buildEntryArgs(iface, { fields, scalars: req.scalars ?? {}, origin: req.origin, domain: req.domain });

@@ -22,6 +22,7 @@ import { nvccIdentity } from './toolchain/nvcc.js';
 import { resolveCudaArch } from './config/cudaArch.js';
 import { moduleEntries } from './frontend/entries.js';
 import type { Value } from './frontend/values.js';
+import type { Closure } from './frontend/closure.js';
 
 /** The folder holding orch's Python package (on PYTHONPATH wherever programs run from Python). */
 const ORCH_PYTHON_PACKAGE = path.join(PACKAGE_ROOT, 'python');
@@ -37,6 +38,8 @@ export interface BuildRequest {
   entries?: Record<string, string[]>;
   externals: Record<string, Value>;
   defines: Record<string, number | boolean>;
+  /** An orchestrated component's resolved closure (with one entry: its class). */
+  closure?: Closure;
   /** build: hit or build; python: IR only, no cache; lookup: hit or report the miss. */
   mode: BuildMode;
   /** Entry keys whose library failed to load, with why: marked bad, so a lookup misses and a build replaces them. */
@@ -130,6 +133,7 @@ export class Compiler {
       codepath: this.codepath,
       externals: req.externals,
       defines: req.defines,
+      ...(req.closure ? { closure: req.closure } : {}),
       preset: this.config.preset.name,
       compiler: { cxx, identity: await this.identity, flags, ...cudaArch, ...(mpi ? { mpi: (await mpiToolchain()).identity } : {}), ...(launcher ? { launcher } : {}) },
       codegen: this.config.codegen,
@@ -304,7 +308,7 @@ export class Compiler {
 
   private newBuild(file: string, moduleRel: string, entry: string, req: BuildRequest, inputs: EntryInputs, optionsKey: string): EntryBuild {
     const layout = this.layout ? { codepath: this.codepath as CodePath, target: this.layout } : undefined;
-    return { module: file, moduleRel, entry, externals: req.externals, defines: req.defines, inputs, optionsKey, files: new Map(), env: new Map(), warnings: [], timings: {}, layout };
+    return { module: file, moduleRel, entry, externals: req.externals, defines: req.defines, closure: req.closure, inputs, optionsKey, files: new Map(), env: new Map(), warnings: [], timings: {}, layout };
   }
 
   /**

@@ -3,6 +3,7 @@ import type { Diagnostic } from './diagnostics.js';
 import type { Program } from './ir/types.js';
 import type { LayoutContext } from './frontend/layoutExternals.js';
 import type { Value } from './frontend/values.js';
+import type { Closure } from './frontend/closure.js';
 
 /** Static memory report of one program (written by the analyze stage). */
 export interface MemoryReport {
@@ -28,6 +29,8 @@ export interface EntryBuild {
   entry: string;
   externals: Record<string, Value>;
   defines: Record<string, number | boolean>;
+  /** An orchestrated component's resolved closure (core/frontend/closure.ts); part of `inputs`. */
+  closure?: Closure;
   /** Layout builds: the code path and rank grid this entry is specialized for. */
   layout?: LayoutContext;
   inputs: EntryInputs;

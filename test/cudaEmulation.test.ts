@@ -130,7 +130,9 @@ jobs.forEach((job, n) => {
 });
 
 emulation('the cases exercise every kind of kernel the backend emits', () => {
-  for (const kind of ['PARALLEL loop nest', 'FORWARD column', 'BACKWARD column', 'one FORWARD level', 'one BACKWARD level', 'PARALLEL loop nest (K in each thread', 'PARALLEL loop nest (IJ in each thread']) {
+  // (PARALLEL nests with K or IJ serialized in each thread need a 2-D or 1-D field written in
+  // PARALLEL, which GT4Py and orch refuse: E_WRITE_AXES)
+  for (const kind of ['PARALLEL loop nest', 'FORWARD column', 'BACKWARD column', 'one FORWARD level', 'one BACKWARD level']) {
     assert.ok(kernelKinds.has(kind), `no case produced a '${kind}' kernel; seen: ${[...kernelKinds].join(', ')}`);
   }
 });

@@ -2,7 +2,7 @@ import type { Compiler } from '../../core/Compiler.js';
 import type { OrchPlugin } from '../../core/config/types.js';
 import type { MemoryReport } from '../../core/EntryBuild.js';
 import { printExpr } from '../../core/ir/print.js';
-import { launches } from '../../core/ir/rewrite.js';
+import { launches } from '../../core/ir/visit.js';
 import { bytesPerElement } from '../../core/runtime/ndarray.js';
 import { tapStage } from '../../core/stagePlugin.js';
 

@@ -1,7 +1,6 @@
-import { launchAccessBounds, launchArrays, variableKReads, type AccessBound, type LaunchStmt } from '../../core/ir/accessBounds.js';
+import { launchAccessBounds, launchArrays, variableKReads, type AccessBound } from '../../core/ir/accessBounds.js';
 import { fail } from '../../core/diagnostics.js';
-import { reads, writes } from '../../core/ir/walk.js';
-import { tileLocalNames } from '../../core/ir/rewrite.js';
+import { reads, writes, tileLocalNames } from '../../core/ir/uses.js';
 import { locatedErrorHint, locatedErrorPrefix, VARIABLE_K_HINT } from '../../core/runtime/locatedError.js';
 import type { ProgramSignature, SignatureParam } from '../../core/runtime/NativeLibrary.js';
 import {
@@ -18,6 +17,7 @@ import {
   type Offset,
   type Program,
   type HaloStmt,
+  type Launch,
   type PStmt,
   type ScalarVar,
   type SourceLoc,
@@ -27,6 +27,7 @@ import {
 } from '../../core/ir/types.js';
 
 import { emitHalo, haloHandleMembers, haloIncludes } from './haloExchange.js';
+import { launches, someStmt } from '../../core/ir/visit.js';
 
 /**
  * C++ backend for the loop-nest IR (a `Program` after library expansion).
@@ -87,14 +88,7 @@ export function programSignature(program: Program): ProgramSignature {
 
 /** Arrays some launch of the (expanded) program assigns to: the fields a host must pass writable. */
 function writtenArrays(body: readonly PStmt[], out = new Set<string>()): Set<string> {
-  for (const s of body) {
-    if (s.kind === 'launch') for (const v of s.loops) for (const h of v.body) collectTargets(h.body, out);
-    else if (s.kind === 'for' || s.kind === 'while') writtenArrays(s.body, out);
-    else if (s.kind === 'if') {
-      writtenArrays(s.then, out);
-      writtenArrays(s.else, out);
-    }
-  }
+  for (const l of launches(body)) for (const v of l.loops) for (const h of v.body) writes(h.body, out);
   return out;
 }
 
@@ -594,7 +588,7 @@ export class ProgramGenerator {
     w.close();
   }
 
-  protected launch(s: LaunchStmt): void {
+  protected launch(s: Launch): void {
     const w = this.w;
     const where = cString(`stencil '${s.stencil}' at ${locText(s.loc)}`);
     const int64 = (e: Expr): string => convert(this.expr(e, undefined), e.dtype, 'int64');
@@ -621,7 +615,7 @@ export class ProgramGenerator {
 
     // Hoist base pointers (shifted to the origin) and strides of every array the launch touches.
     const written = new Set<string>();
-    for (const v of s.loops) for (const h of v.body) collectTargets(h.body, written);
+    for (const v of s.loops) for (const h of v.body) writes(h.body, written);
     const variableK = variableKReads(s);
     const ctx: PointContext = { hoisted: new Map(), locals: new Map(), origins: s.origins, variableK: variableK.size > 0 };
     this.beginLoops(ctx);
@@ -676,7 +670,7 @@ export class ProgramGenerator {
    * tile-local arrays are placed in the thread's scratch arena, sized to what the tile's
    * nests touch, with the preset's innermost loop axis contiguous.
    */
-  private tiledLoops(s: LaunchStmt, tile: Tiling, ctx: PointContext, where: string): void {
+  private tiledLoops(s: Launch, tile: Tiling, ctx: PointContext, where: string): void {
     const w = this.w;
     const int64 = (e: Expr): string => convert(this.expr(e, undefined), e.dtype, 'int64');
     const [ti, tj] = tile.size;
@@ -792,7 +786,7 @@ export class ProgramGenerator {
     if (ctx.variableK) this.w.line('if (vkerr.set.load()) return vkerr.report(st);');
   }
   /** After a launch: an abort-mode debug check that failed ends the run here. */
-  protected endLaunch(s: LaunchStmt, ctx: PointContext): void {
+  protected endLaunch(s: Launch, ctx: PointContext): void {
     void ctx;
     if (launchHasCheck(s, (c) => c.action === 'abort')) this.w.line('if (st->debug_failed) return 1;');
   }
@@ -1277,16 +1271,6 @@ function regionCondition(regions: readonly HorizontalRegion[]): string {
   return boxes.length ? boxes.join(' || ') : 'false';
 }
 
-function collectTargets(body: readonly Stmt[], out: Set<string>): void {
-  for (const s of body) {
-    if (s.kind === 'assign') out.add(s.target);
-    else if (s.kind === 'if') {
-      collectTargets(s.then, out);
-      collectTargets(s.else, out);
-    } else if (s.kind === 'while' || s.kind === 'region') collectTargets(s.body, out);
-  }
-}
-
 /**
  * Whether the columns of a FORWARD/BACKWARD sweep are independent, so it may run column
  * by column: its nests share one IJ range, every array it writes has both I and J (so
@@ -1319,7 +1303,7 @@ interface TileBox {
 }
 
 /** Per tile-local array: the nests touching it, with the smallest and largest I and J offsets they touch it at. */
-function tileLocalBoxes(s: LaunchStmt, tile: Tiling): Map<string, TileBox[]> {
+function tileLocalBoxes(s: Launch, tile: Tiling): Map<string, TileBox[]> {
   const out = new Map<string, TileBox[]>();
   const local = new Set(tile.local.map((l) => l.name));
   s.loops.forEach((v, vi) =>
@@ -1344,13 +1328,11 @@ export type CheckStmt = Extract<Stmt, { kind: 'check' }>;
 
 /** Whether point statements `body` hold a debug check that `test` accepts. */
 export function hasCheck(body: readonly Stmt[], test: (c: DebugCheck) => boolean = () => true): boolean {
-  return body.some((x) =>
-    x.kind === 'check' ? test(x.check) : x.kind === 'if' ? hasCheck(x.then, test) || hasCheck(x.else, test) : x.kind === 'while' || x.kind === 'region' ? hasCheck(x.body, test) : false,
-  );
+  return someStmt(body, (x) => x.kind === 'check' && test(x.check));
 }
 
 /** Whether a launch holds a debug check that `test` accepts. */
-export function launchHasCheck(s: LaunchStmt, test?: (c: DebugCheck) => boolean): boolean {
+export function launchHasCheck(s: Launch, test?: (c: DebugCheck) => boolean): boolean {
   return s.loops.some((v) => v.body.some((h) => hasCheck(h.body, test)));
 }
 

@@ -1,8 +1,8 @@
-import type { LaunchStmt } from '../../core/ir/accessBounds.js';
 import { fail } from '../../core/diagnostics.js';
 import type { ProgramSignature } from '../../core/runtime/NativeLibrary.js';
-import { axisIndices, type ArrayDecl, type Expr, type HaloStmt, type HLoop, type Offset, type Program, type SourceLoc, type Stmt, type VLoop } from '../../core/ir/types.js';
-import { checkTargets, forEachExpr, reads, writes } from '../../core/ir/walk.js';
+import { axisIndices, type ArrayDecl, type Expr, type HaloStmt, type HLoop, type Launch, type Offset, type Program, type SourceLoc, type Stmt, type VLoop } from '../../core/ir/types.js';
+import { checkTargets, reads, writes } from '../../core/ir/uses.js';
+import { forEachExpr } from '../../core/ir/visit.js';
 import {
   CTYPE,
   STORAGE,
@@ -250,7 +250,7 @@ class CudaGenerator extends ProgramGenerator {
     fail('E_HALO_CUDA', 'halo exchanges are not supported in CUDA builds yet', { loc: s.loc, hint: 'build this program with a CPU preset (cpu, cpu-native) to run it under MPI' });
   }
 
-  protected override launch(s: LaunchStmt): void {
+  protected override launch(s: Launch): void {
     const text = `program '${this.program.name}': stencil '${s.stencil}' at ${locText(s.loc)}`;
     this.launchWhere = cString(text);
     this.launchComment = commentText(text);
@@ -270,7 +270,7 @@ class CudaGenerator extends ProgramGenerator {
    * waits for each checked launch). Variable-K reads wait for `sync`, unless every launch
    * is synchronized anyway.
    */
-  protected override endLaunch(s: LaunchStmt, ctx: PointContext): void {
+  protected override endLaunch(s: Launch, ctx: PointContext): void {
     if (launchHasCheck(s) || (ctx.variableK && this.cudaOpts.syncLaunches)) {
       this.w.line(`if (orch::cuda::read_errors(st, ${this.launchWhere}, report_errors)) return 1;`);
     }
