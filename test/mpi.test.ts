@@ -122,7 +122,8 @@ t('tile with edges: BuildAndRun under mpirun -np 9 on an empty cache builds each
 
 t('a rank killed mid-run: the others do not hang; mpirun ends the job and says which rank died', async () => {
   const four = parseLayout('2x2');
-  const r = await mpiRun('diffuse_periodic', four, 'periodic', 'run', { calls: 3, env: { KILL_RANK: '1' }, timeout: 120 });
+  // build-and-run: the entries of the first test when run after it, else built here
+  const r = await mpiRun('diffuse_periodic', four, 'periodic', 'build-and-run', { calls: 3, env: { KILL_RANK: '1' }, timeout: 400 });
   assert.not.ok(r.timedOut, `the job hung:\n${r.output}`);
   assert.is.not(r.code, 0);
   assert.match(r.output, /rank 1 .*exited on signal 9|signal 9 \(Killed\)/s, r.output);
