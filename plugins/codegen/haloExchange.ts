@@ -1,5 +1,6 @@
 import type { HaloStmt, PStmt, Program } from '../../core/ir/types.js';
-import { cString, locText, STORAGE, type Writer } from './cpp.js';
+import { cString, locText, STORAGE } from './cText.js';
+import type { Writer } from './Writer.js';
 import { forEachPStmt } from '../../core/ir/visit.js';
 
 /**

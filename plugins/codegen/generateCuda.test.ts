@@ -11,8 +11,9 @@ import { allocate, type NDArray } from '../../core/runtime/ndarray.js';
 import { NativeLibrary } from '../../core/runtime/NativeLibrary.js';
 import { buildEmulated, HostMemory } from '../../test/cudaEmulation/emulate.js';
 import { compileSharedLibrary } from '../../core/toolchain/gxx.js';
-import { generateCpp } from './cpp.js';
-import { generateCuda, needsLevelBarrier, type CudaOptions } from './cuda.js';
+import { needsLevelBarrier } from '../../core/ir/columns.js';
+import { generateCpp } from './generateCpp.js';
+import { generateCuda, type CudaOptions } from './generateCuda.js';
 
 // ---- IR builders ----------------------------------------------------------------------
 

@@ -10,7 +10,8 @@ import type { ArrayDecl, Axes, DType, Expr, HLoop, Offset, PStmt, Program, Scala
 import { NativeLibrary } from '../../core/runtime/NativeLibrary.js';
 import { allocate, type NDArray } from '../../core/runtime/ndarray.js';
 import { compileSharedLibrary } from '../../core/toolchain/gxx.js';
-import { cString, generateCpp, type CppOptions } from './cpp.js';
+import { cString } from './cText.js';
+import { generateCpp, type CppOptions } from './generateCpp.js';
 
 // ---- IR builders: hand-written expanded programs ------------------------------------
 

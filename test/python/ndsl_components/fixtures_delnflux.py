@@ -13,4 +13,4 @@ def run(calls):
     for n in range(calls):
         flux(q, fx, fy)
         q.data[...] += 0.1  # the driver changes the input between calls
-    return {"q": q.data, "fx": fx.data, "fy": fy.data, "d2": flux.delnflux_nosg._d2.data}, {}
+    return {"q": q.data, "fx": fx.data, "fy": fy.data, "d2": flux.delnflux_nosg._d2.data, "d2_half": flux.d2_half.data}, {}
