@@ -41,7 +41,8 @@ async function perCall(entry: string, layout: number, n: number, reps: number): 
   const e = lib(entry);
   const r = await execa('mpirun', ['--oversubscribe', '--allow-run-as-root', '--bind-to', 'none', '-np', String(layout * layout), process.execPath, path.join(here, 'mpiRank.js'), e.library, e.symbol, String(n), String(NZ), String(reps)], {
     cwd: work,
-    env: { ORCH_LAYOUT: `${layout}x${layout}`, ORCH_BOUNDARY: 'periodic' },
+    // one thread per rank: OpenMP threads of oversubscribed ranks would spin against each other
+    env: { ORCH_LAYOUT: `${layout}x${layout}`, ORCH_BOUNDARY: 'periodic', OMP_NUM_THREADS: '1' },
     all: true,
   });
   const lines = String(r.stdout).trim().split('\n').map((l) => JSON.parse(l) as { median: number });
@@ -52,7 +53,7 @@ async function perCall(entry: string, layout: number, n: number, reps: number): 
 const sentBytes = (n: number) => (4 * WIDTH * n + 4 * WIDTH * WIDTH) * NZ * 8;
 const sizes = quick ? [24, 96] : [24, 48, 96, 192];
 const layouts = [1, 2, 3];
-console.log(`halo exchange of one float64 field, width ${WIDTH}, ${NZ} levels, periodic tile, ${os.cpus().length} cores (ranks oversubscribed)`);
+console.log(`halo exchange of one float64 field, width ${WIDTH}, ${NZ} levels, periodic tile, ${os.cpus().length} cores (ranks oversubscribed, 1 thread each), load average ${os.loadavg()[0].toFixed(1)}`);
 console.log('ranks  rank domain  bytes sent/rank  time/exchange   bandwidth/rank');
 for (const l of layouts) {
   for (const n of sizes) {

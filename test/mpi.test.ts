@@ -57,6 +57,8 @@ async function mpiRun(entry: string, layout: RankLayout, boundary: string, mode:
       ORCH_LAYOUT: `${layout.x}x${layout.y}`,
       ORCH_DOMAIN: rankDomain(layout),
       ORCH_BOUNDARY: boundary,
+      // one thread per rank: OpenMP threads of oversubscribed ranks spin against each other
+      OMP_NUM_THREADS: '1',
       ...extra.env,
     },
   });
@@ -91,7 +93,7 @@ t('periodic tile: a 2x2 run under mpirun equals the 1x1 run bit for bit, and the
     reject: false,
     all: true,
     timeout: 120_000,
-    env: { GT_CACHE_ROOT: project.dir, PYTHONPATH: `${path.join(REPO, 'python')}:${project.dir}` },
+    env: { GT_CACHE_ROOT: project.dir, PYTHONPATH: `${path.join(REPO, 'python')}:${project.dir}`, OMP_NUM_THREADS: '1' },
   });
   assert.is(cli.exitCode, 0, String(cli.all));
   assert.is(String(cli.all).match(/\[run\] cache hit/g)?.length, 4, String(cli.all));
@@ -120,7 +122,8 @@ t('tile with edges: BuildAndRun under mpirun -np 9 on an empty cache builds each
 
 t('a rank killed mid-run: the others do not hang; mpirun ends the job and says which rank died', async () => {
   const four = parseLayout('2x2');
-  const r = await mpiRun('diffuse_periodic', four, 'periodic', 'run', { calls: 3, env: { KILL_RANK: '1' }, timeout: 120 });
+  // build-and-run: the entries of the first test when run after it, else built here
+  const r = await mpiRun('diffuse_periodic', four, 'periodic', 'build-and-run', { calls: 3, env: { KILL_RANK: '1' }, timeout: 400 });
   assert.not.ok(r.timedOut, `the job hung:\n${r.output}`);
   assert.is.not(r.code, 0);
   assert.match(r.output, /rank 1 .*exited on signal 9|signal 9 \(Killed\)/s, r.output);

@@ -16,7 +16,7 @@ import orch
 
 work = Path(sys.argv[1])
 (work / "checked.py").write_text(textwrap.dedent('''
-    from gt4py.cartesian.gtscript import PARALLEL, computation, interval
+    from gt4py.cartesian.gtscript import FORWARD, PARALLEL, computation, interval
     from ndsl.dsl.typing import Float, FloatField, FloatFieldIJ
 
     from orch import callback, compiletime, program, stencil
@@ -28,7 +28,7 @@ work = Path(sys.argv[1])
 
     @stencil
     def to_plane(x: FloatField, p: FloatFieldIJ):
-        with computation(PARALLEL), interval(0, 1):
+        with computation(FORWARD), interval(0, 1):
             p = x
 
     @callback
