@@ -116,11 +116,10 @@ export async function buildCommand(opts: BuildOptions): Promise<number> {
     e.errors.push(d);
     addError(d);
   }
-  if (opts.timePasses) {
-    const times = new Map<string, number>();
-    for (const r of results) for (const [k, t] of r.passTimes) times.set(k, (times.get(k) ?? 0) + t);
-    session.err(timePassesTable(session.compiler, times));
-  }
+  // stage:tap -> ms, summed over the code paths of a layout build
+  const times = new Map<string, number>();
+  for (const r of results) for (const [k, t] of r.passTimes) times.set(k, (times.get(k) ?? 0) + t);
+  if (opts.timePasses) session.err(timePassesTable(times));
   const hitCount = entries.filter((e) => e.status === 'hit').length;
   if ((opts.printIrAfter?.length || opts.timePasses) && hitCount) {
     session.err(`note: ${hitCount} entr${hitCount === 1 ? 'y was a cache hit' : 'ies were cache hits'} and ran no pass (orch clean to rebuild, or orch run --mode python to see the IR)`);
@@ -149,6 +148,7 @@ export async function buildCommand(opts: BuildOptions): Promise<number> {
         misses: entries.filter((e) => e.status === 'built').length,
         errors: errors.map(jsonDiagnostic),
         duration_s: durationS,
+        ...(opts.timePasses ? { pass_times_ms: Object.fromEntries(times) } : {}),
       }),
     );
   } else if (!opts.quiet) {

@@ -132,7 +132,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     mode: opts.mode === 'python' ? 'python' : opts.mode === 'run' ? 'lookup' : 'build',
   });
   const buildS = (performance.now() - t0) / 1000;
-  if (opts.timePasses) session.err(timePassesTable(compiler, result.passTimes));
+  if (opts.timePasses) session.err(timePassesTable(result.passTimes));
   const entry = result.entries[0];
   if (!entry || entry.status === 'error') {
     printDiagnostics(result.errors, opts.verbose);

@@ -16,7 +16,6 @@ export class AnalyzePlugin implements OrchPlugin {
   apply(compiler: Compiler): void {
     tapStage(compiler, 'analyze', this.name, (build) => {
       const p = build.program;
-      if (!p) return;
       // A CUDA build takes device arrays and allocates its temporaries and transients from
       // the handle's stream-ordered pool, which keeps its memory between calls.
       const device = compiler.config.preset.target === 'cuda';
@@ -57,7 +56,7 @@ export class AnalyzePlugin implements OrchPlugin {
       // peak: the temporaries' arena plus the largest launch's transients
       const ends = (role: string) => p.arrays.filter((a) => a.role === role && a.pool).map((a) => printExpr(a.pool!.end));
       const peak = { temporaryArenaBytes: ends('temporary').pop() ?? '0', transientArenaBytes: ends('transient').length ? `max(${ends('transient').join(', ')})` : '0' };
-      build.memory = { arrays, totals, peak };
+      build.provide('analyzed', { arrays, totals, peak });
     });
   }
 }

@@ -16,9 +16,11 @@ export class CodegenPlugin implements OrchPlugin {
   readonly name = 'orch:codegen';
   apply(compiler: Compiler): void {
     tapStage(compiler, 'codegen', this.name, (build, compilation) => {
-      if (!build.program) return;
+      // codegen of stencil nodes is meaningless: library expansion must have run
+      build.need('expanded', 'codegen');
       const options = compiler.config.codegen;
-      build.staging = compilation.cache.staging(build.moduleRel, build.entry);
+      // the staging folder is made once generation succeeded, so a codegen error leaves none behind
+      const staging = () => compilation.cache.staging(build.moduleRel, build.entry);
       if (compiler.config.preset.target === 'cuda') {
         const out = generateCuda(build.program, {
           ...options,
@@ -26,22 +28,24 @@ export class CodegenPlugin implements OrchPlugin {
           columnBlockSize: options.columnBlockSize ?? DEFAULT_COLUMN_BLOCK,
           syncLaunches: options.syncLaunches ?? false,
         });
-        const file = path.join(build.staging, `${out.symbol}.cpp`);
-        const kernels = path.join(build.staging, `${out.symbol}.cu`);
+        const dir = staging();
+        const file = path.join(dir, `${out.symbol}.cpp`);
+        const kernels = path.join(dir, `${out.symbol}.cu`);
         writeCacheFile(file, out.source);
         writeCacheFile(kernels, out.kernels);
-        writeCacheFile(path.join(build.staging, `${out.symbol}_kernels.h`), out.launchers);
-        writeCacheFile(path.join(build.staging, `${out.symbol}.h`), out.header);
-        writeCacheFile(path.join(build.staging, 'binding.py'), generatePythonBinding(out.signature, out.symbol));
-        build.cpp = { ...out, file, extraFiles: [kernels, path.join(build.staging, `${out.symbol}_kernels.h`)], binding: 'binding.py' };
+        writeCacheFile(path.join(dir, `${out.symbol}_kernels.h`), out.launchers);
+        writeCacheFile(path.join(dir, `${out.symbol}.h`), out.header);
+        writeCacheFile(path.join(dir, 'binding.py'), generatePythonBinding(out.signature, out.symbol));
+        build.provide('generated', { staging: dir, symbol: out.symbol, signature: out.signature, file, extraFiles: [kernels, path.join(dir, `${out.symbol}_kernels.h`)], binding: 'binding.py' });
         return;
       }
       const out = generateCpp(build.program, { ...options });
-      const file = path.join(build.staging, `${out.symbol}.cpp`);
+      const dir = staging();
+      const file = path.join(dir, `${out.symbol}.cpp`);
       writeCacheFile(file, out.source);
-      writeCacheFile(path.join(build.staging, `${out.symbol}.h`), out.header);
-      writeCacheFile(path.join(build.staging, 'binding.py'), generatePythonBinding(out.signature, out.symbol));
-      build.cpp = { ...out, file, binding: 'binding.py' };
+      writeCacheFile(path.join(dir, `${out.symbol}.h`), out.header);
+      writeCacheFile(path.join(dir, 'binding.py'), generatePythonBinding(out.signature, out.symbol));
+      build.provide('generated', { staging: dir, symbol: out.symbol, signature: out.signature, file, extraFiles: [], binding: 'binding.py' });
     });
   }
 }

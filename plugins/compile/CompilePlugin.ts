@@ -14,22 +14,21 @@ export class CompilePlugin implements OrchPlugin {
   readonly name = 'orch:compile';
   apply(compiler: Compiler): void {
     tapStage(compiler, 'compile', this.name, async (build) => {
-      if (!build.cpp?.file || !build.staging) return;
-      const output = path.join(build.staging, `lib${build.cpp.symbol}.so`);
+      const generated = build.need('generated', 'compile');
+      const output = path.join(generated.staging, `lib${generated.symbol}.so`);
       const { cxx, flags } = compiler.config.compiler;
-      const common = { flags, output, cwd: build.staging, includeDirs: [NATIVE_DIR] };
+      const common = { flags, output, cwd: generated.staging, includeDirs: [NATIVE_DIR] };
       let r;
       if (compiler.config.preset.target === 'cuda') {
         // the architecture the cache key was computed with (Compiler.entryInputs)
         const arch = build.inputs.compiler.cudaArch;
         if (!arch) throw new Error(`CUDA build of ${build.entry} has no resolved GPU architecture in its inputs`);
-        const sources = [build.cpp.file, ...(build.cpp.extraFiles ?? []).filter((f) => f.endsWith('.cu'))];
+        const sources = [generated.file, ...generated.extraFiles.filter((f) => f.endsWith('.cu'))];
         r = await compileCudaLibrary({ ...common, nvcc: cxx, arch, sources });
       } else {
-        r = await compileSharedLibrary({ ...common, compiler: cxx, source: build.cpp.file });
+        r = await compileSharedLibrary({ ...common, compiler: cxx, source: generated.file });
       }
-      build.library = output;
-      build.command = r.command;
+      build.provide('compiled', { library: output, command: r.command });
       build.warnings.push(...r.warnings);
     });
   }

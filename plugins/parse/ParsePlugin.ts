@@ -12,9 +12,10 @@ export class ParsePlugin implements OrchPlugin {
       const loader = compilation.loader;
       const scope = loader.load(build.module);
       build.program = lowerEntry(loader, findEntry(scope, build.entry), { externals: build.externals, defines: build.defines, layout: build.layout });
-      build.files = loader.dependencies(build.module);
-      build.env = loader.environment(build.module);
-      if (build.optionsKey) build.key = compilation.cache.keyFor(build.optionsKey, build.files, build.env);
+      const files = loader.dependencies(build.module);
+      const env = loader.environment(build.module);
+      // python mode has no options key: it caches nothing
+      build.provide('parsed', { files, env, ...(build.optionsKey ? { key: compilation.cache.keyFor(build.optionsKey, files, env) } : {}) });
     });
   }
 }
