@@ -72,6 +72,8 @@ export class StencilByStencil {
           throw new Error('stencil-by-stencil runs the program before library expansion');
         case 'callback':
           throw new Error('the stencil-by-stencil baseline has no host callbacks');
+        case 'halo':
+          throw new Error('the stencil-by-stencil baseline has no halo exchanges');
       }
     }
   }

@@ -8,6 +8,7 @@ import { runCommand, type RunMode } from '../cli/runCommand.js';
 import { watchCommand } from '../cli/watchCommand.js';
 import { serveCommand } from '../cli/serveCommand.js';
 import { exitOnError, usageError } from '../cli/failure.js';
+import { badEntries } from '../cli/badEntries.js';
 
 // Argument parsing only: every command lives in cli/.
 
@@ -50,9 +51,10 @@ async function main(argv: string[]): Promise<number> {
           .option('rank', { type: 'number', describe: 'with --layout: only the code path of this rank' })
           .option('rank-domain', { type: 'string', describe: 'with --layout: NX,NY,NZ compute domain of one rank' })
           .option('halo', { type: 'number', describe: 'with --layout: halo width (default 3)' })
-          .option('build', { type: 'boolean', default: true, describe: 'build on a miss; --no-build only looks entries up (a missing or stale entry is an error naming why)' }),
+          .option('build', { type: 'boolean', default: true, describe: 'build on a miss; --no-build only looks entries up (a missing or stale entry is an error naming why)' })
+          .option('bad-entry', { type: 'string', array: true, describe: 'KEY=REASON: a cached entry whose library failed to load; marked bad and rebuilt (the Python package passes it)' }),
       async (a) => {
-        const opts = { ...a, paths: a.paths as string[], noBuild: a.build === false, printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr };
+        const opts = { ...a, paths: a.paths as string[], noBuild: a.build === false, badEntries: badEntries(a.badEntry), printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr };
         code = a.watch ? await watchCommand(opts) : await buildCommand(opts);
       },
     )
@@ -72,7 +74,8 @@ async function main(argv: string[]): Promise<number> {
           .option('check', { type: 'boolean', describe: 'also run the interpreter and compare every field' })
           .option('shape', { type: 'string', describe: 'NX,NY,NZ: fill fields not given with --in with deterministic values' })
           .option('layout', { type: 'string', describe: 'rank layout NXxNY (with --rank): run the code path of that rank' })
-          .option('rank', { type: 'number', describe: 'with --layout: the rank of this process' })
+          .option('rank', { type: 'number', describe: 'with --layout: the rank of this process (default: the MPI launcher\'s)' })
+          .option('boundary', { type: 'string', describe: 'tile boundary of halo exchanges: edges (default) or periodic (also ORCH_BOUNDARY)' })
           .option('rank-domain', { type: 'string', describe: 'with --layout: NX,NY,NZ compute domain of one rank' })
           .option('halo', { type: 'number', describe: 'with --layout: halo width (default 3)' }),
       async (a) => {

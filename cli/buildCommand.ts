@@ -14,6 +14,8 @@ export interface BuildOptions extends CommonOptions, LayoutOptions {
   paths: string[];
   /** Only look entries up: a miss is an error that names its cause (`run` mode). */
   noBuild?: boolean;
+  /** Entry keys whose library failed to load, with why (marked bad, then rebuilt). */
+  badEntries?: Record<string, string>;
 }
 
 /** `file.py:entry` targets pick entries; other paths build every entry of their modules. */
@@ -87,7 +89,7 @@ export async function buildCommand(opts: BuildOptions): Promise<number> {
   const display = opts.json || opts.quiet ? undefined : ProgressDisplay.forProcess();
   if (display) for (const c of compilers) new ProgressPlugin(display.onProgress).apply(c);
   const t0 = performance.now();
-  const request = { modules, entries: targets.entries, externals: session.externals, defines: session.defines, mode: opts.noBuild ? ('lookup' as const) : ('build' as const) };
+  const request = { modules, entries: targets.entries, externals: session.externals, defines: session.defines, mode: opts.noBuild ? ('lookup' as const) : ('build' as const), badEntries: opts.badEntries };
   let results: BuildResult[];
   try {
     results = await Promise.all(compilers.map((c) => c.build(request)));

@@ -1,6 +1,6 @@
 import type { ResolvedConfig } from '../core/config/types.js';
 import { fail } from '../core/diagnostics.js';
-import { codePathOfRank, codePaths, parseLayout, type CodePath, type LayoutTarget } from '../core/layout/RankLayout.js';
+import { DEFAULT_HALO, codePathOfRank, codePaths, parseLayout, type CodePath, type LayoutTarget } from '../core/layout/RankLayout.js';
 
 /** The layout options `orch build` and `orch run` share (parsed by bin/orch.ts). */
 export interface LayoutOptions {
@@ -20,7 +20,7 @@ export interface LayoutRequest {
   codepaths: CodePath[];
 }
 
-export const DEFAULT_HALO = 3;
+export { DEFAULT_HALO };
 
 /** The layout a command works for (CLI options over orch.config.ts), or null without one. */
 export function layoutRequest(opts: LayoutOptions, config: ResolvedConfig): LayoutRequest | null {

@@ -14,6 +14,7 @@ import { compareArrays, type Comparison } from '../core/runtime/compareArrays.js
 import { syntheticInputs } from '../core/runtime/syntheticInputs.js';
 import { Compiler } from '../core/Compiler.js';
 import { layoutText } from '../core/layout/RankLayout.js';
+import { launcherRank, parseBoundary } from '../core/layout/HaloTopology.js';
 import { layoutRequest, type LayoutOptions } from './layoutOptions.js';
 import { openSession, parseTarget, printDiagnostics, timePassesTable, type CommonOptions } from './session.js';
 
@@ -25,6 +26,8 @@ export type RunMode = 'python' | 'build' | 'build-and-run' | 'run';
 
 export interface RunOptions extends CommonOptions, LayoutOptions {
   target: string;
+  /** Tile boundary of halo exchanges: edges (default, or $ORCH_BOUNDARY) or periodic. */
+  boundary?: string;
   mode: RunMode;
   domain?: string;
   origin?: string;
@@ -117,23 +120,38 @@ function cloneArgs(args: EntryArgs): EntryArgs {
 export async function runCommand(opts: RunOptions): Promise<number> {
   const [file, entryName] = parseTarget(opts.target);
   const session = await openSession(opts);
+  // under mpirun each process is one rank, and finds its rank from the launcher
+  const launched = launcherRank();
+  if (opts.rank === undefined && launched !== undefined && (opts.layout ?? session.config.layout)) opts = { ...opts, rank: launched };
   const layout = layoutRequest(opts, session.config);
+  const boundary = parseBoundary(opts.boundary ?? (process.env.ORCH_BOUNDARY || 'edges'));
+  // what the compiled halo exchange reads (native/orch_halo.h)
+  process.env.ORCH_BOUNDARY = boundary;
+  if (layout) process.env.ORCH_LAYOUT = layoutText(layout.target.layout);
   if (layout && layout.codepaths.length > 1) {
     fail('E_USAGE_LAYOUT', `orch run --layout ${opts.layout ?? session.config.layout?.layout} needs --rank: a run is one rank, on one code path`, { hint: `add --rank R (this layout has code paths ${layout.codepaths.join(', ')})` });
   }
   const compiler = layout ? new Compiler(session.config, session.compiler.pipeline, layout.codepaths[0], layout.target) : session.compiler;
   const fields = readInputs(opts.in ?? []);
   const t0 = performance.now();
-  const result = await compiler.build({
-    modules: [file],
-    entry: entryName ?? (await soleEntry(session, file)),
-    externals: session.externals,
-    defines: session.defines,
-    mode: opts.mode === 'python' ? 'python' : opts.mode === 'run' ? 'lookup' : 'build',
-  });
+  const name = entryName ?? (await soleEntry(session, file));
+  const mode = opts.mode === 'python' ? 'python' : opts.mode === 'run' ? 'lookup' : 'build';
+  let result = await compiler.build({ modules: [file], entry: name, externals: session.externals, defines: session.defines, mode });
+  let entry = result.entries[0];
+  let opened: NativeLibrary | undefined;
+  if (entry?.status === 'hit' && opts.mode !== 'build') {
+    try {
+      opened = NativeLibrary.open(entry.library!, entry.symbol!);
+    } catch (e) {
+      if (!(e instanceof OrchError) || e.diagnostic.code !== 'E_LOAD' || !entry.key) throw e;
+      // a cached library that does not load is marked bad: rebuilt here (or a miss that says why in run mode)
+      session.err(`orch: the cached library of ${entry.moduleRel}:${entry.entry} does not load; marked bad${mode === 'build' ? ', rebuilding' : ''}: ${e.diagnostic.message}`);
+      result = await compiler.build({ modules: [file], entry: name, externals: session.externals, defines: session.defines, mode, badEntries: { [entry.key]: e.diagnostic.message } });
+      entry = result.entries[0];
+    }
+  }
   const buildS = (performance.now() - t0) / 1000;
   if (opts.timePasses) session.err(timePassesTable(result.passTimes));
-  const entry = result.entries[0];
   if (!entry || entry.status === 'error') {
     printDiagnostics(result.errors, opts.verbose);
     return 1;
@@ -165,7 +183,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   const times: number[] = [];
 
   if (opts.mode === 'python') {
-    const interp = new Interpreter(entry.program!);
+    const interp = new Interpreter(entry.program!, { boundary });
     let t = performance.now();
     interp.run(args);
     times.push((performance.now() - t) / 1000);
@@ -178,7 +196,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       }
     }
   } else {
-    const lib = NativeLibrary.open(entry.library!, entry.symbol!);
+    const lib = opened ?? NativeLibrary.open(entry.library!, entry.symbol!);
     // A GPU build takes device arrays: fields go to the device and come back after the runs.
     const device = lib.target === 'cuda' ? CudaRuntime.open() : undefined;
     const staged: DeviceArgs[] = [];
@@ -213,25 +231,27 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   let check: RunReport['check'];
   if (reference) {
     const ir = entry.program ?? (await irFor(session, compiler, file, entry));
-    new Interpreter(ir).run(reference);
+    new Interpreter(ir, { boundary }).run(reference);
     const cmp = compareArrays(fieldsOf(iface, reference), fieldsOf(iface, args));
     const passed = cmp.maxRel <= 1e-12 || cmp.maxAbs <= 1e-13;
     check = { ...cmp, passed };
   }
 
   const outputs: string[] = [];
-  if (opts.out) {
+  // ranks of one mpirun write beside each other
+  const outDir = opts.out && launched !== undefined ? path.join(opts.out, `rank${opts.rank ?? launched}`) : opts.out;
+  if (outDir) {
     try {
-      ensureDir(opts.out);
+      ensureDir(outDir);
       for (const p of iface.params) {
         if (p.kind !== 'field') continue;
-        const f = path.join(opts.out, `${p.name}.npy`);
+        const f = path.join(outDir, `${p.name}.npy`);
         writeNpy(f, args[p.name] as NDArray);
         outputs.push(f);
       }
     } catch (e) {
       if (e instanceof OrchError) throw e;
-      fail('E_OUTPUT_WRITE', `cannot write the outputs to ${opts.out}: ${(e as Error).message}`, { hint: 'choose a writable --out folder' });
+      fail('E_OUTPUT_WRITE', `cannot write the outputs to ${outDir}: ${(e as Error).message}`, { hint: 'choose a writable --out folder' });
     }
   }
   const st = stats(times);
@@ -254,7 +274,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     const cache = report.cache === 'none' ? 'interpreted' : report.cache === 'hit' ? 'cache hit' : `built (${report.reason})`;
     session.out(`${entry.moduleRel}:${entry.entry} [${opts.mode}] ${cache} in ${buildS.toFixed(3)} s; run median ${(st.median * 1e3).toFixed(3)} ms, min ${(st.min * 1e3).toFixed(3)} ms over ${times.length} call(s)`);
     if (check) session.out(`check against the interpreter: ${check.passed ? 'match' : 'MISMATCH'} (max abs diff ${check.maxAbs.toExponential(2)}, max rel diff ${check.maxRel.toExponential(2)}, ${check.points} points in ${check.fields} fields)`);
-    if (outputs.length) session.out(`wrote ${outputs.length} field(s) to ${opts.out}`);
+    if (outputs.length) session.out(`wrote ${outputs.length} field(s) to ${outDir}`);
   }
   return check && !check.passed ? 1 : 0;
 }

@@ -1,3 +1,5 @@
+import { launcherKey } from './toolchain/launcher.js';
+import { mpiToolchain } from './toolchain/mpi.js';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -35,6 +37,8 @@ export interface BuildRequest {
   defines: Record<string, number | boolean>;
   /** build: hit or build; python: IR only, no cache; lookup: hit or report the miss. */
   mode: BuildMode;
+  /** Entry keys whose library failed to load, with why: marked bad, so a lookup misses and a build replaces them. */
+  badEntries?: Record<string, string>;
 }
 
 export interface EntryResult {
@@ -108,8 +112,10 @@ export class Compiler {
     return rel.startsWith('..') || path.isAbsolute(rel) ? file.replace(/^[/\\]+/, '') : rel;
   }
 
-  private async entryInputs(moduleRel: string, entry: string, req: BuildRequest): Promise<EntryInputs> {
+  private async entryInputs(file: string, moduleRel: string, entry: string, req: BuildRequest): Promise<EntryInputs> {
     const { cxx, flags } = this.config.compiler;
+    const mpi = this.config.compiler.mpi && req.mode !== 'python';
+    const launcher = launcherKey(this.config.compiler.launcher);
     const cuda = this.config.preset.target === 'cuda';
     this.identity ??= (cuda ? nvccIdentity(cxx, flags) : compilerIdentity(cxx)).catch(() => 'unavailable');
     // The GPU generation a CUDA build targets is part of its key (python mode builds nothing).
@@ -117,12 +123,13 @@ export class Compiler {
     const cudaArch = cuda && req.mode !== 'python' ? { cudaArch: await this.cudaArch! } : {};
     return {
       module: moduleRel,
+      modulePath: path.resolve(file),
       entry,
       codepath: this.codepath,
       externals: req.externals,
       defines: req.defines,
       preset: this.config.preset.name,
-      compiler: { cxx, identity: await this.identity, flags, ...cudaArch },
+      compiler: { cxx, identity: await this.identity, flags, ...cudaArch, ...(mpi ? { mpi: (await mpiToolchain()).identity } : {}), ...(launcher ? { launcher } : {}) },
       codegen: this.config.codegen,
       plugins: this.config.plugins.map((p) => ({ name: p.name, version: p.version ?? '0' })),
       // where imports resolve decides which files are read; orch's own Python package is
@@ -209,7 +216,7 @@ export class Compiler {
 
   private async buildEntry(file: string, moduleRel: string, entry: string, req: BuildRequest, compilation: Compilation): Promise<EntryResult> {
     const t0 = performance.now();
-    const inputs = await this.entryInputs(moduleRel, entry, req);
+    const inputs = await this.entryInputs(file, moduleRel, entry, req);
     const base = { module: file, moduleRel, entry, warnings: [] as Diagnostic[], errors: [] as Diagnostic[], timings: {} as Record<string, number>, files: [file] };
     // what an entry that failed part-way read, so watch mode still sees its imports
     const readSoFar = () => [...new Set([file, ...compilation.loader.dependencies(file).keys()])];
@@ -238,6 +245,7 @@ export class Compiler {
         const recorded = f.status === 'hit' ? this.recordedMismatch(f.info) : null;
         return recorded ? { status: 'miss', reason: recorded, optionsKey: f.optionsKey } : f;
       };
+      for (const [key, why] of Object.entries(req.badEntries ?? {})) this.cache.markBad(moduleRel, entry, key, why);
       const found = lookup();
       if (found.status === 'hit') return hit(found);
       if (req.mode === 'lookup') return { ...base, status: 'miss', reason: found.reason, durationS: (performance.now() - t0) / 1000 };

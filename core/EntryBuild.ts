@@ -22,6 +22,8 @@ export interface Parsed {
   files: Map<string, string>;
   /** Environment variables read (`os.environ` in module code), with their values (null: unset); part of the key. */
   env: Map<string, string | null>;
+  /** Paths the imports probed and found absent before resolving: one appearing would change the build. */
+  absent: string[];
   /** The cache key (absent in python mode, which caches nothing). */
   key?: string;
 }

@@ -8,6 +8,7 @@ import { BuildCache, moduleSegments, type EntryInputs } from './BuildCache.js';
 
 const base: EntryInputs = {
   module: 'pkg/mod.py',
+  modulePath: '/p/pkg/mod.py',
   entry: 'step',
   codepath: 'A',
   externals: { N: { k: 'num', value: 2, isInt: true } },
@@ -25,6 +26,7 @@ test('every input of the key changes it', () => {
   const k0 = cache.optionsKey(base);
   const variants: Partial<EntryInputs>[] = [
     { module: 'pkg/other.py' },
+    { modulePath: '/q/pkg/mod.py' },
     { entry: 'other' },
     { codepath: 'BL' },
     { externals: { N: { k: 'num', value: 3, isInt: true } } },
@@ -75,17 +77,18 @@ test('a lookup misses when an environment variable the build read has changed', 
   const root = mkdtempSync(path.join(os.tmpdir(), 'orch-cache-env-'));
   const src = path.join(root, 'consts.py');
   writeFileSync(src, 'import os\n');
+  const inputs = { ...base, modulePath: src };
   const build = (env: Record<string, string>) => new BuildCache(root, 'A', env);
-  const first = build({ PACE_CONSTANTS: 'GFS' }).lookup(base);
-  const staging = build({}).staging(base.module, base.entry);
+  const first = build({ PACE_CONSTANTS: 'GFS' }).lookup(inputs);
+  const staging = build({}).staging(inputs.module, inputs.entry);
   const key = build({}).keyFor(first.optionsKey, new Map([[src, 'import os\n']]), new Map([['PACE_CONSTANTS', 'GFS']]));
-  writeFileSync(path.join(staging, 'build-info.json'), JSON.stringify({ key, checksums: {}, inputs: base, library: 'lib.so' }));
-  build({}).commit(staging, { optionsKey: first.optionsKey, inputs: base, files: { [src]: createHash('sha256').update('import os\n').digest('hex') }, env: { PACE_CONSTANTS: 'GFS' }, key });
-  assert.is(build({ PACE_CONSTANTS: 'GFS' }).lookup(base).status, 'hit');
-  const changed = build({ PACE_CONSTANTS: 'GEOS' }).lookup(base);
+  writeFileSync(path.join(staging, 'build-info.json'), JSON.stringify({ key, checksums: {}, inputs, library: 'lib.so' }));
+  build({}).commit(staging, { optionsKey: first.optionsKey, inputs, files: { [src]: createHash('sha256').update('import os\n').digest('hex') }, env: { PACE_CONSTANTS: 'GFS' }, key });
+  assert.is(build({ PACE_CONSTANTS: 'GFS' }).lookup(inputs).status, 'hit');
+  const changed = build({ PACE_CONSTANTS: 'GEOS' }).lookup(inputs);
   assert.is(changed.status, 'miss');
   if (changed.status === 'miss') assert.is(changed.reason, 'environment variable PACE_CONSTANTS changed');
-  const unset = build({}).lookup(base);
+  const unset = build({}).lookup(inputs);
   assert.is(unset.status, 'miss');
 });
 
@@ -93,8 +96,9 @@ test('a lookup explains misses and detects changed files', () => {
   const root = mkdtempSync(path.join(os.tmpdir(), 'orch-cache-'));
   const src = path.join(root, 'mod.py');
   writeFileSync(src, 'x = 1\n');
+  const inputs = { ...base, modulePath: src };
   const cache = new BuildCache(root);
-  const miss = cache.lookup(base);
+  const miss = cache.lookup(inputs);
   assert.is(miss.status, 'miss');
   if (miss.status === 'miss') assert.is(miss.reason, 'no cache entry yet');
   const staging = cache.staging(base.module, base.entry);
@@ -102,15 +106,34 @@ test('a lookup explains misses and detects changed files', () => {
   const key = cache.keyFor(miss.optionsKey, new Map([[src, 'x = 1\n']]));
   writeFileSync(
     path.join(staging, 'build-info.json'),
-    JSON.stringify({ key, checksums: { 'lib.so': '0f8b2c3e4c1bd0b3a3fb3c0b1e1b7f2a5a8f4e0e6c6e2e4b5f1e3c1f0d9a8b7c' }, inputs: base, library: 'lib.so' }),
+    JSON.stringify({ key, checksums: { 'lib.so': '0f8b2c3e4c1bd0b3a3fb3c0b1e1b7f2a5a8f4e0e6c6e2e4b5f1e3c1f0d9a8b7c' }, inputs, library: 'lib.so' }),
   );
-  cache.commit(staging, { optionsKey: miss.optionsKey, inputs: base, files: { [src]: 'wrong-hash' }, key });
-  const second = cache.lookup(base);
+  cache.commit(staging, { optionsKey: miss.optionsKey, inputs, files: { [src]: 'wrong-hash' }, key });
+  const second = cache.lookup(inputs);
   assert.is(second.status, 'miss');
   if (second.status === 'miss') assert.match(second.reason, 'mod.py changed');
-  const third = cache.lookup({ ...base, defines: { n_sub: 8 } });
+  const third = cache.lookup({ ...inputs, defines: { n_sub: 8 } });
   assert.is(third.status, 'miss');
   if (third.status === 'miss') assert.is(third.reason, 'defines changed');
+});
+
+test('a manifest whose files do not include the module being built is a miss', () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'orch-cache-abs-'));
+  const src = path.join(root, 'mod.py');
+  writeFileSync(src, 'x = 1\n');
+  const other = path.join(root, 'other.py');
+  writeFileSync(other, 'x = 1\n');
+  const inputs = { ...base, modulePath: src };
+  const cache = new BuildCache(root);
+  const miss = cache.lookup(inputs);
+  const staging = cache.staging(inputs.module, inputs.entry);
+  const key = cache.keyFor(miss.optionsKey, new Map([[other, 'x = 1\n']]));
+  writeFileSync(path.join(staging, 'build-info.json'), JSON.stringify({ key, checksums: {}, inputs, library: 'lib.so' }));
+  // a manifest that claims these options but read another file (as written before the key held the absolute path)
+  cache.commit(staging, { optionsKey: miss.optionsKey, inputs, files: { [other]: createHash('sha256').update('x = 1\n').digest('hex') }, key });
+  const found = cache.lookup(inputs);
+  assert.is(found.status, 'miss');
+  if (found.status === 'miss') assert.is(found.reason, `entry was built from another file than ${src}`);
 });
 
 test('cache folders are readable and never escape the root', () => {

@@ -1,3 +1,4 @@
+import { launcherRank } from '../layout/HaloTopology.js';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -24,7 +25,13 @@ import { hashJson, sha256 } from './hashing.js';
 
 /** Everything except source files that changes a build's result. */
 export interface EntryInputs {
+  /** The module's path relative to the project root (cache folder names, messages). */
   module: string;
+  /**
+   * The module's absolute path: two projects sharing one cache root may hold modules with
+   * the same relative path, and a module outside the root must not look like one inside.
+   */
+  modulePath: string;
   entry: string;
   codepath: string;
   externals: unknown;
@@ -47,6 +54,11 @@ export interface Manifest {
   inputs: EntryInputs;
   /** absolute path -> sha256 of every source file the build read */
   files: Record<string, string>;
+  /**
+   * Paths the build's imports looked at and found absent before the file they resolved to
+   * (Python's import order): a file appearing at one would shadow an import.
+   */
+  absent?: string[];
   /** environment variables the build read at compile time -> the value it saw (null: unset) */
   env?: Record<string, string | null>;
   key: string;
@@ -88,6 +100,9 @@ export interface HistoryRecord {
   result: 'hit' | 'miss' | 'error';
   key?: string;
   reason?: string;
+  /** Who looked up or built: the process, and its rank when an MPI launcher started it. */
+  pid?: number;
+  rank?: number;
 }
 
 /** File system errors while writing the cache, as diagnostics that say what to do. */
@@ -159,6 +174,8 @@ export class BuildCache {
     const optionsKey = this.optionsKey(inputs);
     const manifest = readJson<Manifest>(path.join(root, 'manifests', `${optionsKey}.json`));
     if (!manifest) return { status: 'miss', reason: this.explainNewOptions(root, inputs), optionsKey };
+    // the options key covers the module's absolute path; this also refuses manifests written before it did
+    if (!Object.hasOwn(manifest.files, inputs.modulePath)) return { status: 'miss', reason: `entry was built from another file than ${inputs.modulePath}`, optionsKey };
     for (const [file, hash] of Object.entries(manifest.files)) {
       let content: Buffer;
       try {
@@ -168,11 +185,15 @@ export class BuildCache {
       }
       if (sha256(content) !== hash) return { status: 'miss', reason: `${path.basename(file)} changed`, optionsKey };
     }
+    const shadow = (manifest.absent ?? []).find((p) => existsSync(p));
+    if (shadow) return { status: 'miss', reason: `${shadow} now shadows an import`, optionsKey };
     const changedEnv = Object.entries(manifest.env ?? {}).filter(([name, value]) => (this.env[name] ?? null) !== value).map(([name]) => name);
     if (changedEnv.length) {
       return { status: 'miss', reason: `environment variable${changedEnv.length > 1 ? 's' : ''} ${changedEnv.join(', ')} changed`, optionsKey };
     }
     const dir = path.join(root, manifest.key);
+    const bad = readJson<{ reason?: string }>(this.badMark(root, manifest.key));
+    if (bad) return { status: 'miss', reason: `cache entry ${manifest.key.slice(0, 12)} was marked bad (${String(bad.reason)})`, optionsKey };
     const problem = this.verifyEntry(dir, manifest.infoHash);
     if (typeof problem === 'string') return { status: 'miss', reason: problem, optionsKey };
     return { status: 'hit', key: manifest.key, dir, info: problem, optionsKey };
@@ -201,6 +222,29 @@ export class BuildCache {
     return info;
   }
 
+  private badMark(root: string, key: string): string {
+    return path.join(root, 'bad', `${key}.json`);
+  }
+
+  /**
+   * Marks an entry whose library failed to load at run time: the next lookup is a miss that
+   * says why, and the rebuild replaces it. The entry's files go, so nothing loads them again.
+   */
+  markBad(moduleRel: string, entry: string, key: string, reason: string): void {
+    const root = this.entryRoot(moduleRel, entry);
+    // only a key of this entry that is still there (other entries of the request are not marked)
+    if (!/^[0-9a-f]{64}$/.test(key) || !existsSync(path.join(root, key))) return;
+    try {
+      ensureDir(path.join(root, 'bad'));
+      writeFileAtomic(this.badMark(root, key), JSON.stringify({ reason, time: new Date().toISOString() }));
+      const grave = path.join(root, `.bad-${process.pid}-${randomBytes(4).toString('hex')}`);
+      renameSync(path.join(root, key), grave);
+      rmSync(grave, { recursive: true, force: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') cacheWriteError(e, `cache entry ${key.slice(0, 12)}`);
+    }
+  }
+
   private explainNewOptions(root: string, inputs: EntryInputs): string {
     const latest = readJson<Manifest>(path.join(root, 'latest.json'));
     if (!latest) return 'no cache entry yet';
@@ -209,7 +253,7 @@ export class BuildCache {
     const cur = inputs as unknown as Record<string, unknown>;
     for (const k of new Set([...Object.keys(cur), ...Object.keys(prev)])) {
       if (hashJson(prev[k]) === hashJson(cur[k])) continue;
-      changed.push(k === 'orch' ? 'orch version' : k === 'native' ? 'native headers' : k === 'layout' ? describeLayoutChange(latest.inputs.layout, inputs.layout) : k);
+      changed.push(k === 'modulePath' ? `module path (built from ${String(prev[k])})` : k === 'orch' ? 'orch version' : k === 'native' ? 'native headers' : k === 'layout' ? describeLayoutChange(latest.inputs.layout, inputs.layout) : k);
     }
     return changed.length ? `${changed.join(', ')} changed` : 'options changed';
   }
@@ -269,6 +313,8 @@ export class BuildCache {
   private commitUnchecked(staging: string, manifest: Manifest): string {
     const root = this.entryRoot(manifest.inputs.module, manifest.inputs.entry);
     const final = path.join(root, manifest.key);
+    const bad = this.badMark(root, manifest.key);
+    if (existsSync(bad)) rmSync(final, { recursive: true, force: true });
     if (existsSync(final) && typeof this.verifyEntry(final, manifest.infoHash) !== 'string') {
       // another process built the same entry first; keep theirs
       rmSync(staging, { recursive: true, force: true });
@@ -276,6 +322,7 @@ export class BuildCache {
       if (existsSync(final)) rmSync(final, { recursive: true, force: true });
       renameSync(staging, final);
     }
+    rmSync(bad, { force: true });
     ensureDir(path.join(root, 'manifests'));
     const text = JSON.stringify(manifest, null, 1);
     writeFileAtomic(path.join(root, 'manifests', `${manifest.optionsKey}.json`), text);
@@ -287,7 +334,8 @@ export class BuildCache {
     const root = this.entryRoot(moduleRel, entry);
     try {
       ensureDir(root);
-      appendFileSync(path.join(root, 'history.jsonl'), `${JSON.stringify(rec)}\n`);
+      const rank = launcherRank();
+      appendFileSync(path.join(root, 'history.jsonl'), `${JSON.stringify({ ...rec, pid: process.pid, ...(rank !== undefined ? { rank } : {}) })}\n`);
     } catch {
       // history is informational; a read-only cache must not fail a hit
     }

@@ -9,7 +9,7 @@ const CONFIG_NAMES = ['orch.config.ts', 'orch.config.mts', 'orch.config.js', 'or
 
 const KNOWN_KEYS: (keyof OrchConfig)[] = ['modules', 'preset', 'plugins', 'compiler', 'codegen', 'cacheRoot', 'pythonPath', 'externals', 'defines', 'verifyIR', 'passes', 'debug', 'layout'];
 const NESTED_KEYS: Record<string, string[]> = {
-  compiler: ['cxx', 'flags', 'extraFlags', 'cudaArch'],
+  compiler: ['cxx', 'flags', 'extraFlags', 'cudaArch', 'mpi', 'launcher'],
   codegen: ['loopOrder', 'openmp', 'lineDirectives', 'blockSize', 'columnBlockSize', 'syncLaunches', 'tile'],
   passes: PASS_NAMES,
   debug: ['enabled', 'nan', 'tracers', 'threshold', 'delp', 'action'],
@@ -82,6 +82,13 @@ export function validateConfig(cfg: OrchConfig, file: string): void {
   if (cfg.modules !== undefined && (!Array.isArray(cfg.modules) || cfg.modules.some((m) => typeof m !== 'string'))) {
     fail('E_CONFIG_VALUE', "'modules' must be a list of glob strings", { hint: "write modules: ['stencils/**/*.py']" });
   }
+  const launcher = cfg.compiler?.launcher;
+  if (launcher !== undefined && !(Array.isArray(launcher) && launcher.length > 0 && launcher.every((w) => typeof w === 'string' && w.length > 0))) {
+    fail('E_CONFIG_VALUE', "'compiler.launcher' must be a non-empty list of strings (a command and its arguments)", { hint: "write compiler: { launcher: ['ccache'] }" });
+  }
+  if (cfg.compiler?.mpi !== undefined && typeof cfg.compiler.mpi !== 'boolean') {
+    fail('E_CONFIG_VALUE', "'compiler.mpi' must be true or false", { hint: 'write compiler: { mpi: true } to link MPI for halo exchanges across ranks' });
+  }
   const tile = cfg.codegen?.tile;
   if (tile !== undefined && tile !== false && !(Array.isArray(tile) && (tile.length === 2 || tile.length === 3) && tile.every((n) => Number.isInteger(n) && n > 0))) {
     fail('E_CONFIG_VALUE', "'codegen.tile' must be [ti, tj] or [ti, tj, tk], positive integers, or false", { hint: 'write codegen: { tile: [8, 8, 16] }, or tile: false to run launches untiled' });
@@ -121,6 +128,13 @@ function cudaArchOf(user: OrchConfig, preset: Preset): { cudaArch?: string } {
   return arch === undefined ? {} : { cudaArch: arch };
 }
 
+/** MPI and the compiler launcher (config over preset), absent when neither sets them. */
+function mpiAndLauncher(user: OrchConfig, preset: Preset): { mpi?: boolean; launcher?: string[] } {
+  const mpi = user.compiler?.mpi ?? preset.compiler.mpi;
+  const launcher = user.compiler?.launcher ?? preset.compiler.launcher;
+  return { ...(mpi ? { mpi } : {}), ...(launcher ? { launcher: [...launcher] } : {}) };
+}
+
 /** Config file (if any) merged over its preset, with CLI overrides on top. */
 export async function resolveConfig(toolset: Toolset, over: ConfigOverrides = {}): Promise<ResolvedConfig> {
   const cwd = path.resolve(over.cwd ?? process.cwd());
@@ -140,7 +154,7 @@ export async function resolveConfig(toolset: Toolset, over: ConfigOverrides = {}
     preset,
     stages: toolset.stages,
     plugins: [...preset.plugins, ...(user.plugins ?? [])],
-    compiler: { cxx: user.compiler?.cxx ?? preset.compiler.cxx, flags, ...cudaArchOf(user, preset) },
+    compiler: { cxx: user.compiler?.cxx ?? preset.compiler.cxx, flags, ...cudaArchOf(user, preset), ...mpiAndLauncher(user, preset) },
     codegen: { ...preset.codegen, ...(user.codegen ?? {}) },
     // the environment wins so MPI launchers and CI can redirect the cache
     cacheRoot: path.resolve(envRoot || (user.cacheRoot ? path.resolve(root, user.cacheRoot) : cwd)),

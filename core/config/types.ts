@@ -29,6 +29,13 @@ export interface CompilerOptions {
    * $CUDA_ARCH, else nvidia-smi, at build time (core/config/cudaArch.ts).
    */
   cudaArch?: string;
+  /**
+   * Link MPI (OpenMPI's mpicxx flags) so the program's halo exchanges run across ranks
+   * (docs/mpi.md). Off: the library needs no MPI, and runs as one rank.
+   */
+  mpi?: boolean;
+  /** A command put before every compiler call, as CMAKE_CXX_COMPILER_LAUNCHER: ['ccache'], ['distcc']. */
+  launcher?: string[];
 }
 
 export interface CodegenOptions {

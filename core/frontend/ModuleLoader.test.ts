@@ -34,6 +34,13 @@ test('relative imports work in packages and in plain folders, and import-as bind
   assert.equal([...loader.dependencies(path.join(root, 'ns/a.py')).keys()].map((f) => path.relative(root, f)).sort(), ['ns/a.py', 'ns/b.py', 'ns/sub/__init__.py', 'ns/sub/c.py']);
 });
 
+test('round() in module code rounds halfway cases to even, as Python does', () => {
+  const root = tree({ 'r.py': 'A = round(2.5)\nB = round(3.5)\nC = round(-2.5)\nD = round(2.6)\n' });
+  const loader = new ModuleLoader([root]);
+  const m = loader.load(path.join(root, 'r.py'), 'r');
+  assert.equal(['A', 'B', 'C', 'D'].map((n) => num(loader.lookup(m, n))), [2, 4, -2, 3]);
+});
+
 test('module code reads the environment at compile time, and every read is recorded', () => {
   const root = tree({
     'consts.py': [

@@ -22,6 +22,11 @@ export class ModuleLoader {
   readonly filesRead = new Map<string, string>();
   /** module file -> files it imports directly */
   private readonly imports = new Map<string, Set<string>>();
+  /**
+   * module file -> paths its imports probed and found absent before resolving (or failing
+   * to): a file appearing there later would change what the import finds.
+   */
+  private readonly absentProbed = new Map<string, Set<string>>();
   /** module file -> environment variables its top level read, with their values (null: unset) */
   private readonly envRead = new Map<string, Map<string, string | null>>();
   private callDepth = 0;
@@ -347,15 +352,25 @@ export class ModuleLoader {
     } else {
       roots = [path.dirname(scope.file), ...this.importPath];
     }
+    let absent = this.absentProbed.get(scope.file);
+    if (!absent) this.absentProbed.set(scope.file, (absent = new Set()));
     for (const root of roots) {
       const asFile = path.join(root, ...rel) + '.py';
       const asPkg = path.join(root, ...rel, '__init__.py');
+      const asDir = path.join(root, ...rel);
       const dotted = level > 0 ? `${scope.name.split('.').slice(0, -level).concat(rel).join('.')}` : name;
-      if (rel.length && existsSync(asFile)) return this.moduleValue(asFile, dotted || name, scope);
+      if (rel.length) {
+        if (existsSync(asFile)) return this.moduleValue(asFile, dotted || name, scope);
+        absent.add(asFile);
+      }
       if (existsSync(asPkg)) return this.moduleValue(asPkg, dotted || name, scope);
-      if (existsSync(path.join(root, ...rel)) && statSync(path.join(root, ...rel)).isDirectory() && (rel.length || level > 0)) {
-        // namespace package: members are submodules, imported on demand
-        return { k: 'module', name, scope: { name, file: path.join(root, ...rel, '__init__.py'), names: new Map() } };
+      absent.add(asPkg);
+      if (rel.length || level > 0) {
+        if (!existsSync(asDir)) absent.add(asDir);
+        else if (statSync(asDir).isDirectory()) {
+          // namespace package: members are submodules, imported on demand
+          return { k: 'module', name, scope: { name, file: path.join(root, ...rel, '__init__.py'), names: new Map() } };
+        }
       }
     }
     return undefined;
@@ -377,6 +392,13 @@ export class ModuleLoader {
       if (src !== undefined) out.set(f, src);
     }
     return out;
+  }
+
+  /** Paths the imports of a module and its imports probed and found absent, sorted. */
+  absences(file: string): string[] {
+    const out = new Set<string>();
+    for (const f of this.closure(file)) for (const p of this.absentProbed.get(f) ?? []) out.add(p);
+    return [...out].sort();
   }
 
   /**

@@ -1,5 +1,6 @@
 import { fail } from '../diagnostics.js';
 import type { Axes } from '../ir/types.js';
+import { roundHalfEven } from '../interpreter/mathFunctions.js';
 import type { PyExpr } from '../python/ast.js';
 import { scopeName, type FunctionInfo, type Value } from './values.js';
 
@@ -54,6 +55,10 @@ export function numericBinary(op: string, a: Value, b: Value, e: PyExpr): Value 
   // axis-index arithmetic: gtscript.I[0] + 3
   if (a.k === 'axisIndex' && b.k === 'num' && b.isInt && (op === '+' || op === '-')) {
     return { ...a, offset: a.offset + (op === '+' ? b.value : -b.value) };
+  }
+  // axis offsets: field[I + 1], field[K - 1]
+  if ((a.k === 'axis' || a.k === 'axisOffset') && b.k === 'num' && b.isInt && (op === '+' || op === '-')) {
+    return { k: 'axisOffset', axis: a.axis, offset: (a.k === 'axisOffset' ? a.offset : 0) + (op === '+' ? b.value : -b.value) };
   }
   if (a.k === 'str' && b.k === 'str' && op === '+') return { k: 'str', value: a.value + b.value };
   const x = toNum(a);
@@ -190,6 +195,8 @@ export function attribute(base: Value, attr: string, e: PyExpr): Value | undefin
   void e;
   if (base.k === 'environ' && attr === 'get') return { k: 'environGet' };
   if (base.k === 'enum') return base.members[attr];
+  if (base.k === 'namespace') return base.attrs[attr];
+  if (base.k === 'class') return base.cls.attrs.get(attr);
   if (base.k === 'enumMember' && attr === 'value') return base.value;
   if (base.k === 'enumMember' && attr === 'name') return { k: 'str', value: base.name };
   if (base.k === 'str' && (attr === 'upper' || attr === 'lower' || attr === 'strip')) return { k: 'strMethod', value: base.value, method: attr };
@@ -250,6 +257,7 @@ function callValue(e: Extract<PyExpr, { t: 'call' }>, lookup: NameLookup, hooks:
     for (const kw of e.kwargs) if (kw.name) kwargs[kw.name] = constEval(kw.value, lookup, hooks);
     return hooks.call(f.fn, args, kwargs, e);
   }
+  if ((f.k === 'builtin' && f.name === 'SimpleNamespace') || f.k === 'class') return namespaceValue(f, args, e, lookup, hooks);
   if (f.k === 'enum' && args.length === 1) {
     // Enum("value"): the member with that value
     const member = Object.values(f.members).find((m) => m.k === 'enumMember' && JSON.stringify(m.value) === JSON.stringify(args[0]));
@@ -320,11 +328,32 @@ function callValue(e: Extract<PyExpr, { t: 'call' }>, lookup: NameLookup, hooks:
       case 'ceil':
         return num(Math.ceil(nums[0]), true);
       case 'round':
-        return num(Math.round(nums[0]), true);
+        // Python's round(x) sends halfway cases to the even integer (round(2.5) == 2)
+        return num(roundHalfEven(nums[0]), true);
       default:
         return opaque(`${f.name}() is not evaluated at compile time`);
     }
   }
   if (f.k === 'opaque') return f;
   return opaque('call of a function that is not a compile-time builtin');
+}
+
+/**
+ * `SimpleNamespace(a=1, b=...)`, or a call of a class without methods (a dataclass or a plain
+ * class of constants): an object whose attributes are the class-level values, the positional
+ * arguments in their order, then the keyword arguments.
+ */
+function namespaceValue(f: Extract<Value, { k: 'builtin' } | { k: 'class' }>, args: Value[], e: Extract<PyExpr, { t: 'call' }>, lookup: NameLookup, hooks: EvalHooks): Value {
+  const opaque = (why: string): Value => ({ k: 'opaque', why, loc: e.loc });
+  const attrs: Record<string, Value> = f.k === 'class' ? Object.fromEntries(f.cls.attrs) : {};
+  if (f.k === 'class' && f.cls.methods.size) return opaque(`class '${f.cls.name}' has methods, so its instances are not evaluated at compile time`);
+  const names = Object.keys(attrs);
+  if (args.length > names.length) return opaque(`${f.k === 'class' ? f.cls.name : 'SimpleNamespace'}() takes ${names.length} positional arguments here, got ${args.length}`);
+  args.forEach((a, i) => (attrs[names[i]] = a));
+  for (const kw of e.kwargs) {
+    if (!kw.name) return opaque('**kwargs are not evaluated at compile time');
+    if (f.k === 'class' && !(kw.name in attrs)) return opaque(`class '${f.cls.name}' has no field '${kw.name}' with a default`);
+    attrs[kw.name] = constEval(kw.value, lookup, hooks);
+  }
+  return { k: 'namespace', name: f.k === 'class' ? f.cls.name : 'SimpleNamespace', attrs };
 }

@@ -11,13 +11,15 @@ const MATH_BUILTINS = [
   'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan', 'arctan2',
   'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh', 'arctanh',
   'floor', 'ceil', 'trunc', 'isnan', 'isinf', 'isfinite', 'erf', 'erfc', 'gamma', 'cbrt',
+  'round', 'round_away_from_zero',
 ];
 
 function builtins(names: string[]): Record<string, Value> {
   return Object.fromEntries(names.map((n) => [n, { k: 'builtin', name: n } as Value]));
 }
 
-const gtscript: Record<string, Value> = {
+/** What `gtscript` (and GT4Py's `__gtscript__` placeholder module) exports. */
+export const GTSCRIPT_NAMES: Record<string, Value> = {
   ...builtins(MATH_BUILTINS),
   ...builtins(['computation', 'interval', 'horizontal', 'region', 'function', 'stencil', 'lazy_stencil', '__INLINED', 'compile_assert', 'THIS_K']),
   // gtscript also exports the short names of the inverse functions (PyFV3 uses asin)
@@ -96,7 +98,7 @@ function ndslTyping(): Record<string, Value> {
   return out;
 }
 
-const orch: Record<string, Value> = builtins(['program', 'stencil', 'callback', 'compiletime', 'temporary']);
+const orch: Record<string, Value> = builtins(['program', 'stencil', 'callback', 'compiletime', 'temporary', 'halo_update', 'halo_update_start', 'halo_update_wait']);
 
 /** `os` as module-level code uses it to pick constants: the environment, read at compile time. */
 const os: Record<string, Value> = {
@@ -107,16 +109,22 @@ const os: Record<string, Value> = {
 /** `enum`, for module-level `class X(Enum)` constants selectors. */
 const enumModule: Record<string, Value> = builtins(['Enum', 'IntEnum', 'StrEnum']);
 
+/** `types` and `dataclasses`, for constants grouped in namespaces and dataclasses. */
+const types: Record<string, Value> = builtins(['SimpleNamespace']);
+const dataclasses: Record<string, Value> = builtins(['dataclass']);
+
 const KNOWN: Record<string, Record<string, Value>> = {
-  'gt4py.cartesian.gtscript': gtscript,
-  'gt4py.gtscript': gtscript,
+  'gt4py.cartesian.gtscript': GTSCRIPT_NAMES,
+  'gt4py.gtscript': GTSCRIPT_NAMES,
   numpy,
   math,
   'ndsl.dsl.typing': ndslTyping(),
   orch,
   os,
   enum: enumModule,
-  'ndsl.dsl.gt4py': gtscript,
+  types,
+  dataclasses,
+  'ndsl.dsl.gt4py': GTSCRIPT_NAMES,
 };
 
 /** Packages whose submodules we know: importing them yields a module value with members. */

@@ -18,6 +18,8 @@ export type Value =
   | { k: 'axes'; axes: Axes }
   | { k: 'order'; order: IterationOrder }
   | { k: 'axisIndex'; axis: 'I' | 'J' | 'K'; index: number; offset: number }
+  /** An offset along an axis, `I + 1` or `K - 1`: field[I + 1] is field[1, 0, 0]. */
+  | { k: 'axisOffset'; axis: 'I' | 'J' | 'K'; offset: number }
   /** An axis object (`gtscript.I`), indexable into an axisIndex. */
   | { k: 'axis'; axis: 'I' | 'J' | 'K' }
   | { k: 'builtin'; name: string }
@@ -33,6 +35,12 @@ export type Value =
   | { k: 'functionRef'; path: string }
   /** A module-level `class X(Enum)`: its members by name. */
   | { k: 'enum'; name: string; members: Record<string, Value> }
+  /**
+   * An object holding constants as attributes: a `types.SimpleNamespace(...)`, or an
+   * instance of a plain class or dataclass (its class-level values, overridden by the
+   * constructor's arguments).
+   */
+  | { k: 'namespace'; name: string; attrs: Record<string, Value> }
   /** A member of an enum (`X.GEOS`); equal to another when enum and name match. */
   | { k: 'enumMember'; enum: string; name: string; value: Value }
   /** `os.environ`: reads of it are evaluated at compile time and recorded (they change the cache key). */
@@ -108,6 +116,8 @@ export function describeValue(v: Value): string {
       return `${v.enum}.${v.name}`;
     case 'enum':
       return `enum '${v.name}'`;
+    case 'namespace':
+      return `${v.name} object`;
     case 'opaque':
       return 'a value orch cannot evaluate';
     default:

@@ -1,8 +1,10 @@
 import { fail } from '../diagnostics.js';
-import type { ArrayDecl, CallbackDecl, DType, Expr, HLoop, HostStmt, PStmt, Program, SourceLoc, Stmt, Tiling, VLoop } from '../ir/types.js';
+import type { ArrayDecl, CallbackDecl, DType, Expr, HaloStmt, HLoop, HostStmt, PStmt, Program, SourceLoc, Stmt, Tiling, VLoop } from '../ir/types.js';
+import type { Boundary } from '../layout/HaloTopology.js';
+import { HaloExchange } from './HaloExchange.js';
 import { allocate, contiguousStrides, type NDArray } from '../runtime/ndarray.js';
 import { VARIABLE_K_HINT } from '../runtime/locatedError.js';
-import { erf, erfc, gamma } from './mathFunctions.js';
+import { erf, erfc, gamma, roundAwayFromZero, roundHalfEven } from './mathFunctions.js';
 
 /**
  * The reference executor: runs an expanded `Program` (loop-nest IR) in TypeScript,
@@ -34,6 +36,22 @@ export type HostFn = (args: number[]) => number | undefined;
 export interface InterpreterOptions {
   /** Host implementations by callback name; others run their `host` body (see hostFunction). */
   callbacks?: Record<string, HostFn>;
+  /** Tile boundary for halo exchanges of a single-rank run (default `edges`: nothing to exchange). */
+  boundary?: Boundary;
+}
+
+/** A field as a halo exchange sees it (contiguous strides over the array's axes). */
+export interface HaloField {
+  name: string;
+  data: Float64Array | Int32Array | Uint8Array | Float32Array;
+  shape: number[];
+  strides: number[];
+}
+
+/** Where a run stops for a halo exchange: the statement and its fields on this rank. */
+export interface HaloRequest {
+  stmt: HaloStmt;
+  fields: HaloField[];
 }
 
 function coerce(v: number, dtype: DType): number {
@@ -161,8 +179,18 @@ export class Interpreter {
     return fn;
   }
 
-  /** Runs the program once. Field arguments are updated in place. */
+  /**
+   * Runs the program once as the only rank of a 1x1 layout. Field arguments are updated in
+   * place. Several ranks run in lockstep through `steps` (core/interpreter/RankSimulation.ts).
+   */
   run(args: Record<string, ArgValue>): void {
+    const exchange = new HaloExchange({ x: 1, y: 1 }, this.options.boundary ?? 'edges');
+    const steps = this.steps(args);
+    for (let r = steps.next(); !r.done; r = steps.next()) exchange.step([r.value]);
+  }
+
+  /** Runs the program once, stopping at each halo exchange for the caller to perform it. */
+  *steps(args: Record<string, ArgValue>): Generator<HaloRequest, void, void> {
     const p = this.program;
     this.arrays.clear();
     this.scalars.clear();
@@ -181,7 +209,7 @@ export class Interpreter {
       }
     }
     for (const decl of p.arrays) if (decl.role === 'temporary') this.allocArray(decl);
-    this.execBlock(p.body);
+    yield* this.execBlock(p.body);
     for (const st of this.arrays.values()) this.writeBack(st);
   }
 
@@ -216,11 +244,20 @@ export class Interpreter {
     return this.compile(e)();
   }
 
-  private execBlock(stmts: PStmt[]): void {
-    for (const s of stmts) this.exec(s);
+  private *execBlock(stmts: PStmt[]): Generator<HaloRequest, void, void> {
+    for (const s of stmts) {
+      if (s.kind === 'halo') yield { stmt: s, fields: s.fields.map((f) => this.haloField(f)) };
+      else yield* this.exec(s);
+    }
   }
 
-  private exec(s: PStmt): void {
+  private haloField(name: string): HaloField {
+    const st = this.arrays.get(name);
+    if (!st) throw new Error(`interpreter: halo exchange of unknown array ${name}`);
+    return { name, data: st.data, shape: st.shape, strides: st.strides };
+  }
+
+  private *exec(s: Exclude<PStmt, HaloStmt>): Generator<HaloRequest, void, void> {
     switch (s.kind) {
       case 'set': {
         const v = this.scalars.get(s.name)!;
@@ -234,17 +271,17 @@ export class Interpreter {
         const step = this.evalHost(s.step);
         for (let i = start; step > 0 ? i < stop : i > stop; i += step) {
           v.v = i;
-          this.execBlock(s.body);
+          yield* this.execBlock(s.body);
         }
         return;
       }
       case 'while': {
         const c = this.compile(s.cond);
-        while (c()) this.execBlock(s.body);
+        while (c()) yield* this.execBlock(s.body);
         return;
       }
       case 'if':
-        this.execBlock(this.evalHost(s.cond) ? s.then : s.else);
+        yield* this.execBlock(this.evalHost(s.cond) ? s.then : s.else);
         return;
       case 'launch':
         this.launch(s);
@@ -660,6 +697,8 @@ const UNARY_MATH: Record<string, (x: number) => number> = {
   floor: Math.floor,
   ceil: Math.ceil,
   trunc: Math.trunc,
+  round: roundHalfEven,
+  round_away_from_zero: roundAwayFromZero,
   cbrt: Math.cbrt,
   erf,
   erfc,

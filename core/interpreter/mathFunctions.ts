@@ -74,3 +74,16 @@ export function gamma(x: number): number {
   for (let i = 1; i < 9; i++) a += LANCZOS[i] / (x + i);
   return Math.sqrt(2 * Math.PI) * Math.pow(t, x + 0.5) * Math.exp(-t) * a;
 }
+
+/** numpy's round: to the nearest integer, halfway cases to the even one (round(2.5) == 2). */
+export function roundHalfEven(x: number): number {
+  const r = Math.round(x);
+  // Math.round sends halfway cases up; an exact half below an odd r belongs to r - 1
+  return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
+/** GT4Py's round_away_from_zero, as its numpy backend computes it: copysign(floor(|x| + 0.5), x). */
+export function roundAwayFromZero(x: number): number {
+  const r = Math.floor(Math.abs(x) + 0.5);
+  return x < 0 || Object.is(x, -0) ? -r : r;
+}

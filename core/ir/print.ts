@@ -175,6 +175,9 @@ function pstmts(list: PStmt[], ind: string, out: string[]): void {
       case 'callback':
         out.push(`${ind}callback ${s.callback}(${s.args.map(printExpr).join(', ')})${s.result ? ` -> ${s.result}` : ''}`);
         break;
+      case 'halo':
+        out.push(`${ind}halo ${s.phase} #${s.exchange} (${s.fields.join(', ')}) width ${s.width} halo ${s.halo}`);
+        break;
     }
   }
 }

@@ -63,6 +63,8 @@ export function mapProgramExprs(stmts: PStmt[], fn: (e: Expr) => Expr): PStmt[] 
         return mapLaunchExprs(s, fn);
       case 'callback':
         return { ...s, args: s.args.map((a) => mapExpr(a, fn)) };
+      case 'halo':
+        return s;
       case 'call': {
         const scalars: Record<string, Expr> = {};
         for (const [k, v] of Object.entries(s.scalars)) scalars[k] = mapExpr(v, fn);
@@ -132,6 +134,8 @@ export function namesRead(p: Program): { scalars: Set<string>; arrays: Set<strin
   const loopVars = (stmts: PStmt[]) => {
     for (const s of stmts) {
       if (s.kind === 'call') for (const a of Object.values(s.fields)) arrays.add(a);
+      // an exchange reads what it sends: the fields stay live up to it
+      if (s.kind === 'halo') for (const a of s.fields) arrays.add(a);
       if (s.kind === 'for') {
         scalars.add(s.var);
         loopVars(s.body);

@@ -34,7 +34,8 @@ export type BuiltinFn =
   | 'sqrt' | 'exp' | 'log' | 'log10' | 'pow'
   | 'sin' | 'cos' | 'tan' | 'arcsin' | 'arccos' | 'arctan' | 'arctan2'
   | 'sinh' | 'cosh' | 'tanh' | 'arcsinh' | 'arccosh' | 'arctanh'
-  | 'floor' | 'ceil' | 'trunc' | 'isnan' | 'isinf' | 'isfinite' | 'erf' | 'erfc' | 'gamma' | 'cbrt';
+  | 'floor' | 'ceil' | 'trunc' | 'isnan' | 'isinf' | 'isfinite' | 'erf' | 'erfc' | 'gamma' | 'cbrt'
+  | 'round' | 'round_away_from_zero';
 
 /**
  * Expressions. Every node carries its result dtype; the frontend inserts explicit
@@ -283,7 +284,29 @@ export type PStmt =
    *
    *   callback cfl_substeps(umax, dx, dt) -> n_sub
    */
-  | { kind: 'callback'; callback: string; args: Expr[]; result: string | null; loc: SourceLoc };
+  | { kind: 'callback'; callback: string; args: Expr[]; result: string | null; loc: SourceLoc }
+  | HaloStmt;
+
+/**
+ * A halo exchange among the ranks of a layout (docs/mpi.md): every field's compute points
+ * within `width` of each side go to the neighbour on that side (edges and corners), and
+ * its halo points within `width` are filled from the neighbours. `halo` is where the
+ * compute domain starts in each array (NDSL's n_halo: the array is nx + 2*halo wide).
+ * `update` is `start` then `wait`; a `start` packs and posts the messages, the `wait`
+ * with the same `exchange` number completes them and unpacks.
+ *
+ *   halo update #0 (q, r) width 2 halo 3
+ */
+export interface HaloStmt {
+  kind: 'halo';
+  phase: 'update' | 'start' | 'wait';
+  /** Pairs a start with its wait; unique per program. */
+  exchange: number;
+  fields: string[];
+  width: number;
+  halo: number;
+  loc: SourceLoc;
+}
 
 /**
  * Statements of a callback body as orch can evaluate it itself (pure scalar code). Only

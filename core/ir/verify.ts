@@ -144,6 +144,15 @@ export function verifyProgram(p: Program): string[] {
           if (s.result !== null && (cb.result === null || !scalars.has(s.result))) errors.push(`callback ${s.callback}: result stored in '${s.result}', which ${cb.result === null ? 'the callback does not return' : 'is undeclared'}`);
           break;
         }
+        case 'halo':
+          for (const f of s.fields) {
+            const a = arrays.get(f);
+            if (!a) errors.push(`halo #${s.exchange}: unknown array '${f}'`);
+            else if (!a.axes.startsWith('IJ')) errors.push(`halo #${s.exchange}: '${f}' has axes ${a.axes}, not I and J first`);
+          }
+          if (!s.fields.length) errors.push(`halo #${s.exchange}: no fields`);
+          if (!(Number.isInteger(s.width) && s.width >= 1 && s.width <= s.halo)) errors.push(`halo #${s.exchange}: width ${s.width} is not in 1..${s.halo}`);
+          break;
       }
     }
   };

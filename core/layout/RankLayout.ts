@@ -12,6 +12,9 @@ import { fail } from '../diagnostics.js';
  * BL, B, BR, L, C, R, TL, T, TR by position (B = bottom = south, L = left = west).
  */
 
+/** NDSL's default halo width (n_halo): the compute domain starts at (3, 3, 0) of every array. */
+export const DEFAULT_HALO = 3;
+
 export type CodePath = 'A' | 'BL' | 'B' | 'BR' | 'L' | 'C' | 'R' | 'TL' | 'T' | 'TR';
 
 export const CODE_PATHS: readonly CodePath[] = ['A', 'BL', 'B', 'BR', 'L', 'C', 'R', 'TL', 'T', 'TR'];

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { rename, rm } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { isAbsolute, relative, resolve } from 'node:path';
 import { execa } from 'execa';
 import { OrchError, OrchErrors, fail, type Diagnostic } from '../diagnostics.js';
 import { compilerSlots } from './compilerSlots.js';
+import { takeOutput } from './takeOutput.js';
 
 /**
  * g++ (or any GCC-compatible driver) as a library compiler.
@@ -22,6 +23,10 @@ export interface CompileOptions {
   output: string;
   cwd?: string;
   includeDirs: string[];
+  /** Put before the compiler (compiler.launcher: ccache, distcc, ...). */
+  launcher?: string[];
+  /** Libraries to link, after the source (the linker drops libraries named before what needs them). */
+  libs?: string[];
 }
 
 export interface CompileResult {
@@ -44,25 +49,48 @@ export async function compileSharedLibrary(opts: CompileOptions): Promise<Compil
   // concurrent build never leaves a half-written library under the final name.
   const partial = `${output}.${process.pid}-${randomBytes(4).toString('hex')}.partial`;
   const flags = [...opts.flags, ...REQUIRED_FLAGS.filter((f) => !opts.flags.includes(f))];
-  const args = [...flags, ...opts.includeDirs.map((d) => `-I${d}`), opts.source, '-o', partial];
-  const command = [opts.compiler, ...args];
-
-  const result = await compilerSlots.run(() => execa(opts.compiler, args, { cwd, reject: false, stdin: 'ignore', encoding: 'utf8' }));
-  const stderr = String(result.stderr ?? '');
-  if (result.failed && !result.exitCode) {
-    await rm(partial, { force: true });
-    if (result.code === 'ENOENT') toolchainMissing(opts.compiler);
-    fail('E_TOOLCHAIN', `could not run ${opts.compiler}: ${result.shortMessage ?? result.message}`, { detail: stderr });
+  const includes = opts.includeDirs.map((d) => `-I${d}`);
+  const libs = opts.libs ?? [];
+  // A launcher (ccache, distcc) caches or ships compilations, never a compile-and-link in
+  // one call: with one, compile to an object through it, then link locally, as CMake does.
+  const object = `${partial}.o`;
+  const steps = opts.launcher?.length
+    ? [
+        // the source named relative to the build folder: a caching launcher then sees the
+        // same preprocessed text whichever staging folder the build ran in
+        [...opts.launcher, opts.compiler, ...flags.filter((f) => f !== '-shared'), ...includes, '-c', relativeSource(cwd, opts.source), '-o', object],
+        [opts.compiler, ...flags, object, ...libs, '-o', partial],
+      ]
+    : [[opts.compiler, ...flags, ...includes, opts.source, ...libs, '-o', partial]];
+  let stderr = '';
+  let diagnostics: Diagnostic[] = [];
+  try {
+    for (const command of steps) {
+      const result = await compilerSlots.run(() => execa(command[0], command.slice(1), { cwd, reject: false, stdin: 'ignore', encoding: 'utf8' }));
+      stderr += String(result.stderr ?? '');
+      if (result.failed && !result.exitCode) {
+        await rm(partial, { force: true });
+        if (result.code === 'ENOENT') toolchainMissing(command[0]);
+        fail('E_TOOLCHAIN', `could not run ${command[0]}: ${result.shortMessage ?? result.message}`, { detail: stderr });
+      }
+      diagnostics = parseGccDiagnostics(stderr);
+      if (result.exitCode !== 0) {
+        await rm(partial, { force: true });
+        throwCompileErrors(opts.compiler, stderr, diagnostics, result.exitCode);
+      }
+    }
+  } finally {
+    await rm(object, { force: true });
   }
-
-  const diagnostics = parseGccDiagnostics(stderr);
-  if (result.exitCode !== 0) {
-    await rm(partial, { force: true });
-    throwCompileErrors(opts.compiler, stderr, diagnostics, result.exitCode);
-  }
-  await rename(partial, output);
+  const command = steps.flat();
+  await takeOutput(partial, output, opts.compiler);
   const warnings = diagnostics.filter((d) => d.severity === 'warning').map((d) => new OrchError({ ...d, detail: stderr }).diagnostic);
   return { warnings, stderr, command };
+}
+
+function relativeSource(cwd: string, source: string): string {
+  const rel = relative(cwd, resolve(cwd, source));
+  return rel.startsWith('..') || isAbsolute(rel) ? source : rel;
 }
 
 /** Throws the errors of a failed compiler run (each with the whole stderr as detail). */

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { rename, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { execa } from 'execa';
 import { fail, type Diagnostic } from '../diagnostics.js';
 import { parseGccDiagnostics, throwCompileErrors, type CompileResult } from './gxx.js';
+import { takeOutput } from './takeOutput.js';
 
 /**
  * nvcc as a library compiler: the host `.cpp` and the kernels' `.cu` of one program go
@@ -19,6 +20,8 @@ import { parseGccDiagnostics, throwCompileErrors, type CompileResult } from './g
 
 export interface NvccOptions {
   nvcc: string;
+  /** Put before nvcc (compiler.launcher: ccache, distcc, ...). */
+  launcher?: string[];
   flags: string[];
   /** Resolved GPU architectures, comma-separated: 'sm_90', 'sm_80,sm_90'. */
   arch: string;
@@ -52,14 +55,14 @@ export async function compileCudaLibrary(opts: NvccOptions): Promise<CompileResu
   const partial = `${output}.${process.pid}-${randomBytes(4).toString('hex')}.partial`;
   const flags = [...opts.flags, ...REQUIRED_FLAGS.filter((f) => !opts.flags.includes(f)), ...archFlags(opts.arch)];
   const args = [...flags, ...opts.includeDirs.map((d) => `-I${d}`), ...opts.sources, '-o', partial];
-  const command = [opts.nvcc, ...args];
+  const command = [...(opts.launcher ?? []), opts.nvcc, ...args];
 
-  const result = await execa(opts.nvcc, args, { cwd, reject: false, stdin: 'ignore', encoding: 'utf8', all: true });
+  const result = await execa(command[0], command.slice(1), { cwd, reject: false, stdin: 'ignore', encoding: 'utf8', all: true });
   // nvcc's front end writes diagnostics to stdout on some versions; read both.
   const stderr = String(result.all ?? result.stderr ?? '');
   if (result.failed && !result.exitCode) {
     await rm(partial, { force: true });
-    if (result.code === 'ENOENT') nvccMissing(opts.nvcc);
+    if (result.code === 'ENOENT') nvccMissing(command[0]);
     fail('E_TOOLCHAIN', `could not run ${opts.nvcc}: ${result.shortMessage ?? result.message}`, { detail: stderr });
   }
   const diagnostics = parseNvccDiagnostics(stderr);
@@ -67,7 +70,7 @@ export async function compileCudaLibrary(opts: NvccOptions): Promise<CompileResu
     await rm(partial, { force: true });
     throwCompileErrors(opts.nvcc, stderr, diagnostics, result.exitCode);
   }
-  await rename(partial, output);
+  await takeOutput(partial, output, opts.nvcc);
   return { warnings: diagnostics.filter((d) => d.severity === 'warning'), stderr, command };
 }
 

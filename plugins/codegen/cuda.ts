@@ -1,7 +1,7 @@
 import type { LaunchStmt } from '../../core/ir/accessBounds.js';
 import { fail } from '../../core/diagnostics.js';
 import type { ProgramSignature } from '../../core/runtime/NativeLibrary.js';
-import { axisIndices, type ArrayDecl, type Expr, type HLoop, type Offset, type Program, type SourceLoc, type Stmt, type VLoop } from '../../core/ir/types.js';
+import { axisIndices, type ArrayDecl, type Expr, type HaloStmt, type HLoop, type Offset, type Program, type SourceLoc, type Stmt, type VLoop } from '../../core/ir/types.js';
 import { checkTargets, forEachExpr, reads, writes } from '../../core/ir/walk.js';
 import {
   CTYPE,
@@ -243,6 +243,11 @@ class CudaGenerator extends ProgramGenerator {
       if (param.kind !== 'field') return;
       this.w.line(`if (orch::cuda::check_device_arg(st, ${n}, ${cString(param.name)}, ${this.view(param.name)}.data)) return 1;`);
     });
+  }
+
+  /** Device arrays would need staging through the host or CUDA-aware MPI: not built yet. */
+  protected override halo(s: HaloStmt): void {
+    fail('E_HALO_CUDA', 'halo exchanges are not supported in CUDA builds yet', { loc: s.loc, hint: 'build this program with a CPU preset (cpu, cpu-native) to run it under MPI' });
   }
 
   protected override launch(s: LaunchStmt): void {

@@ -51,7 +51,7 @@ export class EmitPlugin implements OrchPlugin {
       // build-info.json is written last: an entry without it is never loaded
       const infoText = JSON.stringify(info, null, 1);
       writeCacheFile(path.join(dir, 'build-info.json'), infoText);
-      const committed = compilation.cache.commit(dir, { optionsKey: build.optionsKey, inputs: build.inputs, files: sources, ...(parsed.env.size ? { env } : {}), key: parsed.key, infoHash: sha256(infoText) });
+      const committed = compilation.cache.commit(dir, { optionsKey: build.optionsKey, inputs: build.inputs, files: sources, absent: parsed.absent, ...(parsed.env.size ? { env } : {}), key: parsed.key, infoHash: sha256(infoText) });
       build.provide('emitted', { dir: committed, library: path.join(committed, info.library) });
     });
   }

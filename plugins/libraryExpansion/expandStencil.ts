@@ -190,15 +190,12 @@ export function expandCall(program: Program, call: Extract<PStmt, { kind: 'call'
     const kpad = tempKPad.get(f.name) ?? 0;
     const name = `${prefix}${f.name}`;
     rename.set(f.name, name);
-    transients.push({
-      name,
-      dtype: f.dtype,
-      axes: 'IJK',
-      role: 'transient',
-      shape: [add(domain[0], ext.ihi - ext.ilo), add(domain[1], ext.jhi - ext.jlo), add(domain[2], 2 * kpad)],
-      loc: def.loc,
-    });
-    origins[name] = [lit(-ext.ilo), lit(-ext.jlo), lit(kpad)];
+    // a typed 2-D temporary (`tmp: Field[IJ, float]`) keeps its axes: one plane that every level shares
+    const shape = [add(domain[0], ext.ihi - ext.ilo), add(domain[1], ext.jhi - ext.jlo), add(domain[2], 2 * kpad)];
+    const origin = [lit(-ext.ilo), lit(-ext.jlo), lit(kpad)];
+    const dims = [...f.axes].map((a) => 'IJK'.indexOf(a));
+    transients.push({ name, dtype: f.dtype, axes: f.axes, role: 'transient', shape: dims.map((d) => shape[d]), loc: def.loc });
+    origins[name] = dims.map((d) => origin[d]);
   }
 
   const toProgram = (stmts: Stmt[]): Stmt[] =>

@@ -18,6 +18,7 @@ const BUILTIN_FNS = new Set<string>([
   'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan', 'arctan2',
   'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh', 'arctanh',
   'floor', 'ceil', 'trunc', 'isnan', 'isinf', 'isfinite', 'erf', 'erfc', 'gamma', 'cbrt',
+  'round', 'round_away_from_zero',
 ]);
 
 const ARITY: Partial<Record<string, [number, number]>> = { min: [2, 99], max: [2, 99], pow: [2, 2], arctan2: [2, 2], mod: [2, 2] };
@@ -30,6 +31,15 @@ const PY_BIN: Record<string, BinaryOp> = {
 export function valueToExpr(v: Value, loc: SourceLoc, what = 'value'): Expr {
   if (v.k === 'num') return { kind: 'lit', value: v.value, dtype: v.isInt ? 'int64' : 'float64' };
   if (v.k === 'bool') return { kind: 'lit', value: v.value, dtype: 'bool' };
+  if (v.k === 'axis') {
+    fail('E_AXIS_VALUE', `the axis ${v.axis} is used as a value`, {
+      loc,
+      hint:
+        v.axis === 'K'
+          ? 'GT4Py marks reading the K index as a value experimental ("Iterator access in K") and orch does not support it: pass the level index in an int K field (IntFieldK holding 0, 1, ...) and read that, or split the work with interval(...)'
+          : `GT4Py rejects this too (only K can be queried, experimentally): pass the ${v.axis} index in an int field if the computation needs it`,
+    });
+  }
   if (v.k === 'opaque') fail('E_UNKNOWN_NAME', v.why, { loc: v.loc.line ? v.loc : loc, hint: 'only numbers, booleans, fields and scalars can be used here' });
   fail('E_NOT_A_VALUE', `${describeValue(v)} is not a ${what}`, { loc, hint: 'only numbers, booleans, fields and scalar arguments can be used in expressions' });
 }

@@ -15,7 +15,7 @@ export class ParsePlugin implements OrchPlugin {
       const files = loader.dependencies(build.module);
       const env = loader.environment(build.module);
       // python mode has no options key: it caches nothing
-      build.provide('parsed', { files, env, ...(build.optionsKey ? { key: compilation.cache.keyFor(build.optionsKey, files, env) } : {}) });
+      build.provide('parsed', { files, env, absent: loader.absences(build.module), ...(build.optionsKey ? { key: compilation.cache.keyFor(build.optionsKey, files, env) } : {}) });
     });
   }
 }

@@ -2,6 +2,8 @@ import { didYouMean, fail } from '../../core/diagnostics.js';
 import type { ArrayDecl, CallbackDecl, DType, Expr, PStmt, Program, ScalarVar, SourceLoc, StencilDef } from '../../core/ir/types.js';
 import type { PyExpr, PyStmt } from '../../core/python/ast.js';
 import { lowerCallback } from './CallbackLowering.js';
+import { HaloLowering, isHaloBuiltin } from './HaloLowering.js';
+import { DEFAULT_HALO } from '../../core/layout/RankLayout.js';
 import { axisOffsets, type LayoutContext } from '../../core/frontend/layoutExternals.js';
 import { truthy } from '../../core/frontend/constEval.js';
 import { ExprLowering, valueToExpr, type Term } from './ExprLowering.js';
@@ -59,6 +61,7 @@ export class ProgramLowering extends ExprLowering {
   private readonly defineNames = new Set<string>();
   /** > 0 while lowering the body of a runtime if/while/for. */
   private runtimeFlow = 0;
+  private readonly halos: HaloLowering;
 
   constructor(
     readonly entry: FunctionInfo | ClassInfo,
@@ -69,6 +72,7 @@ export class ProgramLowering extends ExprLowering {
     readonly layout: LayoutContext | null = null,
   ) {
     super();
+    this.halos = new HaloLowering({ arrayOf: (e) => this.arrayOf(e), constant: (e, what) => this.constant(e, what), halo: layout?.target.halo ?? DEFAULT_HALO });
   }
 
   lower(): Program {
@@ -125,6 +129,7 @@ export class ProgramLowering extends ExprLowering {
       }
     }
     const body = this.block(def.body);
+    this.halos.check(body);
     return {
       name,
       entryKind: 'program',
@@ -565,6 +570,7 @@ export class ProgramLowering extends ExprLowering {
     }
     if (target?.k === 'method') return this.inlineProgram(target.fn, e, target.self);
     const f = this.term(e.func);
+    if ('c' in f && f.c.k === 'builtin' && isHaloBuiltin(f.c.name)) return [this.halos.lower(f.c.name, e)];
     if (!('c' in f) || f.c.k !== 'function') {
       const what = e.func.t === 'name' ? e.func.id : e.func.t === 'attr' ? e.func.attr : 'this';
       fail('E_UNKNOWN_CALL', `cannot call '${what}' in a program`, {

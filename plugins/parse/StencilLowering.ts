@@ -1,12 +1,13 @@
 import { didYouMean, fail } from '../../core/diagnostics.js';
 import { boundRank, intervalMinLevels, intervalsOverlap, intervalText } from '../../core/ir/intervals.js';
 import type {
-  AxisBound, Computation, DType, Expr, FieldDecl, HorizontalRegion, IntervalBlock, IterationOrder, Offset, RegionAxis,
+  Axes, AxisBound, Computation, DType, Expr, FieldDecl, HorizontalRegion, IntervalBlock, IterationOrder, Offset, RegionAxis,
   ScalarDecl, SourceLoc, StencilDef, Stmt,
 } from '../../core/ir/types.js';
 import { dottedName, pyChildren, type PyExpr, type PyStmt } from '../../core/python/ast.js';
 import { truthy } from '../../core/frontend/constEval.js';
 import { ExprLowering, unsupportedHint, valueToExpr, type Term } from './ExprLowering.js';
+import { GTSCRIPT_NAMES } from '../../core/frontend/knownModules.js';
 import { LAYOUT_EXTERNALS } from '../../core/frontend/layoutExternals.js';
 import { checkParallelModel } from './parallelModel.js';
 import { rejectBuiltin } from './unsupportedBuiltins.js';
@@ -49,6 +50,8 @@ export class StencilLowering extends ExprLowering {
   /** Set while lowering an `if`/`while` test. */
   private condition: 'if' | 'while' | null = null;
   private readonly readLocs = new WeakMap<Expr, SourceLoc>();
+  /** The iteration order of the computation being lowered. */
+  private order: IterationOrder = 'PARALLEL';
 
   constructor(
     readonly fn: FunctionInfo,
@@ -94,7 +97,7 @@ export class StencilLowering extends ExprLowering {
           continue;
         }
       }
-      if (s.t === 'importfrom' && (s.module === '__externals__' || s.module === '__gtscript__')) {
+      if (s.t === 'importfrom' && placeholderModule(s.module)) {
         this.importExternals(s);
         continue;
       }
@@ -127,9 +130,21 @@ export class StencilLowering extends ExprLowering {
     };
   }
 
+  /**
+   * `from __externals__ import X` binds an external, `from __gtscript__ import X` a gtscript
+   * builtin (also spelled with the `gt4py.cartesian.` prefix, as GT4Py accepts).
+   */
   private importExternals(s: Extract<PyStmt, { t: 'importfrom' }>): void {
     for (const a of s.names) {
-      if (s.module === '__gtscript__') continue;
+      if (placeholderModule(s.module) === '__gtscript__') {
+        const builtin = GTSCRIPT_NAMES[a.name];
+        if (!builtin) {
+          const guess = didYouMean(a.name, Object.keys(GTSCRIPT_NAMES));
+          fail('E_UNKNOWN_NAME', `'${a.name}' is not a gtscript name`, { loc: a.loc, length: a.name.length, hint: guess ? `did you mean '${guess}'?` : 'import gtscript builtins such as computation, interval, PARALLEL, __INLINED' });
+        }
+        this.scope.vars.set(a.asname ?? a.name, { k: 'value', value: builtin });
+        continue;
+      }
       const v = this.externals[a.name];
       if (v === undefined) {
         const guess = didYouMean(a.name, Object.keys(this.externals));
@@ -173,6 +188,9 @@ export class StencilLowering extends ExprLowering {
     const intervals: IntervalBlock[] = [];
     if (s.items.length === 2) {
       intervals.push(this.intervalBlock(s.items[1], s.body, order.order));
+    } else if (s.items.length === 3 && this.withCall(s.items[2])?.name === 'horizontal') {
+      // `with computation(...), interval(...), horizontal(...):` is the three blocks nested
+      intervals.push(this.intervalBlock(s.items[1], [{ t: 'with', items: [s.items[2]], body: s.body, loc: s.items[2].loc }], order.order));
     } else if (s.items.length === 1) {
       for (const b of s.body) {
         if (b.t === 'expr' && b.value.t === 'str') continue;
@@ -184,7 +202,7 @@ export class StencilLowering extends ExprLowering {
         intervals.push(iv);
       }
     } else {
-      fail('E_STENCIL_STMT', 'a computation block takes computation(...) and at most one interval(...)', { loc: s.loc, hint: 'nest further intervals as `with interval(...):` blocks' });
+      fail('E_STENCIL_STMT', 'a computation block takes computation(...), at most one interval(...) and then at most one horizontal(...)', { loc: s.loc, hint: 'nest further intervals as `with interval(...):` blocks' });
     }
     return { order: order.order, intervals, loc: s.loc };
   }
@@ -213,6 +231,7 @@ export class StencilLowering extends ExprLowering {
     }
     const saved = this.pre;
     this.pre = [];
+    this.order = order;
     const stmts = this.block(body);
     this.pre = saved;
     checkParallelModel(stmts, order, this.fields, (x) => this.readLocs.get(x));
@@ -261,7 +280,7 @@ export class StencilLowering extends ExprLowering {
         fail('E_STENCIL_STMT', 'an expression statement has no effect in a stencil', { loc: s.loc, hint: 'assign the value to a field or temporary' });
       // eslint-disable-next-line no-fallthrough
       case 'importfrom':
-        if (s.module === '__externals__' || s.module === '__gtscript__') {
+        if (placeholderModule(s.module)) {
           this.importExternals(s);
           return [];
         }
@@ -406,6 +425,7 @@ export class StencilLowering extends ExprLowering {
   private assign(s: Extract<PyStmt, { t: 'assign' }>): Stmt[] {
     if (s.targets.length !== 1) fail('E_UNSUPPORTED', 'chained assignment is not supported', { loc: s.loc, hint: 'assign each target separately' });
     const target = s.targets[0];
+    if (s.annotation) return this.typedAssign(target, s.annotation, s.value, s.loc);
     if (target.t === 'tuple') {
       // a, b = helper(...)  or  a, b = x, y
       if (s.value.t === 'tuple') {
@@ -423,6 +443,51 @@ export class StencilLowering extends ExprLowering {
     const v = this.term(value);
     if ('c' in v && v.c.k === 'tuple') fail('E_UNPACK', 'a tuple cannot be assigned to a single target', { loc, hint: 'unpack it: a, b = ...' });
     return this.store(target, this.toExpr(v, value), loc);
+  }
+
+  /**
+   * `tmp: T = value`: a temporary declared with a type. GT4Py (at the pin) takes a dtype
+   * (`float`, `np.float32`, ...) or `Field[IJ, dtype]`, a 2-D temporary shared by every
+   * level; a field type with other axes it refuses, and so does orch.
+   */
+  private typedAssign(target: PyExpr, annotation: PyExpr, value: PyExpr, loc: SourceLoc): Stmt[] {
+    if (target.t !== 'name') {
+      fail('E_ANNOTATION', 'only a new temporary name can carry a type annotation', {
+        loc: target.loc,
+        hint: 'declare the temporary first (tmp: float = 0), then assign at an offset; GT4Py rejects annotated offset writes too',
+      });
+    }
+    const t = this.loader.eval(annotation, this.scope.module);
+    let type: { dtype: DType; axes: Axes };
+    if (t.k === 'dtype') type = { dtype: t.dtype, axes: 'IJK' };
+    else if (t.k === 'fieldType') type = { dtype: t.dtype, axes: t.axes };
+    else {
+      fail('E_ANNOTATION', `the annotation of '${target.id}' is not a dtype or a field type${t.k === 'opaque' ? `: ${t.why}` : ''}`, {
+        loc: annotation.loc,
+        hint: 'annotate temporaries with a dtype (float, int, np.float64, ...) or Field[IJ, dtype]',
+      });
+    }
+    if (type.axes !== 'IJK' && type.axes !== 'IJ') {
+      fail('E_TEMP_AXES', `temporary '${target.id}' is declared with axes ${type.axes}`, {
+        loc: annotation.loc,
+        hint: 'GT4Py types temporaries as IJK or IJ only: a temporary is written at every (i, j) point, so it needs both horizontal axes. Use Field[IJ, dtype] for a 2-D one, or pass a K field as an argument',
+      });
+    }
+    const existing = this.scope.vars.get(target.id);
+    if (existing) {
+      const decl = existing.k === 'field' ? this.fields.get(existing.name) : undefined;
+      if (!decl || decl.role !== 'temp' || decl.dtype !== type.dtype || decl.axes !== type.axes) {
+        fail('E_ANNOTATION', `'${target.id}' is already defined${decl ? ` as a ${decl.dtype} ${decl.axes} ${decl.role === 'api' ? 'field argument' : 'temporary'}` : ''}`, {
+          loc: target.loc,
+          length: target.id.length,
+          hint: 'annotate a temporary only where it is first assigned, with one type',
+        });
+      }
+      return this.assignTo(target, value, loc);
+    }
+    const v = this.term(value);
+    if ('c' in v && v.c.k === 'tuple') fail('E_UNPACK', 'a tuple cannot be assigned to a single target', { loc, hint: 'unpack it: a, b = ...' });
+    return this.newTemp(target.id, this.toExpr(v, value), loc, type);
   }
 
   private tupleCall(e: PyExpr, n: number): Expr[] {
@@ -445,11 +510,11 @@ export class StencilLowering extends ExprLowering {
       if (!b || b.k !== 'field') fail('E_ASSIGN_TARGET', `'${name}' is not a field`, { loc: target.loc, hint: 'assign to fields or to new temporaries by name' });
       const { offset: off, kOffset } = this.offsets(target, this.fields.get(b.name)!);
       if (kOffset || off.some((o) => o !== 0) || b.offset.some((o) => o !== 0)) {
-        const at = kOffset ? 'a variable K offset' : `offset [${off.map((o, d) => o + b.offset[d]).join(', ')}]`;
-        fail('E_WRITE_OFFSET', `field '${name}' is written at ${at}`, {
+        const at: Offset = [off[0] + b.offset[0], off[1] + b.offset[1], off[2] + b.offset[2]];
+        fail('E_WRITE_OFFSET', `field '${name}' is written at ${kOffset ? 'a variable K offset' : `offset [${at.join(', ')}]`}`, {
           loc: target.loc,
           length: name.length,
-          hint: `a stencil writes each point only at itself (GT4Py rejects offset writes): write ${name} = ... and shift the reads instead (e.g. ${name} = q[-1, 0, 0])`,
+          hint: writeOffsetHint(name, at, !!kOffset, this.order),
         });
       }
     } else {
@@ -459,6 +524,7 @@ export class StencilLowering extends ExprLowering {
     const existing = scope.vars.get(name);
     if (existing && existing.k === 'field' && existing.offset.every((o) => o === 0) && (scope.helper === null || scope.owned.has(existing.name))) {
       const decl = this.fields.get(existing.name)!;
+      this.checkWriteAxes(decl, target);
       return [{ kind: 'assign', target: existing.name, value: cast(value, decl.dtype), loc }];
     }
     if (existing && existing.k === 'expr' && existing.expr.kind === 'scalar' && scope.helper === null) {
@@ -468,15 +534,32 @@ export class StencilLowering extends ExprLowering {
     return this.newTemp(name, value, loc);
   }
 
-  private newTemp(name: string, value: Expr, loc: SourceLoc): Stmt[] {
+  private newTemp(name: string, value: Expr, loc: SourceLoc, type: { dtype: DType; axes: Axes } = { dtype: value.dtype, axes: 'IJK' }): Stmt[] {
     let real = this.scope.helper === null ? name : `${this.scope.helper}_${name}`;
     while (this.fields.has(real) || this.scalars.has(real)) real = `${real}_${++this.uid}`;
-    let dtype: DType = value.dtype;
-    this.fields.set(real, { name: real, dtype, axes: 'IJK', role: 'temp' });
+    const decl: FieldDecl = { name: real, dtype: type.dtype, axes: type.axes, role: 'temp' };
+    this.checkWriteAxes(decl, { loc, length: name.length });
+    this.fields.set(real, decl);
     this.scope.owned.add(real);
     this.scope.vars.set(name, { k: 'field', name: real, offset: [0, 0, 0] });
-    dtype = this.fields.get(real)!.dtype;
-    return [{ kind: 'assign', target: real, value: cast(value, dtype), loc }];
+    return [{ kind: 'assign', target: real, value: cast(value, decl.dtype), loc }];
+  }
+
+  /**
+   * GT4Py's rule for a write: the field has every parallel axis of the computation (I and
+   * J, and K in PARALLEL), else the points that run at once would write the same element.
+   */
+  private checkWriteAxes(decl: FieldDecl, at: { loc: SourceLoc; length?: number } | PyExpr): void {
+    const need = this.order === 'PARALLEL' ? 'IJK' : 'IJ';
+    if ([...need].every((a) => decl.axes.includes(a))) return;
+    const where = 't' in at ? { loc: at.loc, length: at.t === 'name' ? at.id.length : at.t === 'subscript' && at.value.t === 'name' ? at.value.id.length : undefined } : at;
+    fail('E_WRITE_AXES', `${decl.role === 'temp' ? 'temporary' : 'field'} '${decl.name}' (${decl.axes}) is written in a ${this.order} computation, whose parallel axes are ${need}`, {
+      ...where,
+      hint:
+        this.order === 'PARALLEL' && decl.axes === 'IJ'
+          ? `GT4Py rejects this too (the levels of a PARALLEL computation run at once and would all write the same ${decl.axes} point): write '${decl.name}' in a computation(FORWARD) or computation(BACKWARD), where the last level written wins`
+          : `GT4Py rejects this too (the points that run at once would write the same element): only fields with the I and J axes can be written`,
+    });
   }
 
   // ---- names and fields ----
@@ -525,15 +608,21 @@ export class StencilLowering extends ExprLowering {
 
   private offsets(e: Extract<PyExpr, { t: 'subscript' }>, f: FieldDecl): { offset: Offset; kOffset?: Expr } {
     const axes = [...f.axes].map((a) => 'IJK'.indexOf(a));
+    const terms = e.index.map((x) => this.term(x));
+    if (terms.some((t) => 'c' in t && (t.c.k === 'axis' || t.c.k === 'axisOffset'))) return { offset: axisOffsets(e, f, terms) };
     const full = e.index.length === 3;
     if (!full && e.index.length !== axes.length) {
-      fail('E_OFFSET', `field '${f.name}' (${f.axes}) takes ${axes.length} or 3 offsets, got ${e.index.length}`, { loc: e.loc, hint: f.axes === 'K' ? 'write ak[1] or ak[0, 0, 1]' : 'write q[i, j, k] offsets' });
+      const counts = axes.length === 3 ? '3' : `${axes.length} or 3`;
+      fail('E_OFFSET', `field '${f.name}' (${f.axes}) takes ${counts} offsets, got ${e.index.length}`, {
+        loc: e.loc,
+        hint: f.axes === 'K' ? 'write ak[1] or ak[0, 0, 1]' : `write offsets per axis (q[1, 0, -1]) or name the axes (q[I + 1], q[K - 1], q[I - 1, K + 1])`,
+      });
     }
     const out: Offset = [0, 0, 0];
     let kOffset: Expr | undefined;
     e.index.forEach((x, n) => {
       const d = full ? n : axes[n];
-      const v = this.term(x);
+      const v = terms[n];
       if ('r' in v) {
         if (d !== 2) {
           fail('E_OFFSET', `the ${'IJK'[d]} offset of '${f.name}' must be a constant`, { loc: x.loc, hint: 'only K offsets may be computed at run time (f[0, 0, lev]); I and J offsets are integer literals, constants or externals' });
@@ -668,12 +757,8 @@ export class StencilLowering extends ExprLowering {
           else result = this.expr(s.value);
           return;
         }
-        if (s.t === 'importfrom' && s.module === '__externals__') {
-          for (const a of s.names) {
-            const v = this.externals[a.name];
-            if (v === undefined) fail('E_EXTERNAL_MISSING', `external '${a.name}' has no value`, { loc: a.loc, hint: `pass it with --externals '{"${a.name}": ...}'` });
-            this.scope.vars.set(a.asname ?? a.name, { k: 'value', value: this.externalValue(a.name, v, a.loc) });
-          }
+        if (s.t === 'importfrom' && placeholderModule(s.module)) {
+          this.importExternals(s);
           return;
         }
         const before = this.pre;
@@ -690,6 +775,44 @@ export class StencilLowering extends ExprLowering {
     return result;
   }
 
+}
+
+/**
+ * What GT4Py (at the pin NDSL uses) does with a write at an offset, and the way out in orch:
+ * it rejects I/J offsets everywhere and K offsets in PARALLEL; it accepts a constant K offset
+ * in FORWARD/BACKWARD, which orch does not compile yet.
+ */
+function writeOffsetHint(name: string, at: Offset, variableK: boolean, order: IterationOrder): string {
+  if (at[0] !== 0 || at[1] !== 0) return `a stencil writes each point only at itself (GT4Py rejects I and J offset writes too): write ${name} = ... and shift the reads instead (e.g. ${name} = q[-1, 0, 0])`;
+  if (variableK) return `orch writes a field only at a constant offset: compute the level index into a K offset of the reads instead`;
+  if (order === 'PARALLEL') return `GT4Py rejects K offset writes in PARALLEL too (the levels have no order): use computation(FORWARD) or computation(BACKWARD), or write ${name} at its own level and shift the reads`;
+  const k = at[2];
+  const shift = (d: number) => `[0, 0, ${-d}]`;
+  return `GT4Py accepts K offset writes in FORWARD and BACKWARD, but orch does not compile them yet: write the level itself and read one level ${k > 0 ? 'below' : 'above'} instead (${name}[0, 0, ${k}] = f(${name}, q) over levels L is ${name} = f(${name}${shift(k)}, q${shift(k)}) over levels L ${k > 0 ? '+' : '-'} ${Math.abs(k)})`;
+}
+
+/** The offset of `f[I + 1, K - 1]`: each index names an axis of the field, at most once. */
+function axisOffsets(e: Extract<PyExpr, { t: 'subscript' }>, f: FieldDecl, terms: Term[]): Offset {
+  const out: Offset = [0, 0, 0];
+  const seen = new Set<string>();
+  terms.forEach((t, n) => {
+    const x = e.index[n];
+    if (!('c' in t) || (t.c.k !== 'axis' && t.c.k !== 'axisOffset')) {
+      fail('E_OFFSET', `field '${f.name}' is indexed by axis names and plain offsets at once`, { loc: x.loc, hint: 'name every axis (q[I + 1, K - 1]) or give every offset (q[1, 0, -1])' });
+    }
+    const axis = t.c.axis;
+    if (!f.axes.includes(axis)) fail('E_OFFSET', `field '${f.name}' (${f.axes}) has no ${axis} axis`, { loc: x.loc, hint: `'${f.name}' is a ${f.axes} field: offset it along ${[...f.axes].join(', ')}` });
+    if (seen.has(axis)) fail('E_OFFSET', `the ${axis} offset of '${f.name}' is given twice`, { loc: x.loc, hint: `write each axis once: ${f.name}[I + 1, K - 1]` });
+    seen.add(axis);
+    out['IJK'.indexOf(axis)] = t.c.k === 'axisOffset' ? t.c.offset : 0;
+  });
+  return out;
+}
+
+/** `__externals__` or `__gtscript__` when `module` names one of GT4Py's placeholder modules, bare or qualified. */
+function placeholderModule(module: string): '__externals__' | '__gtscript__' | null {
+  const bare = module.startsWith('gt4py.cartesian.') ? module.slice('gt4py.cartesian.'.length) : module;
+  return bare === '__externals__' || bare === '__gtscript__' ? bare : null;
 }
 
 /** GT4Py's rules for the intervals of one computation: disjoint, and written in execution order. */

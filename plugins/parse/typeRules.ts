@@ -66,6 +66,7 @@ export function binary(op: BinaryOp, left: Expr, right: Expr): Expr {
 const FLOAT_RESULT = new Set<BuiltinFn>([
   'sqrt', 'exp', 'log', 'log10', 'pow', 'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan', 'arctan2',
   'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh', 'arctanh', 'erf', 'erfc', 'gamma', 'cbrt', 'floor', 'ceil', 'trunc',
+  'round', 'round_away_from_zero',
 ]);
 const BOOL_RESULT = new Set<BuiltinFn>(['isnan', 'isinf', 'isfinite']);
 

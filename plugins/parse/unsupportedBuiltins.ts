@@ -6,9 +6,8 @@ import type { SourceLoc } from '../../core/ir/types.js';
  * instead. GT4Py rejects them in stencils; so does orch, saying what works.
  */
 const INSTEAD: Record<string, string> = {
-  round: 'round with floor(x + 0.5) (or trunc(x) to drop the fraction)',
-  rint: 'round with floor(x + 0.5)',
-  around: 'round with floor(x + 0.5)',
+  rint: 'round half to even with round(x), or half away from zero with round_away_from_zero(x)',
+  around: 'round half to even with round(x), or half away from zero with round_away_from_zero(x)',
   clip: 'clip with min(max(x, lo), hi)',
   where: 'select with a conditional expression: a if cond else b',
   sign: 'take the sign with a conditional expression: 1.0 if x > 0.0 else (-1.0 if x < 0.0 else 0.0)',
@@ -26,7 +25,7 @@ const INSTEAD: Record<string, string> = {
 };
 
 const SUPPORTED =
-  'abs, min, max, mod, sqrt, exp, log, log10, pow, sin, cos, tan, arcsin, arccos, arctan, arctan2, sinh, cosh, tanh, arcsinh, arccosh, arctanh, floor, ceil, trunc, isnan, isinf, isfinite, erf, erfc, gamma, cbrt';
+  'abs, min, max, mod, sqrt, exp, log, log10, pow, sin, cos, tan, arcsin, arccos, arctan, arctan2, sinh, cosh, tanh, arcsinh, arccosh, arctanh, floor, ceil, trunc, isnan, isinf, isfinite, erf, erfc, gamma, cbrt, round, round_away_from_zero';
 
 /** Fails with E_UNSUPPORTED_BUILTIN for a call of `name` (written `spelled`) at `loc`. */
 export function rejectBuiltin(name: string, spelled: string, loc: SourceLoc): never {

@@ -40,7 +40,8 @@ function scalarizeLaunch(l: Launch, program: Program, removed: Set<string>): Lau
     for (const v of loops) for (const h of v.body) if (touches(h.body, t)) users.push(h);
     const allReads = users.flatMap((h) => reads(h.body).filter((r) => r.name === t));
     const checked = users.some((h) => checkTargets(h.body).has(t));
-    if (users.length !== 1 || checked || allReads.some((r) => r.variableK || r.offset.some((o) => o !== 0))) {
+    // a 2-D transient carries its value from one level to the next: it is no point-local scalar
+    if (decl.get(t)!.axes !== 'IJK' || users.length !== 1 || checked || allReads.some((r) => r.variableK || r.offset.some((o) => o !== 0))) {
       keep.push(t);
       continue;
     }

@@ -1,7 +1,7 @@
 """orch's Python package: the decorators a program file uses, and the runtime that calls
 the libraries orch builds.
 
-    from orch import program, stencil, callback, compiletime, temporary
+    from orch import program, stencil, callback, compiletime, temporary, halo_update
 
 ORCH_MODE selects how `@program` calls run (see `orch.modes`): ``python`` (default; plain
 Python on GT4Py, or on orch's interpreter when GT4Py is not installed), ``build``,
@@ -16,7 +16,8 @@ from .callback import callback
 from .compiletime import CompileTime, compiletime
 from .device import set_stream, set_synchronize, sync, synchronize
 from .errors import BuildError, CacheMissError, LayoutError, OrchError
-from .layout import set_layout
+from .halo import halo_update, halo_update_start, halo_update_wait
+from .layout import rank, set_layout
 from .modes import MODES, mode, set_mode
 from .program import Program, program
 from .stencil import Stencil, stencil
@@ -26,7 +27,8 @@ _stand_in.install()
 
 __all__ = [
     "program", "stencil", "callback", "compiletime", "temporary",
-    "mode", "set_mode", "MODES", "set_layout",
+    "halo_update", "halo_update_start", "halo_update_wait",
+    "mode", "set_mode", "MODES", "set_layout", "rank",
     "sync", "set_synchronize", "synchronize", "set_stream",
     "OrchError", "BuildError", "CacheMissError", "LayoutError",
     "Program", "Stencil", "CompileTime",

@@ -33,9 +33,12 @@ def define_text(value):
     return repr(value)
 
 
-def build_entry(file, entry, defines, *, build=True, layout_args=()):
-    """Builds (or, with build=False, only looks up) `file:entry`; returns its build report."""
+def build_entry(file, entry, defines, *, build=True, layout_args=(), bad_entries=None):
+    """Builds (or, with build=False, only looks up) `file:entry`; returns its build report.
+    `bad_entries`: entry key -> why its library failed to load (marked bad, so rebuilt)."""
     args = ["build", f"{file}:{entry}", "--json"]
+    for key, reason in (bad_entries or {}).items():
+        args += ["--bad-entry", f"{key}={reason}"]
     for name, value in defines.items():
         args += ["--define", f"{name}={define_text(value)}"]
     if not build:

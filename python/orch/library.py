@@ -3,7 +3,7 @@ import hashlib
 import importlib.util
 import sys
 
-from . import device
+from . import cli, device
 
 _modules = {}
 
@@ -28,3 +28,17 @@ def open_program(report, callbacks):
         # device arrays, and calls that may return before their kernels finish (orch.device)
         return device.register(module.Program(report["library"], callbacks=callbacks))
     return module.Program(report["library"], callbacks=callbacks)
+
+
+def build_and_open(file, entry, defines, callbacks_of, *, build=True, layout_args=()):
+    """Builds (or looks up) `file:entry` and opens its library: (report, Program). A cached
+    library that does not load is reported to orch, which marks its entry bad and rebuilds
+    it (in run mode, refuses it saying why) instead of failing every later run."""
+    report = cli.build_entry(file, entry, defines, build=build, layout_args=layout_args)
+    try:
+        return report, open_program(report, callbacks_of(report))
+    except OSError as e:
+        if report.get("status") != "hit" or not report.get("key"):
+            raise
+        report = cli.build_entry(file, entry, defines, build=build, layout_args=layout_args, bad_entries={report["key"]: str(e)})
+        return report, open_program(report, callbacks_of(report))

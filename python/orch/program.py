@@ -15,7 +15,7 @@ import numbers
 from . import cli, layout, modes
 from .callback import resolve as resolve_callbacks
 from .compiletime import is_compiletime
-from .library import open_program
+from .library import build_and_open
 from .source import source_file
 
 
@@ -161,11 +161,11 @@ def _dispatcher(fn, file, entry, method):
         if obj is not None:
             defines.update(_constant_defines(entry, obj._orch_constructor, "constructor argument"))
         defines.update(_constant_defines(entry, call_defines, "compile-time argument"))
-        report = cli.build_entry(file, entry, defines, build=modes.mode() != "run", layout_args=layout.cli_args())
         if modes.mode() == "build":
+            cli.build_entry(file, entry, defines, layout_args=layout.cli_args())
             bound = call = _not_run
         else:
-            bound = open_program(report, resolve_callbacks(report["interface"].get("callbacks") or []))
+            _, bound = build_and_open(file, entry, defines, lambda r: resolve_callbacks(r["interface"].get("callbacks") or []), build=modes.mode() != "run", layout_args=layout.cli_args())
             call = bound.__call__  # a bound method: called without the type's __call__ lookup
         names["_bound"][key] = bound
         names["_calls"][key] = call

@@ -7,7 +7,7 @@ import os
 import numpy as np
 
 from . import cli, layout, modes
-from .library import open_program
+from .library import build_and_open
 from .source import source_file
 
 
@@ -63,8 +63,8 @@ class Stencil:
         key = layout.current_key()
         bound = self._compiled.get(key)
         if bound is None:
-            report = cli.build_entry(source_file(self.definition), self.definition.__name__, {}, build=modes.mode() != "run", layout_args=layout.cli_args())
-            bound = (report["interface"]["stencil"], open_program(report, {}))
+            report, program = build_and_open(source_file(self.definition), self.definition.__name__, {}, lambda _: {}, build=modes.mode() != "run", layout_args=layout.cli_args())
+            bound = (report["interface"]["stencil"], program)
             self._compiled[key] = bound
         if modes.mode() == "build":
             return None

@@ -1,0 +1,35 @@
+import { execa } from 'execa';
+import { fail } from '../diagnostics.js';
+
+/**
+ * The MPI a library links when `compiler.mpi` is on: the include and link flags of the
+ * MPI compiler wrapper (`mpicxx --showme:*`, OpenMPI's; MPICH's `mpicxx -show` is not
+ * read yet), and its version line, part of the cache key. Libraries built without it
+ * need no MPI at all.
+ */
+export interface MpiToolchain {
+  compileFlags: string[];
+  linkFlags: string[];
+  identity: string;
+}
+
+let cached: Promise<MpiToolchain> | undefined;
+
+export function mpiToolchain(wrapper = 'mpicxx'): Promise<MpiToolchain> {
+  cached ??= (async () => {
+    const ask = async (what: string) => {
+      const r = await execa(wrapper, [`--showme:${what}`], { reject: false, stdin: 'ignore', encoding: 'utf8' });
+      if (r.failed) {
+        fail('E_TOOLCHAIN', `MPI is enabled (compiler.mpi), but '${wrapper} --showme:${what}' failed: ${r.code === 'ENOENT' ? 'not found' : String(r.stderr || r.shortMessage)}`, {
+          hint: 'install OpenMPI (apt-get install openmpi-bin libopenmpi-dev), or set compiler.mpi to false for a build without MPI',
+        });
+      }
+      return String(r.stdout).trim();
+    };
+    const split = (s: string) => s.split(/\s+/).filter(Boolean);
+    const [compile, link, version] = await Promise.all([ask('compile'), ask('link'), ask('version')]);
+    return { compileFlags: [...split(compile), '-DORCH_MPI'], linkFlags: split(link), identity: version };
+  })();
+  cached.catch(() => (cached = undefined));
+  return cached;
+}

@@ -1,0 +1,12 @@
+import { rename } from 'node:fs/promises';
+import { fail } from '../diagnostics.js';
+
+/** Moves the compiler's partial output into place; a compiler that exited 0 without writing it is a toolchain error. */
+export async function takeOutput(partial: string, output: string, compiler: string): Promise<void> {
+  try {
+    await rename(partial, output);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    fail('E_TOOLCHAIN_OUTPUT', `${compiler} exited 0 but wrote no library`, { hint: `check the compiler '${compiler}' (and its flags) set in the preset or orch.config.ts` });
+  }
+}

@@ -1,0 +1,19 @@
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { fail } from '../../core/diagnostics.js';
+
+const PROBE = fileURLToPath(new URL('./loadProbe.js', import.meta.url));
+
+/**
+ * A compiler that exits 0 can still write a library that does not load (a broken wrapper,
+ * a full disk, a wrong -shared): committed, it would fail every later run while builds
+ * report hits. Load it in a child process before it goes into the cache.
+ */
+export async function checkLibraryLoads(library: string, symbol: string, compiler: string): Promise<void> {
+  const r = await execa(process.execPath, [PROBE, library, symbol], { reject: false, stdin: 'ignore', encoding: 'utf8', timeout: 60_000 });
+  if (r.exitCode === 0) return;
+  const why = String(r.stderr || '').trim() || (r.signal ? `the loading process died of ${r.signal}` : `exit code ${r.exitCode}`);
+  fail('E_TOOLCHAIN_OUTPUT', `${compiler} exited 0 but the library it wrote does not load: ${why}`, {
+    hint: `check the compiler '${compiler}' (and its flags) set in the preset or orch.config.ts; nothing was cached`,
+  });
+}

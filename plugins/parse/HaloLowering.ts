@@ -1,0 +1,96 @@
+import { fail } from '../../core/diagnostics.js';
+import type { ArrayDecl, HaloStmt, PStmt, SourceLoc } from '../../core/ir/types.js';
+import type { PyExpr } from '../../core/python/ast.js';
+import type { Value } from '../../core/frontend/values.js';
+
+/** The halo-exchange builtins a program may call (`from orch import halo_update`). */
+export const HALO_BUILTINS = ['halo_update', 'halo_update_start', 'halo_update_wait'] as const;
+export type HaloBuiltin = (typeof HALO_BUILTINS)[number];
+
+export function isHaloBuiltin(name: string): name is HaloBuiltin {
+  return (HALO_BUILTINS as readonly string[]).includes(name);
+}
+
+/** What halo lowering needs from the program being lowered. */
+export interface HaloContext {
+  arrayOf(e: PyExpr): ArrayDecl;
+  constant(e: PyExpr, what: string): Value;
+  /** Where the compute domain starts in every array (NDSL's n_halo). */
+  halo: number;
+}
+
+type CallExpr = Extract<PyExpr, { t: 'call' }>;
+
+/**
+ * `halo_update(q, r, 2)`, `halo_update_start(q, r, 2)` and `halo_update_wait(q, r)` ->
+ * `halo` statements. The width is the last argument, a compile-time int (NDSL's
+ * n_points); a wait names the same fields as its start and takes its width.
+ */
+export class HaloLowering {
+  private next = 0;
+  /** Starts not yet waited, by field set. */
+  private readonly pending = new Map<string, { exchange: number; width: number; loc: SourceLoc }>();
+
+  constructor(private readonly ctx: HaloContext) {}
+
+  lower(name: HaloBuiltin, e: CallExpr): PStmt {
+    if (e.kwargs.length) fail('E_HALO_ARGS', `${name}() takes no keyword arguments`, { loc: e.kwargs[0].loc, hint: `write ${name}(q, ${name === 'halo_update_wait' ? '' : 'n_halo'})`.replace(', )', ')') });
+    const args = [...e.args];
+    let width: number | null = null;
+    if (name !== 'halo_update_wait') {
+      const last = args.pop();
+      if (!last || !args.length) fail('E_HALO_ARGS', `${name}() takes the fields, then the halo width`, { loc: e.loc, hint: `write ${name}(q, 3), or ${name}(u, v, 3) for several fields` });
+      const w = this.ctx.constant(last, 'the halo width');
+      if (w.k !== 'num' || !w.isInt) fail('E_HALO_ARGS', 'the halo width must be an int known at compile time', { loc: last.loc, hint: `write ${name}(q, 3)` });
+      width = w.value;
+      if (width < 1 || width > this.ctx.halo) {
+        fail('E_HALO_WIDTH', `halo width ${width} is outside 1..${this.ctx.halo} (the arrays' halo)`, { loc: last.loc, hint: `exchange at most ${this.ctx.halo} points, or build with a wider --halo` });
+      }
+    } else if (!args.length) fail('E_HALO_ARGS', 'halo_update_wait() takes the fields of its halo_update_start', { loc: e.loc, hint: 'write halo_update_wait(q) after halo_update_start(q, 3)' });
+    const fields: string[] = [];
+    for (const a of args) {
+      const decl = this.ctx.arrayOf(a);
+      if (!decl.axes.startsWith('IJ')) fail('E_HALO_FIELD', `'${decl.name}' has axes ${decl.axes}: only fields with I and J axes have a horizontal halo`, { loc: a.loc, hint: 'exchange IJK or IJ fields' });
+      if (fields.includes(decl.name)) fail('E_HALO_FIELD', `'${decl.name}' is passed twice`, { loc: a.loc, hint: 'name each field once' });
+      fields.push(decl.name);
+    }
+    const key = [...fields].sort().join('\0');
+    const base = { kind: 'halo' as const, fields, halo: this.ctx.halo, loc: e.loc };
+    if (name === 'halo_update_wait') {
+      const start = this.pending.get(key);
+      if (!start) fail('E_HALO_WAIT', `halo_update_wait(${fields.join(', ')}) has no halo_update_start of the same fields before it`, { loc: e.loc, hint: `call halo_update_start(${fields.join(', ')}, n) first, in the same block` });
+      this.pending.delete(key);
+      return { ...base, phase: 'wait', exchange: start.exchange, width: start.width } satisfies HaloStmt;
+    }
+    for (const f of fields) {
+      const inFlight = [...this.pending.entries()].find(([k]) => k.split('\0').includes(f));
+      if (inFlight) fail('E_HALO_IN_FLIGHT', `'${f}' is already being exchanged (halo_update_start at line ${inFlight[1].loc.line})`, { loc: e.loc, hint: 'call halo_update_wait for it first' });
+    }
+    const exchange = this.next++;
+    if (name === 'halo_update_start') this.pending.set(key, { exchange, width: width!, loc: e.loc });
+    return { ...base, phase: name === 'halo_update' ? 'update' : 'start', exchange, width: width! } satisfies HaloStmt;
+  }
+
+  /** Every start is waited for in the statement list it appears in (a loop body, a branch). */
+  check(body: PStmt[]): void {
+    for (const start of this.pending.values()) {
+      fail('E_HALO_START', 'halo_update_start is never waited for', { loc: start.loc, hint: 'call halo_update_wait with the same fields later in the same block' });
+    }
+    checkPairs(body);
+  }
+}
+
+function checkPairs(list: PStmt[]): void {
+  const open = new Map<number, HaloStmt>();
+  for (const s of list) {
+    if (s.kind === 'halo' && s.phase === 'start') open.set(s.exchange, s);
+    else if (s.kind === 'halo' && s.phase === 'wait') {
+      if (!open.delete(s.exchange)) fail('E_HALO_WAIT', 'halo_update_wait is not in the block of its halo_update_start', { loc: s.loc, hint: 'start and wait an exchange in the same block (the same loop body or branch)' });
+    } else if (s.kind === 'for' || s.kind === 'while') checkPairs(s.body);
+    else if (s.kind === 'if') {
+      checkPairs(s.then);
+      checkPairs(s.else);
+    }
+  }
+  for (const s of open.values()) fail('E_HALO_START', 'halo_update_start is not waited for in its own block', { loc: s.loc, hint: 'call halo_update_wait with the same fields later in the same block' });
+}

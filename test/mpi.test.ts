@@ -1,0 +1,116 @@
+import { copyFileSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { parseLayout, type RankLayout } from '../core/layout/RankLayout.js';
+import { readNpy, writeNpy } from '../core/runtime/npy.js';
+import { ensureDir } from '../core/cache/ensureDir.js';
+import { firstDifference, gather, HALO_FIELDS, HALO_FIXTURE, rankInputs, simulate, type GlobalDomain } from './haloDomain.js';
+import { REPO, TempProject } from './TempProject.js';
+
+/**
+ * Programs under mpirun (OpenMPI; .ci/run installs it): the fixture's diffusion with halo
+ * updates between its stencils, built with compiler.mpi and run through the orch Python
+ * package, one process per rank. The gathered result equals the 1x1 run bit for bit and
+ * the interpreter's simulated run; BuildAndRun on 9 ranks builds each code path once; a
+ * rank killed mid-run ends the job instead of hanging it. Builds use -O1 to keep the
+ * test short on 2 cores (every layout is built with the same flags).
+ */
+
+const domain: GlobalDomain = { n: 12, nz: 2 };
+const project = new TempProject('mpi');
+project.write('orch.config.ts', "export default { compiler: { mpi: true, flags: ['-O1', '-std=c++17', '-fPIC', '-shared'] } };\n");
+copyFileSync(HALO_FIXTURE, project.path('halo_diffusion.py'));
+copyFileSync(path.join(REPO, 'fixtures/mpi/rank_run.py'), project.path('rank_run.py'));
+
+const MPIRUN = ['--oversubscribe', '--allow-run-as-root', '--bind-to', 'none'];
+
+function rankDomain(layout: RankLayout): string {
+  return `${domain.n / layout.x},${domain.n / layout.y},${domain.nz}`;
+}
+
+/** Writes every rank's inputs under `folder`/rank<r>/. */
+function writeInputs(folder: string, layout: RankLayout): void {
+  rankInputs(domain, layout).forEach((fields, rank) => {
+    const dir = path.join(folder, `rank${rank}`);
+    ensureDir(dir);
+    for (const f of HALO_FIELDS) writeNpy(path.join(dir, `${f}.npy`), fields[f]);
+  });
+}
+
+/** mpirun -np N python3 rank_run.py: the ranks' q, r, s gathered. */
+async function mpiRun(entry: string, layout: RankLayout, boundary: string, mode: string, extra: { calls?: number; env?: Record<string, string>; timeout?: number } = {}) {
+  const folder = project.path(`runs/${entry}-${layout.x}x${layout.y}-${mode}-${Date.now()}`);
+  writeInputs(folder, layout);
+  const ranks = layout.x * layout.y;
+  const t0 = performance.now();
+  const r = await execa('mpirun', [...MPIRUN, '-np', String(ranks), 'python3', 'rank_run.py', entry, folder, String(extra.calls ?? 1)], {
+    cwd: project.dir,
+    reject: false,
+    all: true,
+    timeout: (extra.timeout ?? 240) * 1000,
+    env: {
+      PYTHONPATH: `${path.join(REPO, 'python')}:${project.dir}`,
+      GT_CACHE_ROOT: project.dir,
+      ORCH_MODE: mode,
+      ORCH_LAYOUT: `${layout.x}x${layout.y}`,
+      ORCH_DOMAIN: rankDomain(layout),
+      ORCH_BOUNDARY: boundary,
+      ...extra.env,
+    },
+  });
+  const seconds = (performance.now() - t0) / 1000;
+  const gathered = () => HALO_FIELDS.map((f) => gather(Array.from({ length: ranks }, (_, rank) => readNpy(path.join(folder, `rank${rank}`, `${f}.out.npy`))), domain, layout));
+  return { code: r.exitCode, timedOut: r.timedOut, output: String(r.all ?? ''), seconds, gathered };
+}
+
+function assertSame(a: Float64Array[], b: Float64Array[], what: string): void {
+  a.forEach((field, f) => {
+    const at = firstDifference(field, b[f]);
+    assert.is(at, -1, `${what}: field ${HALO_FIELDS[f]} differs at ${at}: ${field[at]} vs ${b[f]?.[at]}`);
+  });
+}
+
+const t = suite('programs under mpirun');
+
+t('periodic tile: a 2x2 run under mpirun equals the 1x1 run bit for bit, and the interpreter\'s simulated 2x2 run', async () => {
+  const one = parseLayout('1x1');
+  const four = parseLayout('2x2');
+  const r1 = await mpiRun('diffuse_periodic', one, 'periodic', 'build-and-run');
+  assert.is(r1.code, 0, r1.output);
+  const r4 = await mpiRun('diffuse_periodic', four, 'periodic', 'build-and-run');
+  assert.is(r4.code, 0, r4.output);
+  assertSame(r1.gathered(), r4.gathered(), 'compiled 1x1 vs compiled 2x2');
+  assertSame(r4.gathered(), await simulate('diffuse_periodic', four, 'periodic', domain), 'compiled 2x2 vs simulated 2x2');
+});
+
+t('tile with edges: BuildAndRun under mpirun -np 9 on an empty cache builds each of the 9 code paths exactly once, by its rank; the result equals 1x1 and the simulation', async () => {
+  const one = parseLayout('1x1');
+  const nine = parseLayout('3x3');
+  const r1 = await mpiRun('diffuse_walls', one, 'edges', 'build-and-run');
+  assert.is(r1.code, 0, r1.output);
+  const r9 = await mpiRun('diffuse_walls', nine, 'edges', 'build-and-run', { timeout: 500 });
+  assert.is(r9.code, 0, r9.output);
+  const paths = ['BL', 'B', 'BR', 'L', 'C', 'R', 'TL', 'T', 'TR'];
+  // rank r of a 3x3 tile is the only rank on its code path
+  for (const [rank, cp] of paths.entries()) {
+    const root = project.path(`.gt_cache_${cp}/halo_diffusion/diffuse_walls`);
+    const history = readFileSync(path.join(root, 'history.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const built = history.filter((h) => h.result === 'miss');
+    assert.is(built.length, 1, `${cp}: ${JSON.stringify(history)}`);
+    assert.is(built[0].rank, rank, `${cp} built by rank ${built[0].rank}`);
+  }
+  assertSame(r1.gathered(), r9.gathered(), 'compiled 1x1 vs compiled 3x3');
+  assertSame(r9.gathered(), await simulate('diffuse_walls', nine, 'edges', domain), 'compiled 3x3 vs simulated 3x3');
+});
+
+t('a rank killed mid-run: the others do not hang; mpirun ends the job and says which rank died', async () => {
+  const four = parseLayout('2x2');
+  const r = await mpiRun('diffuse_periodic', four, 'periodic', 'run', { calls: 3, env: { KILL_RANK: '1' }, timeout: 120 });
+  assert.not.ok(r.timedOut, `the job hung:\n${r.output}`);
+  assert.is.not(r.code, 0);
+  assert.match(r.output, /rank 1 .*exited on signal 9|signal 9 \(Killed\)/s, r.output);
+});
+
+t.run();
