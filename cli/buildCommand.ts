@@ -1,13 +1,14 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
-import { fail, formatDiagnostic, OrchError, type Diagnostic } from '../core/diagnostics.js';
+import { fail, formatDiagnostic, type Diagnostic } from '../core/diagnostics.js';
 import { Compiler, type BuildResult } from '../core/Compiler.js';
 import { layoutText } from '../core/layout/RankLayout.js';
 import { ProgressPlugin } from '../core/ProgressPlugin.js';
 import { layoutRequest, type LayoutOptions } from './layoutOptions.js';
 import { ProgressDisplay } from './ProgressDisplay.js';
 import { jsonDiagnostic, openSession, printDiagnostics, timePassesTable, type CommonOptions } from './session.js';
+import { cacheMiss } from '../core/diagnostics/codes.js';
 
 export interface BuildOptions extends CommonOptions, LayoutOptions {
   /** Files (optionally `file.py:entry`), folders or globs. */
@@ -109,12 +110,7 @@ export async function buildCommand(opts: BuildOptions): Promise<number> {
   for (const e of entries) {
     e.errors.forEach(addError);
     if (e.status !== 'miss') continue;
-    const d = new OrchError({
-      code: 'E_CACHE_MISS',
-      severity: 'error',
-      message: `no usable cache entry for ${e.moduleRel}:${e.entry}${e.codepath ? ` (code path ${e.codepath})` : ''}: ${e.reason}`,
-      hint: 'build it first (orch build, or ORCH_MODE=build-and-run)',
-    }).diagnostic;
+    const d = cacheMiss(`${e.moduleRel}:${e.entry}${e.codepath ? ` (code path ${e.codepath})` : ''}`, e.reason, 'orch build, or ORCH_MODE=build-and-run').diagnostic;
     e.errors.push(d);
     addError(d);
   }

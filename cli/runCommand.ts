@@ -16,6 +16,7 @@ import { Compiler } from '../core/Compiler.js';
 import { layoutText } from '../core/layout/RankLayout.js';
 import { launcherRank, parseBoundary } from '../core/layout/HaloTopology.js';
 import { layoutRequest, type LayoutOptions } from './layoutOptions.js';
+import { cacheMiss, notIntegers } from '../core/diagnostics/codes.js';
 import { openSession, parseTarget, printDiagnostics, timePassesTable, type CommonOptions } from './session.js';
 
 /**
@@ -57,10 +58,10 @@ interface RunReport {
   check?: Comparison & { passed: boolean };
 }
 
-function parseIntList(text: string, what: string): number[] {
+function parseIntList(text: string, what: 'shape' | 'domain' | 'origin'): number[] {
   const parts = text.split(',').map((x) => x.trim());
   const nums = parts.map(Number);
-  if (parts.some((p) => p === '') || nums.some((n) => !Number.isInteger(n))) fail('E_USAGE_' + what.toUpperCase(), `--${what} expects integers separated by commas, got '${text}'`, { hint: `write --${what} 1,2,3` });
+  if (parts.some((p) => p === '') || nums.some((n) => !Number.isInteger(n))) throw notIntegers(what, text);
   return nums;
 }
 
@@ -158,7 +159,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   }
   if (entry.status === 'miss') {
     const where = layout ? ` (code path ${compiler.codepath} of rank ${opts.rank ?? 0} in layout ${layoutText(layout.target.layout)})` : '';
-    fail('E_CACHE_MISS', `no usable cache entry for ${entry.moduleRel}:${entry.entry}${where}: ${entry.reason}`, { hint: layout ? 'build it first (orch build --layout ... --rank-domain ..., or --mode build-and-run)' : 'build it first (orch build, or --mode build-and-run)' });
+    throw cacheMiss(`${entry.moduleRel}:${entry.entry}${where}`, entry.reason, layout ? 'orch build --layout ... --rank-domain ..., or --mode build-and-run' : 'orch build, or --mode build-and-run');
   }
   printDiagnostics(entry.warnings, opts.verbose);
   if (opts.mode === 'build') {

@@ -1,6 +1,7 @@
 import { AsyncSeriesHook, SyncHook } from 'tapable';
 import type { EntryResult } from './Compiler.js';
 import { OrchError, OrchErrors } from './diagnostics.js';
+import { invalidIR, pluginThrew } from './diagnostics/codes.js';
 import type { EntryBuild } from './EntryBuild.js';
 import { printProgram } from './ir/print.js';
 import { verifyProgram } from './ir/verify.js';
@@ -115,15 +116,7 @@ export class Compilation {
 
   private verify(build: EntryBuild, after: string, plugin: string | undefined, stage: StageName, hint: string): void {
     const problems = verifyProgram(build.program);
-    if (!problems.length) return;
-    throw new OrchError({
-      code: 'E_IR_INVALID',
-      severity: 'error',
-      message: `IR does not verify after ${after}:\n  ${problems.slice(0, 10).join('\n  ')}`,
-      plugin,
-      hook: stage,
-      hint,
-    });
+    if (problems.length) throw invalidIR(after, problems, { plugin, hook: stage, hint });
   }
 
   /** Runs the pipeline table on one entry, up to `stopAfter`. */
@@ -160,14 +153,5 @@ function attribute(e: unknown, plugin: string, hook: string): unknown {
     return e;
   }
   if (e instanceof OrchErrors) return e;
-  const err = e instanceof Error ? e : new Error(String(e));
-  return new OrchError({
-    code: 'E_PLUGIN',
-    severity: 'error',
-    message: `plugin '${plugin}' threw in hook '${hook}': ${err.message}`,
-    plugin,
-    hook,
-    hint: plugin.startsWith('orch:') ? 'this is a bug in orch; please report it with the module that triggers it' : `fix the plugin '${plugin}'`,
-    detail: err.stack,
-  });
+  return pluginThrew(plugin, hook, e instanceof Error ? e : new Error(String(e)));
 }

@@ -1,5 +1,6 @@
 import type { EntryInputs } from './cache/BuildCache.js';
-import { OrchError, type Diagnostic } from './diagnostics.js';
+import type { Diagnostic } from './diagnostics.js';
+import { internalError } from './diagnostics/codes.js';
 import type { Program } from './ir/types.js';
 import type { LayoutContext } from './frontend/layoutExternals.js';
 import type { Value } from './frontend/values.js';
@@ -150,14 +151,4 @@ export class EntryBuild implements EntryContext {
   peek<K extends ProductName>(name: K): StageProducts[K] | undefined {
     return this.products[name];
   }
-}
-
-/** An error that is orch's bug (or a plugin that replaced a stage without doing its work), not the user's. */
-export function internalError(message: string): OrchError {
-  return new OrchError({
-    code: 'E_INTERNAL',
-    severity: 'error',
-    message,
-    hint: 'this is a bug in orch, or in a plugin that replaced a built-in stage; please report it with the module that triggers it',
-  });
 }

@@ -8,7 +8,7 @@ import { printProgram } from '../../core/ir/print.js';
 import { entryInterface } from '../../core/runtime/callArgs.js';
 import { tapStage } from '../../core/stagePlugin.js';
 import { layoutText } from '../../core/layout/RankLayout.js';
-import { internalError } from '../../core/EntryBuild.js';
+import { internalError } from '../../core/diagnostics/codes.js';
 
 /** emit: IR dump, memory report and build info (with checksums), then an atomic rename into the cache. */
 export class EmitPlugin implements OrchPlugin {
