@@ -20,7 +20,7 @@ export interface BuildOptions extends CommonOptions, LayoutOptions {
 }
 
 /** `file.py:entry` targets pick entries; other paths build every entry of their modules. */
-export function splitTargets(paths: string[]): { paths: string[]; entries: Record<string, string[]> } {
+function splitTargets(paths: string[]): { paths: string[]; entries: Record<string, string[]> } {
   const out: string[] = [];
   const entries: Record<string, string[]> = {};
   for (const p of paths) {
@@ -66,7 +66,7 @@ export async function resolveModules(paths: string[], configModules: string[], r
   return [...files].sort();
 }
 
-export function describeBuild(result: BuildResult): string[] {
+function describeBuild(result: BuildResult): string[] {
   return result.entries
     .filter((e) => e.status !== 'error')
     .map((e) => {

@@ -68,7 +68,7 @@ function sourceLines(file: string): string[] | undefined {
 }
 
 /** Two lines of context, a gutter and a caret under the location. */
-export function codeFrame(loc: SourceLoc, length = 1): string {
+function codeFrame(loc: SourceLoc, length = 1): string {
   const lines = sourceLines(loc.file);
   if (!lines || loc.line < 1 || loc.line > lines.length) return '';
   const first = Math.max(1, loc.line - 2);
@@ -97,7 +97,7 @@ export function formatDiagnostic(d: Diagnostic, opts: { verbose?: boolean } = {}
 }
 
 /** Edit distance, for did-you-mean suggestions. */
-export function levenshtein(a: string, b: string): number {
+function levenshtein(a: string, b: string): number {
   const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     let prev = dp[0];

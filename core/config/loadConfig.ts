@@ -16,7 +16,7 @@ const NESTED_KEYS: Record<string, string[]> = {
   layout: ['layout', 'domain', 'halo'],
 };
 
-export const DEFAULT_TRACERS = ['qvapor', 'qliquid', 'qrain', 'qice', 'qsnow', 'qgraupel', 'qo3mr', 'qsgs_tke', 'qcld'];
+const DEFAULT_TRACERS = ['qvapor', 'qliquid', 'qrain', 'qice', 'qsnow', 'qgraupel', 'qo3mr', 'qsgs_tke', 'qcld'];
 
 /** Finds orch.config.* in `dir` or its parents. */
 export function findConfigFile(dir: string): string | null {
@@ -41,7 +41,7 @@ const requireCache = createRequire(import.meta.url).cache;
  * changes. Those files are dropped from the module cache again, so the next load reads
  * them afresh; packages under node_modules stay cached.
  */
-export async function loadConfigFile(file: string): Promise<{ config: OrchConfig; files: string[] }> {
+async function loadConfigFile(file: string): Promise<{ config: OrchConfig; files: string[] }> {
   const jiti = createJiti(import.meta.url, { moduleCache: true, fsCache: false });
   const before = new Set(Object.keys(requireCache));
   let mod: unknown;
