@@ -1,8 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { BuildCache, type BuildInfo, type Manifest } from '../core/cache/BuildCache.js';
+import { BuildCache, type BuildInfo } from '../core/cache/BuildCache.js';
 import { resolveConfig } from './toolset.js';
 import type { MemoryReport } from '../core/EntryBuild.js';
+import { MemoryReportSchema } from '../core/cache/cacheSchemas.js';
+import { readCacheJson } from '../core/cache/readCacheJson.js';
 
 /** `orch info [module]`: cache entries, keys, hit/miss history, last miss reason, memory and build info. */
 export async function infoCommand(opts: { module?: string; json?: boolean; codepath?: string }): Promise<number> {
@@ -15,25 +17,17 @@ export async function infoCommand(opts: { module?: string; json?: boolean; codep
     const want = filter?.replace(/\\/g, '/');
     if (want && rel !== want && !rel.startsWith(`${want}/`)) continue;
     const history = cache.history(root);
-    let latest: Manifest | undefined;
-    try {
-      latest = JSON.parse(readFileSync(path.join(root, 'latest.json'), 'utf8')) as Manifest;
-    } catch {
-      latest = undefined;
-    }
-    const info = latest ? cache.verifyEntry(path.join(root, latest.key)) : 'no entry';
+    const latest = cache.latest(root);
+    const info = typeof latest === 'string' ? latest : cache.verifyEntry(path.join(root, latest.key));
     const keys = readdirSync(root).filter((n) => /^[0-9a-f]{64}$/.test(n));
     const lastMiss = [...history].reverse().find((h) => h.result === 'miss');
-    let memory: unknown;
-    try {
-      memory = latest ? JSON.parse(readFileSync(path.join(root, latest.key, 'memory.json'), 'utf8')) : undefined;
-    } catch {
-      memory = undefined;
-    }
+    // memory.json is printed only from an entry whose checksums hold
+    const mem = typeof latest !== 'string' && typeof info !== 'string' ? readCacheJson(path.join(root, latest.key, 'memory.json'), MemoryReportSchema) : undefined;
+    const memory = mem?.ok ? mem.value : undefined;
     rows.push({
       entry: rel,
       keys,
-      latest: latest?.key,
+      latest: typeof latest === 'string' ? undefined : latest.key,
       hits: history.filter((h) => h.result === 'hit').length,
       misses: history.filter((h) => h.result === 'miss').length,
       errors: history.filter((h) => h.result === 'error').length,

@@ -176,12 +176,12 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   const args = buildEntryArgs(iface, spec);
   const reference = opts.check ? cloneArgs(args) : undefined;
   const scratch = opts.repeat > 0 ? cloneArgs(args) : undefined;
-  const times = runner.run(ready(entry), args, { scratch, repeat: opts.repeat, interpreter: { boundary }, library: opened, loopOrder: session.config.codegen.loopOrder });
+  const times = runner.run(ready(entry), args, { scratch, repeat: opts.repeat, interpreter: { boundary, layout: layout?.target.layout }, library: opened, loopOrder: session.config.codegen.loopOrder });
 
   let check: RunReport['check'];
   if (reference) {
     const ir = entry.program ?? (await new EntryRunner(new Compiler(session.config, { verifyIR: false, printIrAfter: [], timePasses: false, print: session.err }, compiler.codepath, compiler.layout), runner.values).program(file, entry.entry));
-    new Interpreter(ir, { boundary }).run(reference);
+    new Interpreter(ir, { boundary, layout: layout?.target.layout }).run(reference);
     const cmp = compareArrays(fieldsOf(iface, reference), fieldsOf(iface, args));
     const passed = cmp.maxRel <= 1e-12 || cmp.maxAbs <= 1e-13;
     check = { ...cmp, passed };

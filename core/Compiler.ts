@@ -14,6 +14,8 @@ import { EntryBuild } from './EntryBuild.js';
 import type { Program } from './ir/types.js';
 import { writeFileAtomic } from './runtime/atomicWrite.js';
 import { ensureDir } from './cache/ensureDir.js';
+import { ModuleEntriesSchema } from './cache/cacheSchemas.js';
+import { readCacheJson } from './cache/readCacheJson.js';
 import { entryInterface, type EntryInterface } from './runtime/callArgs.js';
 import { compilerIdentity } from './toolchain/gxx.js';
 import { nvccIdentity } from './toolchain/nvcc.js';
@@ -145,18 +147,17 @@ export class Compiler {
   private entriesOf(file: string, compilation: Compilation): string[] {
     const source = readFileSync(file, 'utf8');
     const memo = path.join(this.cache.dir, '.modules', `${sha256(file)}-${sha256(source).slice(0, 16)}.json`);
+    const read = readCacheJson(memo, ModuleEntriesSchema);
+    if (read.ok) return read.value;
+    // missing or corrupted: parse, and rewrite it
+    const names = moduleEntries(compilation.loader.load(file)).map((f) => f.name);
     try {
-      return JSON.parse(readFileSync(memo, 'utf8')) as string[];
+      ensureDir(path.dirname(memo));
+      writeFileAtomic(memo, JSON.stringify(names));
     } catch {
-      const names = moduleEntries(compilation.loader.load(file)).map((f) => f.name);
-      try {
-        ensureDir(path.dirname(memo));
-        writeFileAtomic(memo, JSON.stringify(names));
-      } catch {
-        // a read-only cache still builds
-      }
-      return names;
+      // a read-only cache still builds
     }
+    return names;
   }
 
   async build(req: BuildRequest): Promise<BuildResult> {

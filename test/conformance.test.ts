@@ -30,8 +30,6 @@ const casesDir = CASES_DIR;
  * passing (or fails differently) is noticed and moved out of this list.
  */
 const KNOWN_GAPS: Record<string, string> = {
-  // issue 16 item 4: writes at a K offset (legal in FORWARD/BACKWARD at the GT4Py pin) are refused with a hint saying so and how to rewrite them
-  s39_k_offset_writes: 'E_WRITE_OFFSET',
 };
 
 const cases = existsSync(casesDir) ? readdirSync(casesDir).filter((c) => existsSync(path.join(casesDir, c, 'case.json'))).sort() : [];

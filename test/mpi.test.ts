@@ -1,4 +1,4 @@
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { suite } from 'uvu';
@@ -7,20 +7,20 @@ import { parseLayout, type RankLayout } from '../core/layout/RankLayout.js';
 import { readNpy, writeNpy } from '../core/runtime/npy.js';
 import { ensureDir } from '../core/cache/ensureDir.js';
 import { firstDifference, gather, HALO_FIELDS, HALO_FIXTURE, rankInputs, simulate, type GlobalDomain } from './haloDomain.js';
-import { REPO, TempProject } from './TempProject.js';
+import { ORCH_BIN, REPO, TempProject } from './TempProject.js';
 
 /**
  * Programs under mpirun (OpenMPI; .ci/run installs it): the fixture's diffusion with halo
  * updates between its stencils, built with compiler.mpi and run through the orch Python
  * package, one process per rank. The gathered result equals the 1x1 run bit for bit and
  * the interpreter's simulated run; BuildAndRun on 9 ranks builds each code path once; a
- * rank killed mid-run ends the job instead of hanging it. Builds use -O1 to keep the
+ * rank killed mid-run ends the job instead of hanging it. Builds use -O0 to keep the
  * test short on 2 cores (every layout is built with the same flags).
  */
 
 const domain: GlobalDomain = { n: 12, nz: 2 };
 const project = new TempProject('mpi');
-project.write('orch.config.ts', "export default { compiler: { mpi: true, flags: ['-O1', '-std=c++17', '-fPIC', '-shared'] } };\n");
+project.write('orch.config.ts', "export default { compiler: { mpi: true, flags: ['-O0', '-std=c++17', '-fPIC', '-shared'] } };\n");
 copyFileSync(HALO_FIXTURE, project.path('halo_diffusion.py'));
 copyFileSync(path.join(REPO, 'fixtures/mpi/rank_run.py'), project.path('rank_run.py'));
 
@@ -83,6 +83,19 @@ t('periodic tile: a 2x2 run under mpirun equals the 1x1 run bit for bit, and the
   assert.is(r4.code, 0, r4.output);
   assertSame(r1.gathered(), r4.gathered(), 'compiled 1x1 vs compiled 2x2');
   assertSame(r4.gathered(), await simulate('diffuse_periodic', four, 'periodic', domain), 'compiled 2x2 vs simulated 2x2');
+
+  // orch run under mpirun: each process finds its rank, loads its code path's build (the
+  // same entries: same defines and import path) and writes its fields beside the others'
+  const cli = await execa('mpirun', [...MPIRUN, '-np', '4', process.execPath, ORCH_BIN, 'run', 'halo_diffusion.py:diffuse_periodic', '--mode', 'run', '--layout', '2x2', '--rank-domain', rankDomain(four), '--define', 'n_steps=3', '--shape', '12,12,2', '--scalars', '{"nu": 0.01}', '--boundary', 'periodic', '--out', 'cli-out'], {
+    cwd: project.dir,
+    reject: false,
+    all: true,
+    timeout: 120_000,
+    env: { GT_CACHE_ROOT: project.dir, PYTHONPATH: `${path.join(REPO, 'python')}:${project.dir}` },
+  });
+  assert.is(cli.exitCode, 0, String(cli.all));
+  assert.is(String(cli.all).match(/\[run\] cache hit/g)?.length, 4, String(cli.all));
+  for (let rank = 0; rank < 4; rank++) assert.ok(existsSync(project.path(`cli-out/rank${rank}/q.npy`)), `rank ${rank} wrote its fields`);
 });
 
 t('tile with edges: BuildAndRun under mpirun -np 9 on an empty cache builds each of the 9 code paths exactly once, by its rank; the result equals 1x1 and the simulation', async () => {

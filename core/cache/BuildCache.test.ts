@@ -21,6 +21,13 @@ const base: EntryInputs = {
   native: 'h1',
 };
 
+/** A build-info.json as emit writes it (the schema the cache checks on read). */
+function info(key: string, inputs: EntryInputs, checksums: Record<string, string> = {}): string {
+  return JSON.stringify({ key, module: inputs.module, entry: inputs.entry, symbol: 'orch_step', library: 'lib.so', created: 'now', inputs, sources: {}, checksums: { 'lib.so': sha('binary'), ...checksums }, warnings: [], timings: {}, command: [] });
+}
+
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+
 test('every input of the key changes it', () => {
   const cache = new BuildCache(os.tmpdir());
   const k0 = cache.optionsKey(base);
@@ -82,7 +89,8 @@ test('a lookup misses when an environment variable the build read has changed', 
   const first = build({ PACE_CONSTANTS: 'GFS' }).lookup(inputs);
   const staging = build({}).staging(inputs.module, inputs.entry);
   const key = build({}).keyFor(first.optionsKey, new Map([[src, 'import os\n']]), new Map([['PACE_CONSTANTS', 'GFS']]));
-  writeFileSync(path.join(staging, 'build-info.json'), JSON.stringify({ key, checksums: {}, inputs, library: 'lib.so' }));
+  writeFileSync(path.join(staging, 'lib.so'), 'binary');
+  writeFileSync(path.join(staging, 'build-info.json'), info(key, inputs));
   build({}).commit(staging, { optionsKey: first.optionsKey, inputs, files: { [src]: createHash('sha256').update('import os\n').digest('hex') }, env: { PACE_CONSTANTS: 'GFS' }, key });
   assert.is(build({ PACE_CONSTANTS: 'GFS' }).lookup(inputs).status, 'hit');
   const changed = build({ PACE_CONSTANTS: 'GEOS' }).lookup(inputs);
@@ -104,11 +112,8 @@ test('a lookup explains misses and detects changed files', () => {
   const staging = cache.staging(base.module, base.entry);
   writeFileSync(path.join(staging, 'lib.so'), 'binary');
   const key = cache.keyFor(miss.optionsKey, new Map([[src, 'x = 1\n']]));
-  writeFileSync(
-    path.join(staging, 'build-info.json'),
-    JSON.stringify({ key, checksums: { 'lib.so': '0f8b2c3e4c1bd0b3a3fb3c0b1e1b7f2a5a8f4e0e6c6e2e4b5f1e3c1f0d9a8b7c' }, inputs, library: 'lib.so' }),
-  );
-  cache.commit(staging, { optionsKey: miss.optionsKey, inputs, files: { [src]: 'wrong-hash' }, key });
+  writeFileSync(path.join(staging, 'build-info.json'), info(key, inputs));
+  cache.commit(staging, { optionsKey: miss.optionsKey, inputs, files: { [src]: '0'.repeat(64) }, key });
   const second = cache.lookup(inputs);
   assert.is(second.status, 'miss');
   if (second.status === 'miss') assert.match(second.reason, 'mod.py changed');
@@ -128,7 +133,8 @@ test('a manifest whose files do not include the module being built is a miss', (
   const miss = cache.lookup(inputs);
   const staging = cache.staging(inputs.module, inputs.entry);
   const key = cache.keyFor(miss.optionsKey, new Map([[other, 'x = 1\n']]));
-  writeFileSync(path.join(staging, 'build-info.json'), JSON.stringify({ key, checksums: {}, inputs, library: 'lib.so' }));
+  writeFileSync(path.join(staging, 'lib.so'), 'binary');
+  writeFileSync(path.join(staging, 'build-info.json'), info(key, inputs));
   // a manifest that claims these options but read another file (as written before the key held the absolute path)
   cache.commit(staging, { optionsKey: miss.optionsKey, inputs, files: { [other]: createHash('sha256').update('x = 1\n').digest('hex') }, key });
   const found = cache.lookup(inputs);

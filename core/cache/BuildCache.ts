@@ -1,6 +1,6 @@
 import { launcherRank } from '../layout/HaloTopology.js';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import { fail } from '../diagnostics.js';
@@ -8,6 +8,8 @@ import { EntryLock, processAlive } from './EntryLock.js';
 import { ensureDir } from './ensureDir.js';
 import { writeFileAtomic } from '../runtime/atomicWrite.js';
 import { hashJson, sha256 } from './hashing.js';
+import { BadMarkSchema, BuildInfoSchema, HistoryRecordSchema, ManifestSchema } from './cacheSchemas.js';
+import { readCacheJson } from './readCacheJson.js';
 
 /**
  * The content-addressed build cache (ARCHITECTURE §4).
@@ -172,8 +174,12 @@ export class BuildCache {
   lookup(inputs: EntryInputs): Lookup {
     const root = this.entryRoot(inputs.module, inputs.entry);
     const optionsKey = this.optionsKey(inputs);
-    const manifest = readJson<Manifest>(path.join(root, 'manifests', `${optionsKey}.json`));
-    if (!manifest) return { status: 'miss', reason: this.explainNewOptions(root, inputs), optionsKey };
+    const read = readCacheJson(path.join(root, 'manifests', `${optionsKey}.json`), ManifestSchema);
+    if (!read.ok && read.missing) return { status: 'miss', reason: this.explainNewOptions(root, inputs), optionsKey };
+    // a corrupted manifest is a miss; the build it causes rewrites it
+    if (!read.ok) return { status: 'miss', reason: `the cache manifest is corrupted: ${read.problem}`, optionsKey };
+    const manifest = read.value as unknown as Manifest;
+    if (manifest.optionsKey !== optionsKey) return { status: 'miss', reason: 'the cache manifest is corrupted: it is filed under other options', optionsKey };
     // the options key covers the module's absolute path; this also refuses manifests written before it did
     if (!Object.hasOwn(manifest.files, inputs.modulePath)) return { status: 'miss', reason: `entry was built from another file than ${inputs.modulePath}`, optionsKey };
     for (const [file, hash] of Object.entries(manifest.files)) {
@@ -192,8 +198,9 @@ export class BuildCache {
       return { status: 'miss', reason: `environment variable${changedEnv.length > 1 ? 's' : ''} ${changedEnv.join(', ')} changed`, optionsKey };
     }
     const dir = path.join(root, manifest.key);
-    const bad = readJson<{ reason?: string }>(this.badMark(root, manifest.key));
-    if (bad) return { status: 'miss', reason: `cache entry ${manifest.key.slice(0, 12)} was marked bad (${String(bad.reason)})`, optionsKey };
+    const bad = readCacheJson(this.badMark(root, manifest.key), BadMarkSchema);
+    if (bad.ok) return { status: 'miss', reason: `cache entry ${manifest.key.slice(0, 12)} was marked bad (${bad.value.reason})`, optionsKey };
+    if (!bad.missing) return { status: 'miss', reason: `cache entry ${manifest.key.slice(0, 12)} has an unreadable bad mark (${bad.problem})`, optionsKey };
     const problem = this.verifyEntry(dir, manifest.infoHash);
     if (typeof problem === 'string') return { status: 'miss', reason: problem, optionsKey };
     return { status: 'hit', key: manifest.key, dir, info: problem, optionsKey };
@@ -201,23 +208,40 @@ export class BuildCache {
 
   /** Checks an entry against the checksums recorded at emit; returns the problem or its build info. */
   verifyEntry(dir: string, infoHash?: string): string | BuildInfo {
-    let raw: Buffer | undefined;
+    const short = path.basename(dir).slice(0, 12);
+    // the entry folder must be a real folder inside the cache, not a link to elsewhere
     try {
-      raw = readFileSync(path.join(dir, 'build-info.json'));
+      if (!lstatSync(dir).isDirectory()) return `cache entry ${short} is not a folder`;
     } catch {
-      raw = undefined;
+      return `cache entry ${short} is missing`;
     }
-    if (raw && infoHash && sha256(raw) !== infoHash) return `cache entry ${path.basename(dir).slice(0, 12)} is corrupted (build-info.json was modified)`;
-    const info = raw ? parseJson<BuildInfo>(raw.toString('utf8')) : undefined;
-    if (!info) return existsSync(dir) ? `cache entry ${path.basename(dir).slice(0, 12)} has a missing or unreadable build-info.json` : `cache entry ${path.basename(dir).slice(0, 12)} is missing`;
-    for (const [name, hash] of Object.entries(info.checksums ?? {})) {
+    const file = path.join(dir, 'build-info.json');
+    const read = readCacheJson(file, BuildInfoSchema);
+    if (!read.ok) return read.missing ? `cache entry ${short} has a missing build-info.json` : `cache entry ${short} is corrupted (${read.problem})`;
+    if (infoHash) {
+      let raw: Buffer;
+      try {
+        raw = readFileSync(file);
+      } catch {
+        return `cache entry ${short} has an unreadable build-info.json`;
+      }
+      if (sha256(raw) !== infoHash) return `cache entry ${short} is corrupted (build-info.json was modified)`;
+    }
+    const info = read.value as unknown as BuildInfo;
+    if (info.key !== path.basename(dir)) return `cache entry ${short} is corrupted (its build-info.json is for entry ${info.key.slice(0, 12)})`;
+    if (!Object.hasOwn(info.checksums, info.library)) return `cache entry ${short} is corrupted (its library has no checksum)`;
+    if (info.binding && !Object.hasOwn(info.checksums, info.binding)) return `cache entry ${short} is corrupted (its binding has no checksum)`;
+    for (const [name, hash] of Object.entries(info.checksums)) {
+      const f = path.join(dir, name);
       let content: Buffer;
       try {
-        content = readFileSync(path.join(dir, name));
+        // an artifact must be a regular file: a link could point anywhere, and a FIFO would hang the read
+        if (!lstatSync(f).isFile()) return `cache entry ${short} is corrupted (${name} is not a regular file)`;
+        content = readFileSync(f);
       } catch {
-        return `cache entry ${info.key.slice(0, 12)} lost ${name}`;
+        return `cache entry ${short} lost ${name}`;
       }
-      if (sha256(content) !== hash) return `cache entry ${info.key.slice(0, 12)} is corrupted (${name} does not match its checksum)`;
+      if (sha256(content) !== hash) return `cache entry ${short} is corrupted (${name} does not match its checksum)`;
     }
     return info;
   }
@@ -246,8 +270,9 @@ export class BuildCache {
   }
 
   private explainNewOptions(root: string, inputs: EntryInputs): string {
-    const latest = readJson<Manifest>(path.join(root, 'latest.json'));
-    if (!latest) return 'no cache entry yet';
+    const read = readCacheJson(path.join(root, 'latest.json'), ManifestSchema);
+    if (!read.ok) return read.missing ? 'no cache entry yet' : `no cache entry for these options (${read.problem})`;
+    const latest = read.value as unknown as Manifest;
     const changed: string[] = [];
     const prev = latest.inputs as unknown as Record<string, unknown>;
     const cur = inputs as unknown as Record<string, unknown>;
@@ -341,15 +366,31 @@ export class BuildCache {
     }
   }
 
+  /** The hit/miss log; lines that do not parse (a torn append, an edit) are left out. */
   history(root: string): HistoryRecord[] {
+    let text: string;
     try {
-      return readFileSync(path.join(root, 'history.jsonl'), 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as HistoryRecord);
+      text = readFileSync(path.join(root, 'history.jsonl'), 'utf8');
     } catch {
       return [];
     }
+    const out: HistoryRecord[] = [];
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      try {
+        const r = HistoryRecordSchema.safeParse(JSON.parse(line));
+        if (r.success) out.push(r.data);
+      } catch {
+        // not JSON: skipped
+      }
+    }
+    return out;
+  }
+
+  /** The last manifest of an entry folder, or why there is none (for `orch info`). */
+  latest(root: string): Manifest | string {
+    const read = readCacheJson(path.join(root, 'latest.json'), ManifestSchema);
+    return read.ok ? (read.value as unknown as Manifest) : read.missing ? 'no entry' : read.problem;
   }
 
   /** Every entry folder (one per module and entry) under this code path. */
@@ -373,14 +414,6 @@ export class BuildCache {
   }
 }
 
-function parseJson<T>(text: string): T | undefined {
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return undefined;
-  }
-}
-
 function readdirSafe(dir: string): string[] {
   try {
     return readdirSync(dir);
@@ -395,12 +428,4 @@ function describeLayoutChange(built: EntryInputs['layout'], asked: EntryInputs['
   if (!asked) return `layout (built for a rank domain of ${dom(built)})`;
   if (dom(built) !== dom(asked)) return `per-rank domain (built for ${dom(built)}, asked for ${dom(asked)})`;
   return `halo (built for ${built.halo}, asked for ${asked.halo})`;
-}
-
-function readJson<T>(file: string): T | undefined {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as T;
-  } catch {
-    return undefined;
-  }
 }

@@ -3,13 +3,14 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createJiti } from 'jiti';
 import { didYouMean, fail } from '../diagnostics.js';
+import { DEFAULT_COMPILE_TIMEOUT_S } from '../toolchain/compilerProcess.js';
 import { PASS_NAMES, type OrchConfig, type PassName, type Preset, type ResolvedConfig, type Toolset } from './types.js';
 
 const CONFIG_NAMES = ['orch.config.ts', 'orch.config.mts', 'orch.config.js', 'orch.config.mjs'];
 
 const KNOWN_KEYS: (keyof OrchConfig)[] = ['modules', 'preset', 'plugins', 'compiler', 'codegen', 'cacheRoot', 'pythonPath', 'externals', 'defines', 'verifyIR', 'passes', 'debug', 'layout'];
 const NESTED_KEYS: Record<string, string[]> = {
-  compiler: ['cxx', 'flags', 'extraFlags', 'cudaArch', 'mpi', 'launcher'],
+  compiler: ['cxx', 'flags', 'extraFlags', 'cudaArch', 'mpi', 'launcher', 'timeoutS'],
   codegen: ['loopOrder', 'openmp', 'lineDirectives', 'blockSize', 'columnBlockSize', 'syncLaunches', 'tile'],
   passes: PASS_NAMES,
   debug: ['enabled', 'nan', 'tracers', 'threshold', 'delp', 'action'],
@@ -78,6 +79,10 @@ export function validateConfig(cfg: OrchConfig, file: string): void {
         }
       }
     }
+  }
+  const timeoutS = cfg.compiler?.timeoutS;
+  if (timeoutS !== undefined && !(typeof timeoutS === 'number' && Number.isFinite(timeoutS) && timeoutS > 0)) {
+    fail('E_CONFIG_VALUE', "'compiler.timeoutS' must be a positive number of seconds", { hint: 'write compiler: { timeoutS: 3600 } (the default is 1800)' });
   }
   if (cfg.modules !== undefined && (!Array.isArray(cfg.modules) || cfg.modules.some((m) => typeof m !== 'string'))) {
     fail('E_CONFIG_VALUE', "'modules' must be a list of glob strings", { hint: "write modules: ['stencils/**/*.py']" });
@@ -154,7 +159,7 @@ export async function resolveConfig(toolset: Toolset, over: ConfigOverrides = {}
     preset,
     stages: toolset.stages,
     plugins: [...preset.plugins, ...(user.plugins ?? [])],
-    compiler: { cxx: user.compiler?.cxx ?? preset.compiler.cxx, flags, ...cudaArchOf(user, preset), ...mpiAndLauncher(user, preset) },
+    compiler: { cxx: user.compiler?.cxx ?? preset.compiler.cxx, flags, ...cudaArchOf(user, preset), ...mpiAndLauncher(user, preset), timeoutS: user.compiler?.timeoutS ?? preset.compiler.timeoutS ?? DEFAULT_COMPILE_TIMEOUT_S },
     codegen: { ...preset.codegen, ...(user.codegen ?? {}) },
     // the environment wins so MPI launchers and CI can redirect the cache
     cacheRoot: path.resolve(envRoot || (user.cacheRoot ? path.resolve(root, user.cacheRoot) : cwd)),

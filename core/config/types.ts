@@ -36,6 +36,8 @@ export interface CompilerOptions {
   mpi?: boolean;
   /** A command put before every compiler call, as CMAKE_CXX_COMPILER_LAUNCHER: ['ccache'], ['distcc']. */
   launcher?: string[];
+  /** Seconds before a hung compiler is killed and the build fails with E_TOOLCHAIN_TIMEOUT (default 1800). */
+  timeoutS?: number;
 }
 
 export interface CodegenOptions {

@@ -109,6 +109,7 @@ export const CODES = {
   E_CXX: { means: 'the C++ compiler rejected generated code', todo: 'see Compiler errors below; --verbose shows the compiler output' },
   W_CXX: { means: 'the C++ compiler warned about generated code', todo: '--verbose shows the compiler output' },
   E_TOOLCHAIN: { means: 'the C++ or CUDA compiler is missing or does not run', todo: 'install it, or set compiler.cxx' },
+  E_TOOLCHAIN_TIMEOUT: { means: 'a compiler that did not finish within compiler.timeoutS and was stopped', todo: 'raise compiler.timeoutS in orch.config.ts or the preset if the build is just slow' },
   E_TOOLCHAIN_OUTPUT: { means: 'the compiler exited 0 but wrote no library, or one that does not load (nothing is cached)', todo: 'check the compiler or wrapper set in the preset or orch.config.ts' },
   E_CACHE_MISS: { means: '--mode run found no usable entry; the message says why', todo: 'orch build, or --mode build-and-run' },
   E_CACHE_CORRUPT: { means: 'a cache entry without the data it needs', todo: 'orch clean, and build again' },

@@ -226,7 +226,14 @@ function subscriptValue(base: Value, index: Value[], e: PyExpr): Value {
     const dtype = dt.k === 'dtype' ? dt.dtype : dt.k === 'str' && ['float64', 'float32', 'int32', 'int64', 'bool'].includes(dt.value) ? (dt.value as 'float64') : undefined;
     const axes = items.length > 1 ? axesOf(items.length === 2 ? items[0] : { k: 'tuple', items: items.slice(0, -1) }) : 'IJK';
     if (dtype && axes) return { k: 'fieldType', dtype, axes };
-    return { k: 'opaque', why: 'unsupported Field[...] form; use Field[dtype] or Field[IJ, dtype]', loc: e.loc };
+    return { k: 'opaque', why: unsupportedFieldForm(items), loc: e.loc };
+  }
+  if (base.k === 'generic' && base.name === 'GlobalTable') {
+    return {
+      k: 'opaque',
+      why: 'GlobalTable[(dtype, (n, ...))] look-up tables (data without spatial axes) are supported by GT4Py but not by orch yet: pass a table indexed by level as a K field, or its values as module constants',
+      loc: e.loc,
+    };
   }
   if (base.k === 'axis' && index.length === 1 && index[0].k === 'num' && index[0].isInt) {
     return { k: 'axisIndex', axis: base.axis, index: index[0].value, offset: 0 };
@@ -356,4 +363,21 @@ function namespaceValue(f: Extract<Value, { k: 'builtin' } | { k: 'class' }>, ar
     attrs[kw.name] = constEval(kw.value, lookup, hooks);
   }
   return { k: 'namespace', name: f.k === 'class' ? f.cls.name : 'SimpleNamespace', attrs };
+}
+
+/** Why a `Field[...]` annotation is not one orch compiles, naming what GT4Py does with it. */
+function unsupportedFieldForm(items: Value[]): string {
+  const dt = items[items.length - 1];
+  const dataDims = (v: Value | undefined) => v?.k === 'tuple' && v.items.every((x) => x.k === 'num');
+  if ((dt.k === 'tuple' && dt.items.length === 2 && dataDims(dt.items[1])) || (items.length >= 2 && items[items.length - 2].k === 'dtype' && dataDims(dt))) {
+    return 'data dimensions (Field[(dtype, (n,))], vector or matrix per point) are supported by GT4Py but not by orch yet: pass one field per component';
+  }
+  if (dt.k === 'str' && /^u?int(8|16)$|^uint(32|64)$/.test(dt.value)) return narrowIntWhy(dt.value);
+  if (dt.k === 'opaque') return dt.why;
+  return 'unsupported Field[...] form; use Field[dtype] or Field[IJ, dtype]';
+}
+
+/** GT4Py has int8, int16 (and unsigned) fields; orch's dtypes are float64, float32, int64, int32 and bool. */
+export function narrowIntWhy(name: string): string {
+  return `${name} fields are supported by GT4Py but not by orch yet (its integer fields are int32 and int64): store the data as int32`;
 }

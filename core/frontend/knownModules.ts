@@ -1,4 +1,5 @@
 import type { Axes, DType } from '../ir/types.js';
+import { narrowIntWhy } from './constEval.js';
 import type { Value } from './values.js';
 
 /**
@@ -33,6 +34,7 @@ export const GTSCRIPT_NAMES: Record<string, Value> = {
   FORWARD: { k: 'order', order: 'FORWARD' },
   BACKWARD: { k: 'order', order: 'BACKWARD' },
   Field: { k: 'generic', name: 'Field' },
+  GlobalTable: { k: 'generic', name: 'GlobalTable' },
   I: { k: 'axis', axis: 'I' },
   J: { k: 'axis', axis: 'J' },
   K: { k: 'axis', axis: 'K' },
@@ -46,7 +48,14 @@ export const GTSCRIPT_NAMES: Record<string, Value> = {
   int64: { k: 'dtype', dtype: 'int64' },
 };
 
+const NOWHERE = { file: '', line: 0, col: 0 };
+/** numpy's integer types orch has no field dtype for: using one says so (GT4Py has them). */
+const narrowInts: Record<string, Value> = Object.fromEntries(
+  ['int8', 'int16', 'uint8', 'uint16', 'uint32', 'uint64'].map((n) => [n, { k: 'opaque', why: narrowIntWhy(n), loc: NOWHERE } as Value]),
+);
+
 const numpy: Record<string, Value> = {
+  ...narrowInts,
   float64: { k: 'dtype', dtype: 'float64' },
   double: { k: 'dtype', dtype: 'float64' },
   float_: { k: 'dtype', dtype: 'float64' },

@@ -1,6 +1,7 @@
 import { fail } from '../diagnostics.js';
 import type { ArrayDecl, CallbackDecl, DType, Expr, HaloStmt, HLoop, HostStmt, PStmt, Program, SourceLoc, Stmt, Tiling, VLoop } from '../ir/types.js';
 import type { Boundary } from '../layout/HaloTopology.js';
+import type { RankLayout } from '../layout/RankLayout.js';
 import { HaloExchange } from './HaloExchange.js';
 import { allocate, contiguousStrides, type NDArray } from '../runtime/ndarray.js';
 import { VARIABLE_K_HINT } from '../runtime/locatedError.js';
@@ -38,6 +39,8 @@ export interface InterpreterOptions {
   callbacks?: Record<string, HostFn>;
   /** Tile boundary for halo exchanges of a single-rank run (default `edges`: nothing to exchange). */
   boundary?: Boundary;
+  /** The run's layout (default 1x1): a halo exchange in a layout of several ranks needs simulateRanks. */
+  layout?: RankLayout;
 }
 
 /** A field as a halo exchange sees it (contiguous strides over the array's axes). */
@@ -184,9 +187,18 @@ export class Interpreter {
    * place. Several ranks run in lockstep through `steps` (core/interpreter/RankSimulation.ts).
    */
   run(args: Record<string, ArgValue>): void {
-    const exchange = new HaloExchange({ x: 1, y: 1 }, this.options.boundary ?? 'edges');
+    const layout = this.options.layout ?? { x: 1, y: 1 };
+    const exchange = new HaloExchange(layout, this.options.boundary ?? 'edges');
     const steps = this.steps(args);
-    for (let r = steps.next(); !r.done; r = steps.next()) exchange.step([r.value]);
+    for (let r = steps.next(); !r.done; r = steps.next()) {
+      if (layout.x * layout.y > 1) {
+        fail('E_LAYOUT_RANKS', `halo exchange in a ${layout.x}x${layout.y} layout: the interpreter runs one rank here`, {
+          loc: r.value.stmt.loc,
+          hint: 'run the compiled program under mpirun (without --check or --mode python), or simulate every rank in one process with simulateRanks (core/interpreter/RankSimulation.ts)',
+        });
+      }
+      exchange.step([r.value]);
+    }
   }
 
   /** Runs the program once, stopping at each halo exchange for the caller to perform it. */
@@ -471,7 +483,7 @@ export class Interpreter {
     switch (s.kind) {
       case 'assign': {
         const st = this.arrays.get(s.target)!;
-        const idx = this.index(s.target, [0, 0, 0]);
+        const idx = this.index(s.target, [0, 0, s.kOffset ?? 0]);
         const v = this.compile(s.value);
         const dtype = st.decl.dtype;
         return () => {
@@ -528,14 +540,15 @@ export class Interpreter {
 
   private compileCheck(s: Extract<Stmt, { kind: 'check' }>): () => void {
     const st = this.arrays.get(s.target)!;
-    const idx = this.index(s.target, [0, 0, 0]);
+    const dk = s.kOffset ?? 0;
+    const idx = this.index(s.target, [0, 0, dk]);
     const c = s.check;
     const pt = this.pt;
     return () => {
       const v = st.data[idx()];
       const bad = c.test === 'nan' ? Number.isNaN(v) : v < c.threshold;
       if (!bad) return;
-      const at = st.axes.map((ax, pos) => `${'ijk'[ax]}=${st.origin[pos] + pt[ax]}`).join(', ');
+      const at = st.axes.map((ax, pos) => `${'ijk'[ax]}=${st.origin[pos] + pt[ax] + (ax === 2 ? dk : 0)}`).join(', ');
       const what = c.test === 'nan' ? 'is NaN' : `is ${v}, below ${c.threshold}`;
       const message = `debug check: ${s.target} ${what} at ${at} in program ${c.program}, stencil ${c.stencil} (${s.loc.file}:${s.loc.line})`;
       if (c.action === 'abort') fail('E_DEBUG_CHECK', message, { loc: s.loc, hint: 'set the debug action to log to continue past failed checks' });

@@ -103,14 +103,14 @@ export function launchAccessBounds(launch: LaunchStmt, arrays: readonly ArrayDec
     for (const s of body) {
       switch (s.kind) {
         case 'assign':
-          record(scope, s.target, [0, 0, 0]);
+          record(scope, s.target, [0, 0, s.kOffset ?? 0]);
           walkExpr(scope, s.value);
           break;
         case 'let':
           walkExpr(scope, s.value);
           break;
         case 'check':
-          record(scope, s.target, [0, 0, 0]);
+          record(scope, s.target, [0, 0, s.kOffset ?? 0]);
           break;
         case 'if':
           walkExpr(scope, s.cond);

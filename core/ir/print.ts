@@ -62,7 +62,7 @@ function stmts(list: Stmt[], ind: string, out: string[]): void {
   for (const s of list) {
     switch (s.kind) {
       case 'assign':
-        out.push(`${ind}${s.target} = ${printExpr(s.value)}`);
+        out.push(`${ind}${s.target}${s.kOffset ? `[0, 0, ${s.kOffset}]` : ''} = ${printExpr(s.value)}`);
         break;
       case 'let':
         out.push(`${ind}let ${s.name} = ${printExpr(s.value)}`);

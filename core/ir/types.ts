@@ -98,11 +98,15 @@ export interface DebugCheck {
 
 /** Statements of a stencil body (per grid point). */
 export type Stmt =
-  | { kind: 'assign'; target: string; value: Expr; loc: SourceLoc }
+  /**
+   * Writes `target` at the current point, or `kOffset` levels away from it (gtscript's K
+   * offset write `f[0, 0, 1] = ...`, legal in FORWARD/BACKWARD computations only).
+   */
+  | { kind: 'assign'; target: string; value: Expr; loc: SourceLoc; kOffset?: number }
   /** Assigns a point-local scalar of the enclosing HLoop (a temporary shrunk to a scalar). */
   | { kind: 'let'; name: string; value: Expr; loc: SourceLoc }
   /** Checks the value just written to `target` at the current point (debug builds). */
-  | { kind: 'check'; target: string; check: DebugCheck; loc: SourceLoc }
+  | { kind: 'check'; target: string; check: DebugCheck; loc: SourceLoc; kOffset?: number }
   | { kind: 'if'; cond: Expr; then: Stmt[]; else: Stmt[]; loc: SourceLoc }
   | { kind: 'while'; cond: Expr; body: Stmt[]; loc: SourceLoc }
   /**

@@ -41,6 +41,7 @@ export function verifyProgram(p: Program): string[] {
         const a = arrays.get(s.target);
         if (!a) errors.push(`${where}: assignment to unknown array '${s.target}'`);
         else if (a.dtype !== s.value.dtype) errors.push(`${where}: ${s.target} is ${a.dtype} but is assigned ${s.value.dtype}`);
+        else if (s.kOffset && !a.axes.includes('K')) errors.push(`${where}: ${s.target} (${a.axes}) is written at a K offset but has no K axis`);
         pointExpr(s.value, where, locals);
       } else if (s.kind === 'if') {
         pointExpr(s.cond, where, locals);

@@ -54,11 +54,13 @@ export function definitelyWritten(name: string, launch: Launch): boolean {
   const writers: Site[] = [];
   const readers: { site: Site; offset: [number, number, number]; variableK: boolean }[] = [];
   let first: 'write' | 'read' | null = null;
+  const shiftedWrite = (stmts: Stmt[]): boolean =>
+    stmts.some((s) => (s.kind === 'assign' ? s.target === name && !!s.kOffset : s.kind === 'if' ? shiftedWrite(s.then) || shiftedWrite(s.else) : s.kind === 'while' || s.kind === 'region' ? shiftedWrite(s.body) : false));
   const nestedWrite = (stmts: Stmt[]): boolean =>
     stmts.some((s) => (s.kind === 'if' ? writes(s.then).has(name) || writes(s.else).has(name) : s.kind === 'while' || s.kind === 'region' ? writes(s.body).has(name) : false));
   for (const v of launch.loops) {
     for (const h of v.body) {
-      if (nestedWrite(h.body)) return false;
+      if (nestedWrite(h.body) || shiftedWrite(h.body)) return false;
       for (const s of h.body) {
         const r = reads([s]).filter((x) => x.name === name);
         const isWrite = s.kind === 'assign' && s.target === name;

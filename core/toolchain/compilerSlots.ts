@@ -26,4 +26,10 @@ export class CompilerSlots {
   }
 }
 
-export const compilerSlots = new CompilerSlots(Math.max(1, availableParallelism()));
+/** $ORCH_COMPILE_JOBS raises it where compilations run elsewhere (compiler.launcher: distcc). */
+function slots(): number {
+  const jobs = Number(process.env.ORCH_COMPILE_JOBS);
+  return Number.isInteger(jobs) && jobs > 0 ? jobs : Math.max(1, availableParallelism());
+}
+
+export const compilerSlots = new CompilerSlots(slots());

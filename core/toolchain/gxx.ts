@@ -5,6 +5,7 @@ import { execa } from 'execa';
 import { OrchError, OrchErrors, fail, type Diagnostic } from '../diagnostics.js';
 import { compilerSlots } from './compilerSlots.js';
 import { takeOutput } from './takeOutput.js';
+import { runCompiler } from './compilerProcess.js';
 
 /**
  * g++ (or any GCC-compatible driver) as a library compiler.
@@ -25,6 +26,8 @@ export interface CompileOptions {
   includeDirs: string[];
   /** Put before the compiler (compiler.launcher: ccache, distcc, ...). */
   launcher?: string[];
+  /** Seconds before a hung compiler is killed (E_TOOLCHAIN_TIMEOUT); default 30 min. */
+  timeoutS?: number;
   /** Libraries to link, after the source (the linker drops libraries named before what needs them). */
   libs?: string[];
 }
@@ -66,7 +69,7 @@ export async function compileSharedLibrary(opts: CompileOptions): Promise<Compil
   let diagnostics: Diagnostic[] = [];
   try {
     for (const command of steps) {
-      const result = await compilerSlots.run(() => execa(command[0], command.slice(1), { cwd, reject: false, stdin: 'ignore', encoding: 'utf8' }));
+      const result = await compilerSlots.run(() => runCompiler(command[0], command.slice(1), { cwd, timeoutS: opts.timeoutS }));
       stderr += String(result.stderr ?? '');
       if (result.failed && !result.exitCode) {
         await rm(partial, { force: true });

@@ -5,6 +5,7 @@ import { execa } from 'execa';
 import { fail, type Diagnostic } from '../diagnostics.js';
 import { parseGccDiagnostics, throwCompileErrors, type CompileResult } from './gxx.js';
 import { takeOutput } from './takeOutput.js';
+import { runCompiler } from './compilerProcess.js';
 
 /**
  * nvcc as a library compiler: the host `.cpp` and the kernels' `.cu` of one program go
@@ -31,6 +32,8 @@ export interface NvccOptions {
   output: string;
   cwd?: string;
   includeDirs: string[];
+  /** Seconds before a hung nvcc is killed (E_TOOLCHAIN_TIMEOUT); default 30 min. */
+  timeoutS?: number;
 }
 
 /**
@@ -57,7 +60,7 @@ export async function compileCudaLibrary(opts: NvccOptions): Promise<CompileResu
   const args = [...flags, ...opts.includeDirs.map((d) => `-I${d}`), ...opts.sources, '-o', partial];
   const command = [...(opts.launcher ?? []), opts.nvcc, ...args];
 
-  const result = await execa(command[0], command.slice(1), { cwd, reject: false, stdin: 'ignore', encoding: 'utf8', all: true });
+  const result = await runCompiler(command[0], command.slice(1), { cwd, timeoutS: opts.timeoutS, all: true });
   // nvcc's front end writes diagnostics to stdout on some versions; read both.
   const stderr = String(result.all ?? result.stderr ?? '');
   if (result.failed && !result.exitCode) {

@@ -996,7 +996,7 @@ export class ProgramGenerator {
         const a = this.array(s.target);
         const value = convert(this.expr(s.value, ctx), s.value.dtype, a.dtype);
         const stored = a.dtype === 'bool' ? `static_cast<uint8_t>(${value})` : value;
-        this.mapped(s.loc, () => w.line(`${this.fieldRef(s.target, [0, 0, 0], ctx)} = ${stored};`));
+        this.mapped(s.loc, () => w.line(`${this.fieldRef(s.target, [0, 0, s.kOffset ?? 0], ctx)} = ${stored};`));
         return;
       }
       case 'if':
@@ -1036,7 +1036,7 @@ export class ProgramGenerator {
     const w = this.w;
     const { value, test, format } = this.checkParts(s, ctx);
     const origin = ctx.origins[s.target] ?? [];
-    const idx = axisIndices(this.array(s.target).axes).map((ax, pos) => `(long long)(${convert(this.expr(origin[pos] ?? { kind: 'lit', value: 0, dtype: 'int64' }, undefined), 'int64', 'int64')} + ${'ijk'[ax]})`);
+    const idx = axisIndices(this.array(s.target).axes).map((ax, pos) => `(long long)(${convert(this.expr(origin[pos] ?? { kind: 'lit', value: 0, dtype: 'int64' }, undefined), 'int64', 'int64')} + ${'ijk'[ax]}${ax === 2 && s.kOffset ? ` + ${s.kOffset}` : ''})`);
     const args = [...(s.check.test === 'nan' ? [] : [value]), ...idx];
     this.mapped(s.loc, () => w.open(`if (${test}) {`));
     w.line('char msg[512];');
@@ -1051,7 +1051,7 @@ export class ProgramGenerator {
    */
   protected checkParts(s: CheckStmt, ctx: PointContext): { value: string; test: string; format: string } {
     const a = this.array(s.target);
-    const value = `static_cast<double>(${this.fieldRef(s.target, [0, 0, 0], ctx)})`;
+    const value = `static_cast<double>(${this.fieldRef(s.target, [0, 0, s.kOffset ?? 0], ctx)})`;
     const test = s.check.test === 'nan' ? `std::isnan(${value})` : `${value} < ${floatLiteral(s.check.threshold, 'float64')}`;
     const fmtIdx = axisIndices(a.axes).map((ax) => `${'ijk'[ax]}=%lld`).join(', ');
     const what = s.check.test === 'nan' ? 'is NaN' : `is %g, below ${s.check.threshold}`;

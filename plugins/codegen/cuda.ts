@@ -295,7 +295,7 @@ class CudaGenerator extends ProgramGenerator {
     const site = this.site(
       `{ char msg[512]; std::snprintf(msg, sizeof msg, ${format}, ${values.join(', ')}); orch::debug_report(st, ${abort}, msg); return ${abort ? 1 : 0}; }`,
     );
-    const idx = [0, 1, 2].map((pos) => (pos < axes.length ? `${this.originParam(s.target, pos)} + ${'ijk'[axes[pos]]}` : '0'));
+    const idx = [0, 1, 2].map((pos) => (pos < axes.length ? `${this.originParam(s.target, pos)} + ${'ijk'[axes[pos]]}${axes[pos] === 2 && s.kOffset ? ` + ${s.kOffset}` : ''}` : '0'));
     this.mapped(s.loc, () => this.w.line(`if (${test}) orch::cuda::check_failed(errors, ${abort}, ${site}, ${value}, ${idx.join(', ')}, i, j, k);`));
   }
 

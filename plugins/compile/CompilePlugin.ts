@@ -6,7 +6,7 @@ import { tapStage } from '../../core/stagePlugin.js';
 import { mpiToolchain } from '../../core/toolchain/mpi.js';
 import { compileSharedLibrary } from '../../core/toolchain/gxx.js';
 import { compileCudaLibrary } from '../../core/toolchain/nvcc.js';
-import { checkLibraryLoads } from './libraryCheck.js';
+import { checkLibraryLoads } from '../../core/toolchain/libraryCheck.js';
 
 /**
  * compile: g++ (cpu) or nvcc (cuda) through execa into a shared library; compiler
@@ -27,7 +27,7 @@ export class CompilePlugin implements OrchPlugin {
         // libmpi only: the halo exchange uses MPI's C API
         libs = m.linkFlags.filter((f) => f !== '-lmpi_cxx');
       }
-      const common = { flags, output, cwd: generated.staging, includeDirs: [NATIVE_DIR], launcher };
+      const common = { flags, output, cwd: generated.staging, includeDirs: [NATIVE_DIR], launcher, timeoutS: compiler.config.compiler.timeoutS };
       let r;
       if (compiler.config.preset.target === 'cuda') {
         // the architecture the cache key was computed with (Compiler.entryInputs)

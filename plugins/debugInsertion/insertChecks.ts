@@ -30,7 +30,7 @@ export function insertChecks(p: Program, opts: DebugOptions): Program {
     stmts.flatMap((s): Stmt[] => {
       switch (s.kind) {
         case 'assign':
-          return [s, ...checksFor(s.target).map((c): Stmt => ({ kind: 'check', target: s.target, check: { ...c, program: p.name, stencil }, loc: s.loc }))];
+          return [s, ...checksFor(s.target).map((c): Stmt => ({ kind: 'check', target: s.target, check: { ...c, program: p.name, stencil }, loc: s.loc, ...(s.kOffset ? { kOffset: s.kOffset } : {}) }))];
         case 'if':
           return [{ ...s, then: instrument(s.then, stencil), else: instrument(s.else, stencil) }];
         case 'while':

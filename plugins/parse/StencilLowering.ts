@@ -112,6 +112,12 @@ export class StencilLowering extends ExprLowering {
         for (const b of branch) if (b.t === 'with') computations.push(this.computation(b));
         continue;
       }
+      if (s.t === 'assign' && s.annotation) {
+        fail('E_STENCIL_STMT', 'a temporary declared at function level, outside every computation', {
+          loc: s.loc,
+          hint: 'GT4Py takes such declarations (it uses them for temporaries with data dimensions, which orch does not support yet); declare the temporary where it is first assigned inside a computation (tmp: Field[IJ, float] = 0, tmp: float = 0), one temporary per component',
+        });
+      }
       fail('E_STENCIL_STMT', 'statements of a stencil must be inside a `with computation(...)` block', {
         loc: s.loc,
         hint: 'wrap the statement in `with computation(PARALLEL), interval(...):`',
@@ -508,14 +514,21 @@ export class StencilLowering extends ExprLowering {
       name = target.value.id;
       const b = this.lookupVar(name);
       if (!b || b.k !== 'field') fail('E_ASSIGN_TARGET', `'${name}' is not a field`, { loc: target.loc, hint: 'assign to fields or to new temporaries by name' });
-      const { offset: off, kOffset } = this.offsets(target, this.fields.get(b.name)!);
+      const decl = this.fields.get(b.name)!;
+      const { offset: off, kOffset } = this.offsets(target, decl);
       if (kOffset || off.some((o) => o !== 0) || b.offset.some((o) => o !== 0)) {
         const at: Offset = [off[0] + b.offset[0], off[1] + b.offset[1], off[2] + b.offset[2]];
-        fail('E_WRITE_OFFSET', `field '${name}' is written at ${kOffset ? 'a variable K offset' : `offset [${at.join(', ')}]`}`, {
-          loc: target.loc,
-          length: name.length,
-          hint: writeOffsetHint(name, at, !!kOffset, this.order),
-        });
+        // GT4Py's K offset write: a field argument, a constant K offset, a level-by-level computation
+        const kWrite = !kOffset && at[0] === 0 && at[1] === 0 && this.order !== 'PARALLEL' && decl.role === 'api' && b.offset.every((o) => o === 0);
+        if (!kWrite) {
+          fail('E_WRITE_OFFSET', `${decl.role === 'temp' ? 'temporary' : 'field'} '${name}' is written at ${kOffset ? 'a variable K offset' : `offset [${at.join(', ')}]`}`, {
+            loc: target.loc,
+            length: name.length,
+            hint: writeOffsetHint(name, at, !!kOffset, this.order, decl.role === 'temp'),
+          });
+        }
+        this.checkWriteAxes(decl, target);
+        return [{ kind: 'assign', target: b.name, value: cast(value, decl.dtype), loc, kOffset: at[2] }];
       }
     } else {
       fail('E_ASSIGN_TARGET', 'assignment target must be a name', { loc: target.loc, hint: 'assign to a field, a temporary or a new local name' });
@@ -655,6 +668,16 @@ export class StencilLowering extends ExprLowering {
     return { r: this.read(kOffset ? { kind: 'field', name: b.name, offset, kOffset, loc: e.loc, dtype: f.dtype } : { kind: 'field', name: b.name, offset, dtype: f.dtype }, e) };
   }
 
+  protected override attr(e: Extract<PyExpr, { t: 'attr' }>): Term {
+    if (e.attr === 'at') {
+      fail('E_UNSUPPORTED', 'absolute K indexing field.at(K=...) is not supported', {
+        loc: e.loc,
+        hint: 'GT4Py has it; orch does not yet: copy the level into a 2-D temporary in a FORWARD computation (with interval(k, k + 1): lev: Field[IJ, float] = q) and read that',
+      });
+    }
+    return super.attr(e);
+  }
+
   protected userCall(callee: Value, e: Extract<PyExpr, { t: 'call' }>): Term {
     if (callee.k === 'function') {
       if (callee.fn.kind === 'stencil' || callee.fn.kind === 'program') {
@@ -782,13 +805,15 @@ export class StencilLowering extends ExprLowering {
  * it rejects I/J offsets everywhere and K offsets in PARALLEL; it accepts a constant K offset
  * in FORWARD/BACKWARD, which orch does not compile yet.
  */
-function writeOffsetHint(name: string, at: Offset, variableK: boolean, order: IterationOrder): string {
+function writeOffsetHint(name: string, at: Offset, variableK: boolean, order: IterationOrder, temporary: boolean): string {
   if (at[0] !== 0 || at[1] !== 0) return `a stencil writes each point only at itself (GT4Py rejects I and J offset writes too): write ${name} = ... and shift the reads instead (e.g. ${name} = q[-1, 0, 0])`;
   if (variableK) return `orch writes a field only at a constant offset: compute the level index into a K offset of the reads instead`;
   if (order === 'PARALLEL') return `GT4Py rejects K offset writes in PARALLEL too (the levels have no order): use computation(FORWARD) or computation(BACKWARD), or write ${name} at its own level and shift the reads`;
   const k = at[2];
   const shift = (d: number) => `[0, 0, ${-d}]`;
-  return `GT4Py accepts K offset writes in FORWARD and BACKWARD, but orch does not compile them yet: write the level itself and read one level ${k > 0 ? 'below' : 'above'} instead (${name}[0, 0, ${k}] = f(${name}, q) over levels L is ${name} = f(${name}${shift(k)}, q${shift(k)}) over levels L ${k > 0 ? '+' : '-'} ${Math.abs(k)})`;
+  const rewrite = `write the level itself and read one level ${k > 0 ? 'below' : 'above'} instead (${name}[0, 0, ${k}] = f(${name}, q) over levels L is ${name} = f(${name}${shift(k)}, q${shift(k)}) over levels L ${k > 0 ? '+' : '-'} ${Math.abs(k)})`;
+  if (temporary) return `orch writes only field arguments at a K offset, not temporaries: ${rewrite}`;
+  return `write the field argument '${name}' itself at the offset, or ${rewrite}`;
 }
 
 /** The offset of `f[I + 1, K - 1]`: each index names an axis of the field, at most once. */

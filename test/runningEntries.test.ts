@@ -3,12 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { resolveConfig } from '../../cli/toolset.js';
-import { Compiler } from '../Compiler.js';
-import { OrchErrors } from '../diagnostics.js';
-import { buildEntryArgs } from './callArgs.js';
-import { EntryRunner } from './EntryRunner.js';
-import { allocate } from './ndarray.js';
+import { resolveConfig } from '../cli/toolset.js';
+import { Compiler } from '../core/Compiler.js';
+import { OrchErrors } from '../core/diagnostics.js';
+import { buildEntryArgs } from '../core/runtime/callArgs.js';
+import { EntryRunner } from '../core/runtime/EntryRunner.js';
+import { allocate } from '../core/runtime/ndarray.js';
 
 const MODULE = `from gt4py.cartesian.gtscript import PARALLEL, computation, interval
 from ndsl.dsl.typing import Float, FloatField

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { fail } from '../../core/diagnostics.js';
+import { fail } from '../diagnostics.js';
 
 const PROBE = fileURLToPath(new URL('./loadProbe.js', import.meta.url));
 

@@ -1,0 +1,62 @@
+import { execa, type Result } from 'execa';
+import { fail } from '../diagnostics.js';
+
+/** The default compile timeout: generous, so only a hung compiler reaches it. */
+export const DEFAULT_COMPILE_TIMEOUT_S = 30 * 60;
+
+/** Process groups of the compilers running now, killed if orch is interrupted. */
+const running = new Set<number>();
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // the group is already gone
+  }
+}
+
+function onSignal(signal: NodeJS.Signals): void {
+  for (const pid of running) killGroup(pid);
+  running.clear();
+  for (const s of SIGNALS) process.removeListener(s, onSignal);
+  // die of the signal as if no handler were installed (unless someone else handles it)
+  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+}
+
+/**
+ * Runs a compiler in its own process group, so a timeout or an interrupt of orch kills it
+ * and everything it started (cc1plus, ld, nvcc's cicc and ptxas) instead of leaving them
+ * to hold the entry lock's build alive or run on as orphans.
+ */
+export async function runCompiler(file: string, args: string[], opts: { cwd: string; timeoutS?: number; all?: boolean }): Promise<Result<{ encoding: 'utf8'; all: boolean; reject: false; stdin: 'ignore' }>> {
+  const timeoutS = opts.timeoutS ?? DEFAULT_COMPILE_TIMEOUT_S;
+  const child = execa(file, args, { cwd: opts.cwd, reject: false, stdin: 'ignore', encoding: 'utf8', all: opts.all ?? false, detached: true });
+  const pid = child.pid;
+  let timedOut = false;
+  let timer: NodeJS.Timeout | undefined;
+  if (pid !== undefined) {
+    if (running.size === 0) for (const s of SIGNALS) process.on(s, onSignal);
+    running.add(pid);
+    timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(pid);
+    }, timeoutS * 1000);
+  }
+  try {
+    const result = await child;
+    if (timedOut) {
+      fail('E_TOOLCHAIN_TIMEOUT', `${file} did not finish within ${timeoutS} s and was stopped`, {
+        hint: 'a compiler that hangs (a stuck license server, a full /tmp, an NFS stall) is killed after compiler.timeoutS seconds: raise it in orch.config.ts or the preset if this build is just slow',
+        detail: String(result.all ?? result.stderr ?? ''),
+      });
+    }
+    return result as Result<{ encoding: 'utf8'; all: boolean; reject: false; stdin: 'ignore' }>;
+  } finally {
+    clearTimeout(timer);
+    if (pid !== undefined) {
+      running.delete(pid);
+      if (running.size === 0) for (const s of SIGNALS) process.removeListener(s, onSignal);
+    }
+  }
+}
