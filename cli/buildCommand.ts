@@ -1,8 +1,9 @@
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
 import { fail, formatDiagnostic, type Diagnostic } from '../core/diagnostics.js';
 import { Compiler, type BuildResult } from '../core/Compiler.js';
+import { parseClosure, type Closure } from '../core/frontend/closure.js';
 import { layoutText } from '../core/layout/RankLayout.js';
 import { ProgressPlugin } from '../core/ProgressPlugin.js';
 import { layoutRequest, type LayoutOptions } from './layoutOptions.js';
@@ -17,6 +18,26 @@ export interface BuildOptions extends CommonOptions, LayoutOptions {
   noBuild?: boolean;
   /** Entry keys whose library failed to load, with why (marked bad, then rebuilt). */
   badEntries?: Record<string, string>;
+  /** A JSON file: the resolved closure of the one orchestrated component targeted. */
+  closure?: string;
+}
+
+/** `--closure FILE`: the closure of the one `file.py:Class` target. */
+function readClosure(file: string, entries: Record<string, string[]>): Closure {
+  const targets = Object.entries(entries).flatMap(([m, es]) => es.map((e) => [m, e]));
+  if (targets.length !== 1) fail('E_USAGE_CLOSURE', '--closure needs exactly one file.py:Class target', { hint: 'write orch build comp.py:MyComponent --closure closure.json' });
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    fail('E_USAGE_CLOSURE', `cannot read ${file}: ${(e as Error).message}`, { hint: 'pass the path of a closure file written by orch.ndsl' });
+  }
+  const closure = parseClosure(text, file);
+  const [module, entry] = targets[0];
+  if (path.resolve(closure.file) !== module || closure.class !== entry) {
+    fail('E_USAGE_CLOSURE', `${file} describes ${closure.file}:${closure.class}, not ${module}:${entry}`, { hint: 'target the class the closure describes' });
+  }
+  return closure;
 }
 
 /** `file.py:entry` targets pick entries; other paths build every entry of their modules. */
@@ -90,7 +111,8 @@ export async function buildCommand(opts: BuildOptions): Promise<number> {
   const display = opts.json || opts.quiet ? undefined : ProgressDisplay.forProcess();
   if (display) for (const c of compilers) new ProgressPlugin(display.onProgress).apply(c);
   const t0 = performance.now();
-  const request = { modules, entries: targets.entries, externals: session.externals, defines: session.defines, mode: opts.noBuild ? ('lookup' as const) : ('build' as const), badEntries: opts.badEntries };
+  const closure = opts.closure ? readClosure(opts.closure, targets.entries) : undefined;
+  const request = { modules, entries: targets.entries, externals: session.externals, defines: session.defines, closure, mode: opts.noBuild ? ('lookup' as const) : ('build' as const), badEntries: opts.badEntries };
   let results: BuildResult[];
   try {
     results = await Promise.all(compilers.map((c) => c.build(request)));

@@ -5,12 +5,18 @@ import { resolveConfig } from './toolset.js';
 import type { MemoryReport } from '../core/EntryBuild.js';
 import { MemoryReportSchema } from '../core/cache/cacheSchemas.js';
 import { readCacheJson } from '../core/cache/readCacheJson.js';
+import { describeClosure, type Closure } from '../core/frontend/closure.js';
 
 /** `orch info [module]`: cache entries, keys, hit/miss history, last miss reason, memory and build info. */
 export async function infoCommand(opts: { module?: string; json?: boolean; codepath?: string }): Promise<number> {
   const config = await resolveConfig();
   const cache = new BuildCache(config.cacheRoot, opts.codepath ?? 'A');
-  const filter = opts.module ? path.relative(config.root, path.resolve(opts.module)).replace(/\.py$/, '') : undefined;
+  // named as the cache names modules (Compiler.moduleRel): outside the root, by absolute path
+  const relative = (file: string) => {
+    const rel = path.relative(config.root, file);
+    return rel.startsWith('..') || path.isAbsolute(rel) ? file.replace(/^[/\\]+/, '') : rel;
+  };
+  const filter = opts.module ? relative(path.resolve(opts.module)).replace(/\.py$/, '') : undefined;
   const rows = [];
   for (const root of cache.entries()) {
     const rel = path.relative(cache.dir, root);
@@ -49,6 +55,7 @@ export async function infoCommand(opts: { module?: string; json?: boolean; codep
         process.stdout.write(`  built ${b.created} with ${b.preset} (${b.compiler}; ${b.flags}) in ${b.seconds.toFixed(2)} s\n`);
         process.stdout.write(`  library ${b.library} (symbol ${b.symbol}), code path ${b.codepath}, ${b.warnings} warning(s)${b.plugins.length ? `, plugins ${b.plugins.join(', ')}` : ''}\n`);
         process.stdout.write(`  sources ${b.sources.map((f) => path.relative(config.root, f)).join(', ')}\n`);
+        if (b.closure) for (const line of describeClosure(b.closure)) process.stdout.write(`  ${line}\n`);
       }
       const mem = r.memory as MemoryReport | undefined;
       if (mem?.arrays) {
@@ -79,5 +86,7 @@ function summarize(info: BuildInfo) {
     plugins: info.inputs.plugins.map((p) => `${p.name}@${p.version}`),
     warnings: info.warnings?.length ?? 0,
     sources: Object.keys(info.sources ?? {}),
+    /** an orchestrated component's resolved closure */
+    closure: info.inputs.closure as Closure | undefined,
   };
 }

@@ -8,6 +8,7 @@ import { buildEntryArgs, type CallSpec } from '../core/runtime/callArgs.js';
 import type { NDArray } from '../core/runtime/ndarray.js';
 import { readNpy, writeNpy } from '../core/runtime/npy.js';
 import { openSession, parseTarget, type CommonOptions } from './session.js';
+import { closureValue, type ClosureValue } from '../core/frontend/closure.js';
 
 /** One request on stdin (a JSON line): run `target` once on the interpreter. */
 interface ServeRequest {
@@ -20,6 +21,8 @@ interface ServeRequest {
   scalars?: Record<string, number | boolean>;
   origin?: CallSpec['origin'];
   domain?: number[];
+  /** Externals the stencil object was made with (`gtscript.stencil(..., externals=)`, a FrozenStencil's), tagged as in a closure. */
+  externals?: Record<string, ClosureValue>;
 }
 
 /**
@@ -29,16 +32,19 @@ interface ServeRequest {
  */
 export async function serveCommand(opts: CommonOptions): Promise<number> {
   const session = await openSession(opts);
-  const runner = new EntryRunner(session.compiler, { externals: session.externals, defines: session.defines });
+  const runner = new EntryRunner(session.compiler);
   const entries = new Map<string, { stamp: number; ready: ReadyEntry }>();
-  const entry = async (target: string): Promise<ReadyEntry> => {
+  const entry = async (target: string, given: Record<string, ClosureValue> = {}): Promise<ReadyEntry> => {
     const [file, name] = parseTarget(target);
     const stamp = statSync(file).mtimeMs;
-    const known = entries.get(target);
+    const id = `${target} ${JSON.stringify(given)}`;
+    const known = entries.get(id);
     if (known && known.stamp === stamp) return known.ready;
     if (!name) fail('E_USAGE_TARGET', `serve needs an entry: got '${target}'`, { hint: 'write path/to/module.py:entry' });
-    const fresh = await runner.prepare(file, name, 'python');
-    entries.set(target, { stamp, ready: fresh });
+    const externals = { ...session.externals };
+    for (const [k, v] of Object.entries(given)) externals[k] = closureValue(v);
+    const fresh = await new EntryRunner(session.compiler, { externals, defines: session.defines }).prepare(file, name, 'python');
+    entries.set(id, { stamp, ready: fresh });
     return fresh;
   };
   const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
@@ -48,7 +54,7 @@ export async function serveCommand(opts: CommonOptions): Promise<number> {
     try {
       const req = JSON.parse(line) as ServeRequest;
       id = req.id;
-      const ready = await entry(req.target);
+      const ready = await entry(req.target, req.externals);
       const fields: Record<string, NDArray> = {};
       for (const [name, file] of Object.entries(req.in)) fields[name] = readNpy(file);
       runner.run(ready, buildEntryArgs(ready.iface, { fields, scalars: req.scalars ?? {}, origin: req.origin, domain: req.domain }));

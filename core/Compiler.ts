@@ -17,11 +17,9 @@ import { ensureDir } from './cache/ensureDir.js';
 import { ModuleEntriesSchema } from './cache/cacheSchemas.js';
 import { readCacheJson } from './cache/readCacheJson.js';
 import { entryInterface, type EntryInterface } from './runtime/callArgs.js';
-import { compilerIdentity } from './toolchain/gxx.js';
-import { nvccIdentity } from './toolchain/nvcc.js';
-import { resolveCudaArch } from './config/cudaArch.js';
 import { moduleEntries } from './frontend/entries.js';
 import type { Value } from './frontend/values.js';
+import type { Closure } from './frontend/closure.js';
 
 /** The folder holding orch's Python package (on PYTHONPATH wherever programs run from Python). */
 const ORCH_PYTHON_PACKAGE = path.join(PACKAGE_ROOT, 'python');
@@ -37,6 +35,8 @@ export interface BuildRequest {
   entries?: Record<string, string[]>;
   externals: Record<string, Value>;
   defines: Record<string, number | boolean>;
+  /** An orchestrated component's resolved closure (with one entry: its class). */
+  closure?: Closure;
   /** build: hit or build; python: IR only, no cache; lookup: hit or report the miss. */
   mode: BuildMode;
   /** Entry keys whose library failed to load, with why: marked bad, so a lookup misses and a build replaces them. */
@@ -118,11 +118,12 @@ export class Compiler {
     const { cxx, flags } = this.config.compiler;
     const mpi = this.config.compiler.mpi && req.mode !== 'python';
     const launcher = launcherKey(this.config.compiler.launcher);
-    const cuda = this.config.preset.target === 'cuda';
-    this.identity ??= (cuda ? nvccIdentity(cxx, flags) : compilerIdentity(cxx)).catch(() => 'unavailable');
-    // The GPU generation a CUDA build targets is part of its key (python mode builds nothing).
-    if (cuda && req.mode !== 'python') this.cudaArch ??= resolveCudaArch(this.config.compiler.cudaArch).then((r) => r.arch);
-    const cudaArch = cuda && req.mode !== 'python' ? { cudaArch: await this.cudaArch! } : {};
+    const { backend } = this.config;
+    this.identity ??= backend.toolchainIdentity(cxx, flags).catch(() => 'unavailable');
+    // The GPU generation a build targets is part of its key (python mode builds nothing).
+    const resolveArch = req.mode !== 'python' ? backend.resolveArch : undefined;
+    if (resolveArch) this.cudaArch ??= resolveArch(this.config.compiler.cudaArch);
+    const cudaArch = resolveArch ? { cudaArch: await this.cudaArch! } : {};
     return {
       module: moduleRel,
       modulePath: path.resolve(file),
@@ -130,6 +131,7 @@ export class Compiler {
       codepath: this.codepath,
       externals: req.externals,
       defines: req.defines,
+      ...(req.closure ? { closure: req.closure } : {}),
       preset: this.config.preset.name,
       compiler: { cxx, identity: await this.identity, flags, ...cudaArch, ...(mpi ? { mpi: (await mpiToolchain()).identity } : {}), ...(launcher ? { launcher } : {}) },
       codegen: this.config.codegen,
@@ -311,7 +313,7 @@ export class Compiler {
 
   private newBuild(file: string, moduleRel: string, entry: string, req: BuildRequest, inputs: EntryInputs, optionsKey: string): EntryBuild {
     const layout = this.layout ? { codepath: this.codepath as CodePath, target: this.layout } : undefined;
-    return new EntryBuild({ module: file, moduleRel, entry, externals: req.externals, defines: req.defines, inputs, optionsKey, layout });
+    return new EntryBuild({ module: file, moduleRel, entry, externals: req.externals, defines: req.defines, closure: req.closure, inputs, optionsKey, layout });
   }
 
   /**

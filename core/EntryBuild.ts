@@ -4,6 +4,7 @@ import { internalError } from './diagnostics/codes.js';
 import type { Program } from './ir/types.js';
 import type { LayoutContext } from './frontend/layoutExternals.js';
 import type { Value } from './frontend/values.js';
+import type { Closure } from './frontend/closure.js';
 
 /** Static memory report of one program (written by the analyze stage). */
 export interface MemoryReport {
@@ -44,6 +45,8 @@ export interface Generated {
   file: string;
   /** More generated sources (the .cu and launcher header of a CUDA build), absolute. */
   extraFiles: string[];
+  /** Those of `extraFiles` the compiler is given. */
+  compiledFiles: string[];
   /** The generated Python binding (file name in the staging folder). */
   binding?: string;
   signature: unknown;
@@ -82,6 +85,8 @@ export interface EntryContext {
   entry: string;
   externals: Record<string, Value>;
   defines: Record<string, number | boolean>;
+  /** An orchestrated component's resolved closure (core/frontend/closure.ts); part of `inputs`. */
+  closure?: Closure;
   /** Layout builds: the code path and rank grid this entry is specialized for. */
   layout?: LayoutContext;
   inputs: EntryInputs;
@@ -100,6 +105,7 @@ export class EntryBuild implements EntryContext {
   readonly entry: string;
   readonly externals: Record<string, Value>;
   readonly defines: Record<string, number | boolean>;
+  readonly closure?: Closure;
   readonly layout?: LayoutContext;
   readonly inputs: EntryInputs;
   readonly optionsKey: string;
@@ -115,6 +121,7 @@ export class EntryBuild implements EntryContext {
     this.entry = context.entry;
     this.externals = context.externals;
     this.defines = context.defines;
+    this.closure = context.closure;
     this.layout = context.layout;
     this.inputs = context.inputs;
     this.optionsKey = context.optionsKey;

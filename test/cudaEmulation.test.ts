@@ -11,7 +11,7 @@ import { Interpreter } from '../core/interpreter/Interpreter.js';
 import { allocate, type NDArray } from '../core/runtime/ndarray.js';
 import { NativeLibrary } from '../core/runtime/NativeLibrary.js';
 import { parseExternals } from '../core/frontend/externalsJson.js';
-import { generateCuda, type CudaOptions } from '../plugins/codegen/cuda.js';
+import { generateCuda, type CudaOptions } from '../plugins/codegen/generateCuda.js';
 import { gt4pyMismatch } from './conformanceKit.js';
 import { callArgs, interpret, interpreterMismatch, runOnDevice, type EntryCall } from './deviceRuns.js';
 import { buildEmulated, HostMemory } from './cudaEmulation/emulate.js';
@@ -130,7 +130,9 @@ jobs.forEach((job, n) => {
 });
 
 emulation('the cases exercise every kind of kernel the backend emits', () => {
-  for (const kind of ['PARALLEL loop nest', 'FORWARD column', 'BACKWARD column', 'one FORWARD level', 'one BACKWARD level', 'PARALLEL loop nest (K in each thread', 'PARALLEL loop nest (IJ in each thread']) {
+  // (PARALLEL nests with K or IJ serialized in each thread need a 2-D or 1-D field written in
+  // PARALLEL, which GT4Py and orch refuse: E_WRITE_AXES)
+  for (const kind of ['PARALLEL loop nest', 'FORWARD column', 'BACKWARD column', 'one FORWARD level', 'one BACKWARD level']) {
     assert.ok(kernelKinds.has(kind), `no case produced a '${kind}' kernel; seen: ${[...kernelKinds].join(', ')}`);
   }
 });

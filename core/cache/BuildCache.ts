@@ -10,6 +10,7 @@ import { writeFileAtomic } from '../runtime/atomicWrite.js';
 import { hashJson, sha256 } from './hashing.js';
 import { BadMarkSchema, BuildInfoSchema, HistoryRecordSchema, ManifestSchema } from './cacheSchemas.js';
 import { readCacheJson } from './readCacheJson.js';
+import { jsonDifferences } from './jsonDiff.js';
 
 /**
  * The content-addressed build cache (ARCHITECTURE §4).
@@ -38,6 +39,8 @@ export interface EntryInputs {
   codepath: string;
   externals: unknown;
   defines: unknown;
+  /** An orchestrated component's resolved closure: source locations, values, array descriptors. */
+  closure?: unknown;
   preset: string;
   /** `cudaArch`: the resolved GPU architectures of a CUDA build. */
   compiler: { cxx: string; identity: string; flags: string[]; cudaArch?: string };
@@ -278,7 +281,8 @@ export class BuildCache {
     const cur = inputs as unknown as Record<string, unknown>;
     for (const k of new Set([...Object.keys(cur), ...Object.keys(prev)])) {
       if (hashJson(prev[k]) === hashJson(cur[k])) continue;
-      changed.push(k === 'modulePath' ? `module path (built from ${String(prev[k])})` : k === 'orch' ? 'orch version' : k === 'native' ? 'native headers' : k === 'layout' ? describeLayoutChange(latest.inputs.layout, inputs.layout) : k);
+      if (k === 'closure') changed.push(`closure (${jsonDifferences(prev[k], cur[k]).join('; ')})`);
+      else changed.push(k === 'modulePath' ? `module path (built from ${String(prev[k])})` : k === 'orch' ? 'orch version' : k === 'native' ? 'native headers' : k === 'layout' ? describeLayoutChange(latest.inputs.layout, inputs.layout) : k);
     }
     return changed.length ? `${changed.join(', ')} changed` : 'options changed';
   }

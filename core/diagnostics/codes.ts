@@ -75,6 +75,10 @@ export const CODES = {
   E_CLASS_FORM: { means: 'a program class without __call__', todo: 'define __call__(self, fields..., scalars...) with the program body' },
   E_CLASS_INIT: { means: 'a program class __init__ orch cannot evaluate', todo: 'declare every constructor argument by name and keep __init__ to assignments' },
   E_CLASS_INSTANCE: { means: 'an object created inside a program', todo: 'create objects in module code or in __init__' },
+  E_CLOSURE_TYPE: { means: 'a closure value of a Python type orch cannot compile', todo: 'the hint says what to pass instead' },
+  E_INDEX: { means: 'an index out of range of a compile-time tuple', todo: 'use an index inside the tuple' },
+  E_RUNTIME_LIST: { means: 'a list or tuple built at run time in a program', todo: 'call the stencil once per field (unroll the loop), or loop over range(...)' },
+  E_CLOSURE: { means: 'an orchestrated component\'s closure that does not match its module (a class or attribute it names is missing)', todo: 'rebuild the closure with orch.ndsl from the current module' },
   // callbacks
   E_CALLBACK_BODY: { means: 'a callback body with statements orch cannot run on the host', todo: 'keep callbacks to scalar arithmetic, or call the program from Python' },
   E_CALLBACK_CALL: { means: 'a callback called inside an expression', todo: 'assign its result to a name first, then use the name' },
@@ -104,6 +108,7 @@ export const CODES = {
   E_CUDA_ARCH: { means: 'a CUDA architecture orch cannot read, or none found', todo: 'set it to an architecture such as sm_90' },
   E_PLUGIN: { means: 'a plugin threw; the message names the plugin and the hook', todo: 'fix the plugin (plugins.md)' },
   E_INTERNAL: { means: 'a stage found no product of the stage before it (a bug in orch, or a plugin that replaced a stage)', todo: 'report it with the module that triggers it' },
+  E_IR_PARSE: { means: 'IR text (a pass test, a dump) that does not parse', todo: 'fix the text under the caret; IR text is what --print-ir-after prints' },
   E_IR_INVALID: { means: 'a pass left IR that does not verify', todo: 'a bug in the pass named; --verify-ir finds the pass, --print-ir-after=all shows its IR' },
   // toolchain and cache
   E_CXX: { means: 'the C++ compiler rejected generated code', todo: 'see Compiler errors below; --verbose shows the compiler output' },
@@ -153,6 +158,7 @@ export const CODES = {
   E_USAGE_LAYOUT: { means: '--layout, --rank-domain or --halo that orch cannot use', todo: 'write --layout 3x3 --rank-domain 48,48,79' },
   E_USAGE_RANK: { means: '--rank that is not a rank of the layout', todo: 'ranks are 0 .. N-1' },
   E_USAGE_BOUNDARY: { means: 'an unknown tile boundary', todo: 'use one of the boundaries listed' },
+  E_USAGE_CLOSURE: { means: '--closure that is not one readable closure file for the one class targeted', todo: 'write orch build comp.py:MyComponent --closure closure.json, with a file written by orch.ndsl' },
   E_USAGE_BAD_ENTRY: { means: '--bad-entry that is not KEY=REASON', todo: 'the Python package passes it; report a bug if you did not' },
 } as const satisfies Record<string, CodeInfo>;
 

@@ -267,7 +267,7 @@ export class ModuleLoader {
       if (name === 'function') kind = 'gtfunction';
       else if (name === 'stencil' || name === 'lazy_stencil') kind = 'stencil';
       else if (name === 'program') kind = 'program';
-      else if (name === 'callback') kind = 'callback';
+      else if (name === 'callback' || name === 'dace_inhibitor') kind = 'callback';
       if (d.t === 'call') {
         const ext = d.kwargs.find((k) => k.name === 'externals');
         if (ext) externals = this.evalExternals(ext.value, scope);

@@ -50,6 +50,27 @@ export function truthy(v: Value): boolean | undefined {
   return undefined;
 }
 
+/** Python's == on compile-time values; undefined when orch cannot tell. */
+function sameConstant(a: Value, b: Value): boolean | undefined {
+  if (a.k === 'enumMember' && b.k === 'enumMember') return a.enum === b.enum && a.name === b.name;
+  if (a.k === 'tuple' && b.k === 'tuple') {
+    if (a.items.length !== b.items.length) return false;
+    let all = true;
+    for (let i = 0; i < a.items.length; i++) {
+      const s = sameConstant(a.items[i], b.items[i]);
+      if (s === undefined) return undefined;
+      all &&= s;
+    }
+    return all;
+  }
+  const plain = (v: Value) => v.k === 'str' || v.k === 'num' || v.k === 'bool' || v.k === 'none' || v.k === 'enumMember' || v.k === 'tuple';
+  if (!plain(a) || !plain(b)) return undefined;
+  if (a.k === 'str' && b.k === 'str') return a.value === b.value;
+  if (a.k === 'none' || b.k === 'none') return a.k === b.k;
+  if ((a.k === 'num' || a.k === 'bool') && (b.k === 'num' || b.k === 'bool')) return Number(a.value) === Number(b.value);
+  return false;
+}
+
 export function numericBinary(op: string, a: Value, b: Value, e: PyExpr): Value | undefined {
   const toNum = (v: Value) => (v.k === 'bool' ? { value: v.value ? 1 : 0, isInt: true } : v.k === 'num' ? { value: v.value, isInt: v.isInt } : undefined);
   // axis-index arithmetic: gtscript.I[0] + 3
@@ -61,6 +82,12 @@ export function numericBinary(op: string, a: Value, b: Value, e: PyExpr): Value 
     return { k: 'axisOffset', axis: a.axis, offset: (a.k === 'axisOffset' ? a.offset : 0) + (op === '+' ? b.value : -b.value) };
   }
   if (a.k === 'str' && b.k === 'str' && op === '+') return { k: 'str', value: a.value + b.value };
+  // configuration compared at compile time: strings, enum members (by enum and name), None, tuples
+  const symbolic = (v: Value) => v.k === 'str' || v.k === 'enumMember' || v.k === 'none' || v.k === 'tuple';
+  if ((op === '==' || op === '!=') && (symbolic(a) || symbolic(b))) {
+    const same = sameConstant(a, b);
+    if (same !== undefined) return { k: 'bool', value: op === '==' ? same : !same };
+  }
   const x = toNum(a);
   const y = toNum(b);
   if (!x || !y) return undefined;

@@ -109,6 +109,9 @@ function ndslTyping(): Record<string, Value> {
 
 const orch: Record<string, Value> = builtins(['program', 'stencil', 'callback', 'compiletime', 'temporary', 'halo_update', 'halo_update_start', 'halo_update_wait']);
 
+/** `orch.ndsl`: NDSL's orchestration decorators (`dace_inhibitor` marks a callback). */
+const orchNdsl: Record<string, Value> = builtins(['orchestrate', 'orchestrate_function', 'dace_inhibitor', 'install']);
+
 /** `os` as module-level code uses it to pick constants: the environment, read at compile time. */
 const os: Record<string, Value> = {
   environ: { k: 'environ' },
@@ -129,6 +132,7 @@ const KNOWN: Record<string, Record<string, Value>> = {
   math,
   'ndsl.dsl.typing': ndslTyping(),
   orch,
+  'orch.ndsl': orchNdsl,
   os,
   enum: enumModule,
   types,

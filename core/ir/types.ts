@@ -31,13 +31,15 @@ export type BinaryOp =
 export type UnaryOp = '-' | '+' | 'not';
 
 /** Math builtins of gtscript (and of `math.*` in programs). */
-export type BuiltinFn =
-  | 'abs' | 'min' | 'max' | 'mod'
-  | 'sqrt' | 'exp' | 'log' | 'log10' | 'pow'
-  | 'sin' | 'cos' | 'tan' | 'arcsin' | 'arccos' | 'arctan' | 'arctan2'
-  | 'sinh' | 'cosh' | 'tanh' | 'arcsinh' | 'arccosh' | 'arctanh'
-  | 'floor' | 'ceil' | 'trunc' | 'isnan' | 'isinf' | 'isfinite' | 'erf' | 'erfc' | 'gamma' | 'cbrt'
-  | 'round' | 'round_away_from_zero';
+export const BUILTIN_FNS = [
+  'abs', 'min', 'max', 'mod',
+  'sqrt', 'exp', 'log', 'log10', 'pow',
+  'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan', 'arctan2',
+  'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh', 'arctanh',
+  'floor', 'ceil', 'trunc', 'isnan', 'isinf', 'isfinite', 'erf', 'erfc', 'gamma', 'cbrt',
+  'round', 'round_away_from_zero',
+] as const;
+export type BuiltinFn = (typeof BUILTIN_FNS)[number];
 
 /**
  * Expressions. Every node carries its result dtype; the frontend inserts explicit
@@ -147,6 +149,8 @@ export interface StencilDef {
   loc: SourceLoc;
   /** Parameter names in declaration order (fields and scalars interleaved). */
   params: string[];
+  /** Parameters declared with a default (`= None`, `= 7.0`), which GT4Py lets a caller leave out. */
+  optional?: string[];
   fields: FieldDecl[];
   scalars: ScalarDecl[];
   computations: Computation[];
@@ -335,8 +339,11 @@ export type HostStmt =
 export interface CallbackDecl {
   /** Unique within the program (the Python name, suffixed if two modules share it). */
   name: string;
-  /** Where the host finds the function: the Python module file and function name. */
-  function: { file: string; name: string };
+  /**
+   * Where the host finds the function: the Python module file and function name; for a
+   * callback of an orchestrated component's closure, `path` names it on the live object.
+   */
+  function: { file: string; name: string; path?: string };
   params: { name: string; dtype: DType }[];
   /** Result dtype, or null for a callback returning None. */
   result: DType | null;
@@ -376,3 +383,6 @@ export interface Program {
 export function axisIndices(axes: Axes): number[] {
   return [...axes].map((a) => 'IJK'.indexOf(a));
 }
+
+/** A stencil call after library expansion (see `PStmt`). */
+export type Launch = Extract<PStmt, { kind: 'launch' }>;

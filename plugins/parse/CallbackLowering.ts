@@ -5,6 +5,7 @@ import { ExprLowering, type Term } from './ExprLowering.js';
 import type { ModuleLoader } from '../../core/frontend/ModuleLoader.js';
 import { cast, isFloat } from './typeRules.js';
 import { describeValue, type FunctionInfo, type Value } from '../../core/frontend/values.js';
+import { int } from '../../core/ir/build.js';
 
 /**
  * `@callback` function -> `CallbackDecl`. The signature is required (the ABI passes
@@ -12,10 +13,11 @@ import { describeValue, type FunctionInfo, type Value } from '../../core/fronten
  * hosts (the interpreter, `orch run`) can evaluate it: if it is anything but scalar
  * arithmetic, `host` is null and `why` says where, and only those hosts refuse to run it.
  */
-export function lowerCallback(fn: FunctionInfo, name: string, loader: ModuleLoader): CallbackDecl {
+export function lowerCallback(fn: FunctionInfo, name: string, loader: ModuleLoader, method = false): CallbackDecl {
   const def = fn.def;
   const params: CallbackDecl['params'] = [];
-  for (const p of def.params) {
+  // a method callback of a component: the host calls it bound to its object
+  for (const p of method ? def.params.slice(1) : def.params) {
     if (p.kind === 'varargs' || p.kind === 'kwargs') {
       fail('E_CALLBACK_SIGNATURE', `callback '${def.name}' cannot take *args/**kwargs`, { loc: p.loc, hint: 'declare every parameter by name with a scalar type' });
     }
@@ -123,8 +125,7 @@ class CallbackBodyLowering extends ExprLowering {
       fail('E_CALLBACK_BODY', 'a loop other than for name in range(...)', { loc: s.loc });
     }
     const args = it.args.map((a) => cast(this.expr(a), 'int64'));
-    const lit = (v: number): Expr => ({ kind: 'lit', value: v, dtype: 'int64' });
-    const [start, stop, step] = args.length === 1 ? [lit(0), args[0], lit(1)] : args.length === 2 ? [args[0], args[1], lit(1)] : args;
+    const [start, stop, step] = args.length === 1 ? [int(0), args[0], int(1)] : args.length === 2 ? [args[0], args[1], int(1)] : args;
     const v = this.declare(s.target.id, 'int64');
     return { kind: 'for', var: v.name, start, stop, step, body: this.block(s.body), loc: s.loc };
   }

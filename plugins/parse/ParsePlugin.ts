@@ -11,7 +11,9 @@ export class ParsePlugin implements OrchPlugin {
     tapStage(compiler, 'parse', this.name, (build, compilation) => {
       const loader = compilation.loader;
       const scope = loader.load(build.module);
-      build.program = lowerEntry(loader, findEntry(scope, build.entry), { externals: build.externals, defines: build.defines, layout: build.layout });
+      // an orchestrated component names its class and method in its closure
+      const entry = build.closure ? null : findEntry(scope, build.entry);
+      build.program = lowerEntry(loader, entry, { externals: build.externals, defines: build.defines, layout: build.layout, closure: build.closure });
       const files = loader.dependencies(build.module);
       const env = loader.environment(build.module);
       // python mode has no options key: it caches nothing

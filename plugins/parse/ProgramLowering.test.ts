@@ -108,4 +108,27 @@ def log(step: int) -> None:
   assert.is(prog.callbacks![0].host, null);
 });
 
+t('leaving out a parameter with a default is refused, with a hint saying GT4Py allows it', () => {
+  const file = path.join(dir, 'optional.py');
+  writeFileSync(
+    file,
+    `${HEADER.replace('@program', `@stencil
+def scale(x: FloatField, y: FloatField, extra: FloatField = None, *, a: Float = 2.0):
+    with computation(PARALLEL), interval(...):
+        y = a * x
+
+@program`)}    scale(x, y, a=3.0)\n`,
+  );
+  const loader = new ModuleLoader();
+  try {
+    lowerEntry(loader, findEntry(loader.load(file), 'p'), { externals: {}, defines: {} });
+    assert.unreachable('the call compiled');
+  } catch (e) {
+    if (!(e instanceof OrchError)) throw e;
+    assert.is(e.diagnostic.code, 'E_ARG_MISSING', formatDiagnostic(e.diagnostic));
+    assert.match(e.diagnostic.message, "'extra'");
+    assert.match(e.diagnostic.hint ?? '', /GT4Py lets a caller leave out a parameter with a default/);
+  }
+});
+
 t.run();

@@ -9,19 +9,33 @@ import { truthy } from '../../core/frontend/constEval.js';
 import { ExprLowering, valueToExpr, type Term } from './ExprLowering.js';
 import type { ModuleLoader } from '../../core/frontend/ModuleLoader.js';
 import { cast } from './typeRules.js';
-import { visitExpr } from '../../core/ir/walk.js';
+import { visitExpr } from '../../core/ir/visit.js';
 import { describeValue, type ClassInfo, type FunctionInfo, type Value } from '../../core/frontend/values.js';
+import { ClosureBinder } from './ClosureBinder.js';
+import type { Closure } from '../../core/frontend/closure.js';
 
 /** What a name (or `self.attr`) means in a program. */
-type PBinding =
+export type PBinding =
   | { k: 'array'; name: string }
   | { k: 'scalar'; name: string }
   | { k: 'value'; value: Value }
-  /** An instance of a program class: what its __init__ stored on `self`. */
-  | { k: 'object'; cls: ClassInfo; attrs: Map<string, PBinding> }
+  /**
+   * An instance of a program class: what its __init__ stored on `self`; or, `closed`, an
+   * orchestrated component whose members come from its resolved closure (keys `.name`,
+   * `[key]`), called through its orchestrated method `call`.
+   */
+  | { k: 'object'; cls: ClassInfo; attrs: Map<string, PBinding>; call?: string; closed?: boolean }
   /** A method of an instance (inlined like a nested program, `self` bound). */
-  | { k: 'method'; fn: FunctionInfo; self: PObject };
-type PObject = Extract<PBinding, { k: 'object' }>;
+  | { k: 'method'; fn: FunctionInfo; self: PObject }
+  /** A plain object, dict or list of a closure: the members the method reads. */
+  | { k: 'record'; type: string; attrs: Map<string, PBinding> }
+  /** A stencil object of a closure, with its own externals and a FrozenStencil's origin/domain. */
+  | { k: 'stencil'; fn: FunctionInfo; externals: Record<string, Value>; origin: number[] | null; domain: number[] | null }
+  /** A host callback of a closure (`path` names it for the host); `method`: bound to its object. */
+  | { k: 'callback'; fn: FunctionInfo; path: string; method: boolean }
+  /** A closure member orch cannot compile: an error where it is used. */
+  | { k: 'unsupported'; type: string; why: string; hint: string };
+export type PObject = Extract<PBinding, { k: 'object' }>;
 
 interface PScope {
   vars: Map<string, PBinding>;
@@ -34,7 +48,7 @@ interface PScope {
  * (region externals of a layout build, per call) rank below the stencil's own externals.
  */
 export interface StencilResolver {
-  (fn: FunctionInfo, loc: SourceLoc, callExternals?: Record<string, Value>): StencilDef;
+  (fn: FunctionInfo, loc: SourceLoc, callExternals?: Record<string, Value>, ownExternals?: Record<string, Value>): StencilDef;
 }
 
 /**
@@ -52,7 +66,7 @@ export class ProgramLowering extends ExprLowering {
   private readonly scalarVars = new Map<string, ScalarVar>();
   private readonly stencils: Record<string, StencilDef> = {};
   private readonly stencilNames = new Map<StencilDef, string>();
-  private readonly callbacks = new Map<FunctionInfo, CallbackDecl>();
+  private readonly callbacks = new Map<FunctionInfo | string, CallbackDecl>();
   private scope!: PScope;
   private uid = 0;
   private depth = 0;
@@ -64,12 +78,15 @@ export class ProgramLowering extends ExprLowering {
   private readonly halos: HaloLowering;
 
   constructor(
-    readonly entry: FunctionInfo | ClassInfo,
+    /** null for an orchestrated component: its closure names the class and method. */
+    readonly entry: FunctionInfo | ClassInfo | null,
     readonly defines: Record<string, number | boolean>,
     readonly loader: ModuleLoader,
     readonly resolveStencil: StencilResolver,
     /** Set in a layout build: stencils get NDSL's region externals for their code path. */
     readonly layout: LayoutContext | null = null,
+    /** An orchestrated component's resolved closure: `self` and the arguments come from it. */
+    readonly closure: Closure | null = null,
   ) {
     super();
     this.halos = new HaloLowering({ arrayOf: (e) => this.arrayOf(e), constant: (e, what) => this.constant(e, what), halo: layout?.target.halo ?? DEFAULT_HALO });
@@ -77,20 +94,52 @@ export class ProgramLowering extends ExprLowering {
 
   lower(): Program {
     const compiletime: Record<string, number | boolean> = {};
-    if (!('methods' in this.entry)) return this.lowerFunction(this.entry, null, compiletime, this.entry.def.nameLoc);
-    const cls = this.entry;
+    if (this.closure) return this.lowerClosure(this.closure, compiletime);
+    const entry = this.entry;
+    if (!entry) throw new Error('ProgramLowering: no entry and no closure');
+    if (!('methods' in entry)) return this.lowerFunction(entry, null, compiletime, entry.def.nameLoc);
+    const cls = entry;
     const call = cls.methods.get('__call__');
     if (!call) fail('E_CLASS_FORM', `program class '${cls.name}' has no __call__`, { loc: cls.def.loc, hint: 'define __call__(self, fields..., scalars...) with the program body' });
     const self = this.instantiate(cls, null, cls.def.loc, compiletime);
     return { ...this.lowerFunction(call, self, compiletime, cls.def.loc), name: cls.name };
   }
 
-  private lowerFunction(fn: FunctionInfo, self: PObject | null, compiletime: Record<string, number | boolean>, loc: SourceLoc): Program {
+  /** An orchestrated method: `self` and the parameters bound from the closure. */
+  private lowerClosure(c: Closure, compiletime: Record<string, number | boolean>): Program {
+    const params: Program['params'] = [];
+    const binder = new ClosureBinder(this.loader, this.arrays, this.scalarVars, params, { file: c.file, line: 1, col: 1 });
+    const cls = binder.classOf(c.file, c.class);
+    const method = cls.methods.get(c.method);
+    if (!method) fail('E_CLOSURE', `class '${cls.name}' has no method '${c.method}' to orchestrate`, { loc: cls.def.loc, hint: 'pass method_to_orchestrate= the name of a method defined in the class body' });
+    const args = new Map<string, PBinding>();
+    for (const p of method.def.params.slice(1)) {
+      if (p.kind === 'varargs' || p.kind === 'kwargs') fail('E_PARAM', 'orchestrated methods cannot take *args/**kwargs', { loc: p.loc, hint: 'declare every argument by name' });
+      const n = c.args[p.name];
+      if (!n) fail('E_CLOSURE', `argument '${p.name}' is not described by the closure`, { loc: p.loc, hint: 'the closure file is written by the orch Python package' });
+      args.set(p.name, binder.bind(n, null));
+    }
+    const self = binder.root(c);
+    return { ...this.lowerFunction(method, self, compiletime, method.def.nameLoc, { args, params }), name: cls.name };
+  }
+
+  private lowerFunction(
+    fn: FunctionInfo,
+    self: PObject | null,
+    compiletime: Record<string, number | boolean>,
+    loc: SourceLoc,
+    bound: { args: Map<string, PBinding>; params: Program['params'] } | null = null,
+  ): Program {
     const def = fn.def;
     this.scope = { vars: new Map(self ? [['self', self]] : []), fn, prefix: '' };
-    const params: Program['params'] = [];
+    const params: Program['params'] = bound ? bound.params : [];
     for (const p of def.params) {
       if (p.name === 'self') continue;
+      const given = bound?.args.get(p.name);
+      if (given) {
+        this.scope.vars.set(p.name, given);
+        continue;
+      }
       if (p.kind === 'varargs' || p.kind === 'kwargs') fail('E_PARAM', 'programs cannot take *args/**kwargs', { loc: p.loc, hint: 'declare every argument by name' });
       if (!p.annotation) fail('E_PARAM_TYPE', `program argument '${p.name}' has no type annotation`, { loc: p.loc, hint: 'annotate fields (FloatField), scalars (Float, int, bool) and compile-time values (compiletime(int))' });
       const t = this.loader.eval(p.annotation, fn.module);
@@ -278,13 +327,42 @@ export class ProgramLowering extends ExprLowering {
   /** A name or `a.b.c` attribute chain through program-class instances, if it is one. */
   private resolve(e: PyExpr): PBinding | undefined {
     if (e.t === 'name') return this.scope.vars.get(e.id);
+    if (e.t === 'subscript') return this.resolveItem(e);
     if (e.t !== 'attr') return undefined;
     const base = this.resolve(e.value);
+    if (base?.k === 'record') return this.closedMember(base.attrs, base.type, `.${e.attr}`, e);
+    // a Quantity's array (`self.delp.data`) is the Quantity's
+    if (base?.k === 'array' && e.attr === 'data' && this.closure) return base;
     if (base?.k !== 'object') return undefined;
     return this.member(base, e.attr, e);
   }
 
+  /** `x[key]` of a closure record (a dict or list) or a compile-time tuple, with a constant key. */
+  private resolveItem(e: Extract<PyExpr, { t: 'subscript' }>): PBinding | undefined {
+    const base = this.resolve(e.value);
+    if (!base || (base.k !== 'record' && !(base.k === 'object' && base.closed) && !(base.k === 'value' && base.value.k === 'tuple'))) return undefined;
+    if (e.index.length !== 1) fail('E_UNSUPPORTED', 'only one index is supported here', { loc: e.loc, hint: 'index with one constant key' });
+    const key = this.constant(e.index[0], 'an index into configuration');
+    if (base.k === 'value' && base.value.k === 'tuple') {
+      const items = base.value.items;
+      const i = key.k === 'num' && key.isInt ? (key.value < 0 ? items.length + key.value : key.value) : -1;
+      if (i < 0 || i >= items.length) fail('E_INDEX', `index out of range for a tuple of ${items.length}`, { loc: e.index[0].loc, hint: `use 0..${items.length - 1}` });
+      return { k: 'value', value: items[i] };
+    }
+    if (key.k !== 'str' && !(key.k === 'num' && key.isInt)) fail('E_INDEX', 'configuration is indexed by a constant string or integer', { loc: e.index[0].loc, hint: 'index dicts with string literals and lists with integer literals' });
+    const attrs = base.k === 'record' ? base.attrs : (base as PObject).attrs;
+    return this.closedMember(attrs, base.k === 'record' ? base.type : (base as PObject).cls.name, `[${JSON.stringify(key.value)}]`, e);
+  }
+
+  /** A member of a closure object; the closure holds every member the method reads. */
+  private closedMember(attrs: Map<string, PBinding>, type: string, key: string, e: PyExpr): PBinding {
+    const b = attrs.get(key);
+    if (!b) fail('E_CLOSURE', `'${type}' object member ${key} was not resolved`, { loc: e.loc, hint: 'this member is read in a way orch cannot follow: read it through a self.<attr> chain in the orchestrated method' });
+    return b;
+  }
+
   private member(obj: PObject, attr: string, e: PyExpr): PBinding {
+    if (obj.closed) return this.closedMember(obj.attrs, obj.cls.name, `.${attr}`, e);
     const own = obj.attrs.get(attr);
     if (own) return own;
     const method = obj.cls.methods.get(attr);
@@ -313,13 +391,28 @@ export class ProgramLowering extends ExprLowering {
       // eslint-disable-next-line no-fallthrough
       case 'method':
         fail('E_NOT_A_VALUE', `method '${b.fn.name}' cannot be used as a value`, { loc: e.loc, hint: 'call it as a statement' });
+      // eslint-disable-next-line no-fallthrough
+      case 'record':
+        fail('E_NOT_A_VALUE', `'${what}' is a ${b.type} object, not a value`, { loc: e.loc, hint: 'use its members (numbers, booleans, arrays)' });
+      // eslint-disable-next-line no-fallthrough
+      case 'stencil':
+      case 'callback':
+        fail('E_NOT_A_VALUE', `'${what}' is a ${b.k}, not a value`, { loc: e.loc, hint: 'call it as a statement' });
+      // eslint-disable-next-line no-fallthrough
+      case 'unsupported':
+        return this.unsupported(b, what, e);
     }
   }
 
+  /** The located error for a closure member orch cannot compile. */
+  private unsupported(b: Extract<PBinding, { k: 'unsupported' }>, what: string, e: PyExpr): never {
+    fail('E_CLOSURE_TYPE', `'${chainText(e)}' (Python type ${b.type}): ${b.why}`, { loc: e.loc, hint: b.hint });
+  }
+
   override term(e: PyExpr): Term {
-    if (e.t === 'attr') {
+    if (e.t === 'attr' || e.t === 'subscript') {
       const b = this.resolve(e);
-      if (b) return this.bindingTerm(b, e.attr, e);
+      if (b) return this.bindingTerm(b, e.t === 'attr' ? e.attr : chainText(e), e);
     }
     return super.term(e);
   }
@@ -398,6 +491,9 @@ export class ProgramLowering extends ExprLowering {
   private forStmt(s: Extract<PyStmt, { t: 'for' }>): PStmt[] {
     if (s.target.t !== 'name') fail('E_UNSUPPORTED', 'the loop variable must be a single name', { loc: s.target.loc, hint: 'write for i in range(n):' });
     const it = s.iter;
+    if (it.t === 'list' || it.t === 'tuple') {
+      fail('E_RUNTIME_LIST', `a ${it.t} is built at run time here; orch compiles no containers`, { loc: it.loc, hint: 'call the stencil once per field (unroll the loop), or loop over range(...)' });
+    }
     const rangeFn = it.t === 'call' ? this.term(it.func) : null;
     if (it.t !== 'call' || !rangeFn || !('c' in rangeFn) || rangeFn.c.k !== 'builtin' || rangeFn.c.name !== 'range') {
       fail('E_UNSUPPORTED', 'programs can only loop over range(...)', { loc: it.loc, hint: 'write for i in range(start, stop, step):' });
@@ -441,7 +537,8 @@ export class ProgramLowering extends ExprLowering {
     // a name for a field or an instance (`tmp = self.tmp`): an alias, fixed at compile time
     if (target.t === 'name' && (value.t === 'name' || value.t === 'attr')) {
       const b = this.resolve(value);
-      if (b && (b.k === 'array' || b.k === 'object' || b.k === 'method')) {
+      if (b && b.k !== 'value' && b.k !== 'scalar') {
+        if (b.k === 'unsupported') this.unsupported(b, target.id, value);
         if (this.runtimeFlow) fail('E_ALIAS_IN_FLOW', `'${target.id}' would name a field only on some runtime paths`, { loc: s.loc, hint: 'bind field names outside runtime if/while/for, or call the stencil on each branch with the field it needs' });
         this.scope.vars.set(target.id, b);
         return [];
@@ -563,8 +660,13 @@ export class ProgramLowering extends ExprLowering {
 
   private callStmt(e: Extract<PyExpr, { t: 'call' }>): PStmt[] {
     const target = this.resolve(e.func);
+    const what = chainText(e.func);
+    if (target?.k === 'stencil') return [this.stencilCall(target.fn, e, target)];
+    if (target?.k === 'callback') return [this.callbackCall(target.fn, e, null, target)];
+    if (target?.k === 'unsupported') return this.unsupported(target, what, e.func);
+    if (target?.k === 'record') fail('E_UNKNOWN_CALL', `'${what}' is a ${target.type} object, which orch cannot call`, { loc: e.func.loc, hint: 'orchestrate it (orchestrate(obj=self, ...) in its __init__) or mark the method @dace_inhibitor' });
     if (target?.k === 'object') {
-      const call = target.cls.methods.get('__call__');
+      const call = target.cls.methods.get(target.call ?? '__call__');
       if (!call) fail('E_UNKNOWN_CALL', `'${target.cls.name}' objects are not callable (no __call__)`, { loc: e.func.loc, hint: `define ${target.cls.name}.__call__` });
       return this.inlineProgram(call, e, target);
     }
@@ -593,23 +695,28 @@ export class ProgramLowering extends ExprLowering {
     fail('E_UNKNOWN_CALL', `'${fn.name}' is a @gtscript.function; call it from a stencil`, { loc: e.loc, hint: 'programs call stencils, not helpers' });
   }
 
-  /** The callback's declaration, lowered once per program (names unique across modules). */
-  private callback(fn: FunctionInfo): CallbackDecl {
-    let decl = this.callbacks.get(fn);
+  /**
+   * The callback's declaration, lowered once per program (names unique across modules);
+   * a closure's callbacks once per object (`path`), a method's `self` bound by the host.
+   */
+  private callback(fn: FunctionInfo, bound: Extract<PBinding, { k: 'callback' }> | null = null): CallbackDecl {
+    const key = bound ? bound.path : fn;
+    let decl = this.callbacks.get(key);
     if (!decl) {
-      let name = fn.name;
+      let name = fn.name.replace(/^_+/, '') || 'callback';
       const taken = new Set([...this.callbacks.values()].map((d) => d.name));
-      while (taken.has(name)) name = `${fn.name}_${++this.uid}`;
-      decl = lowerCallback(fn, name, this.loader);
-      this.callbacks.set(fn, decl);
+      while (taken.has(name)) name = `${fn.name.replace(/^_+/, '')}_${++this.uid}`;
+      decl = lowerCallback(fn, name, this.loader, bound?.method ?? false);
+      if (bound) decl.function = { ...decl.function, path: bound.path };
+      this.callbacks.set(key, decl);
     }
     return decl;
   }
 
   /** `cb(args)` or `x = cb(args)`: a host call in program order. */
-  private callbackCall(fn: FunctionInfo, e: Extract<PyExpr, { t: 'call' }>, target: PyExpr | null): PStmt {
-    const decl = this.callback(fn);
-    const params = fn.def.params;
+  private callbackCall(fn: FunctionInfo, e: Extract<PyExpr, { t: 'call' }>, target: PyExpr | null, bound: Extract<PBinding, { k: 'callback' }> | null = null): PStmt {
+    const decl = this.callback(fn, bound);
+    const params = bound?.method ? fn.def.params.slice(1) : fn.def.params;
     if (e.args.length > params.length) fail('E_CALL_ARGS', `${fn.name}() takes ${params.length} arguments, got ${e.args.length}`, { loc: e.loc, hint: `parameters: ${params.map((p) => p.name).join(', ')}` });
     for (const kw of e.kwargs) {
       if (!kw.name || !params.some((p) => p.name === kw.name)) {
@@ -648,9 +755,10 @@ export class ProgramLowering extends ExprLowering {
     return name;
   }
 
-  private stencilCall(fn: FunctionInfo, e: Extract<PyExpr, { t: 'call' }>): PStmt {
+  private stencilCall(fn: FunctionInfo, call: Extract<PyExpr, { t: 'call' }>, frozen: Extract<PBinding, { k: 'stencil' }> | null = null): PStmt {
+    const e = frozen ? withFrozenBounds(call, frozen) : call;
     const layoutExternals = this.layout ? this.layoutExternals(e) : undefined;
-    const def = this.resolveStencil(fn, e.loc, layoutExternals);
+    const def = this.resolveStencil(fn, e.loc, layoutExternals, frozen?.externals);
     const name = this.stencilName(def);
     const fieldArgs: Record<string, string> = {};
     const scalarArgs: Record<string, Expr> = {};
@@ -671,7 +779,14 @@ export class ProgramLowering extends ExprLowering {
     }
     for (const p of def.params) {
       const a = given.get(p);
-      if (!a) fail('E_ARG_MISSING', `${def.name}() is missing argument '${p}'`, { loc: e.loc, hint: `pass ${p}=...` });
+      if (!a) {
+        fail('E_ARG_MISSING', `${def.name}() is missing argument '${p}'`, {
+          loc: e.loc,
+          hint: def.optional?.includes(p)
+            ? `GT4Py lets a caller leave out a parameter with a default (an unused '= None' field, a defaulted scalar); orch does not yet: pass ${p}=... (for an unused field, any field of its rank)`
+            : `pass ${p}=...`,
+        });
+      }
       const field = def.fields.find((f) => f.name === p);
       if (field) {
         const arr = this.arrayOf(a);
@@ -759,7 +874,7 @@ export class ProgramLowering extends ExprLowering {
       const a = kw ? kw.value : i < e.args.length ? e.args[i] : p.default;
       if (!a) fail('E_ARG_MISSING', `${fn.name}() is missing argument '${p.name}'`, { loc: e.loc, hint: `pass ${p.name}=...` });
       const bound = kw || i < e.args.length ? this.resolve(a) : undefined;
-      if (bound && (bound.k === 'array' || bound.k === 'object' || bound.k === 'method')) {
+      if (bound && bound.k !== 'value' && bound.k !== 'scalar' && bound.k !== 'unsupported') {
         vars.set(p.name, bound);
         return;
       }
@@ -889,6 +1004,27 @@ export function stencilEntryProgram(def: StencilDef): Program {
       },
     ],
   };
+}
+
+/** `self.a["k"][0]` as written, for messages. */
+function chainText(e: PyExpr): string {
+  if (e.t === 'name') return e.id;
+  if (e.t === 'attr') return `${chainText(e.value)}.${e.attr}`;
+  if (e.t === 'subscript') return `${chainText(e.value)}[${e.index.map((i) => (i.t === 'str' ? JSON.stringify(i.value) : i.t === 'num' ? String(i.value) : '...')).join(', ')}]`;
+  return '...';
+}
+
+/** A FrozenStencil's call: its fixed origin and domain as the call's keywords (a call may not give its own). */
+function withFrozenBounds(e: Extract<PyExpr, { t: 'call' }>, frozen: Extract<PBinding, { k: 'stencil' }>): Extract<PyExpr, { t: 'call' }> {
+  const kwargs = [...e.kwargs];
+  const tuple = (xs: number[]): PyExpr => ({ t: 'tuple', elts: xs.map((v) => ({ t: 'num', value: v, isInt: true, loc: e.loc })), loc: e.loc });
+  for (const [name, value] of [['origin', frozen.origin], ['domain', frozen.domain]] as const) {
+    if (!value) continue;
+    const given = kwargs.find((k) => k.name === name);
+    if (given) fail('E_CALL_ARGS', `this stencil's ${name} is fixed where it was built (a FrozenStencil)`, { loc: given.loc, hint: `drop ${name}=, or build the stencil with another ${name}` });
+    kwargs.push({ name, value: tuple(value), loc: e.loc });
+  }
+  return { ...e, kwargs };
 }
 
 /** Python builtins that only make sense on the host (I/O, containers, introspection). */

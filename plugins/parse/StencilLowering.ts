@@ -126,10 +126,12 @@ export class StencilLowering extends ExprLowering {
     if (computations.length === 0) {
       fail('E_STENCIL_EMPTY', `stencil '${def.name}' has no computation`, { loc: def.nameLoc, hint: 'add a `with computation(PARALLEL), interval(...):` block' });
     }
+    const optional = def.params.filter((p) => p.default).map((p) => p.name);
     return {
       name: def.name,
       loc: def.nameLoc,
       params: this.params,
+      ...(optional.length ? { optional } : {}),
       fields: [...this.fields.values()],
       scalars: [...this.scalars.values()],
       computations,

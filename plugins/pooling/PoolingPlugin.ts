@@ -8,8 +8,8 @@ export class PoolingPlugin implements OrchPlugin {
   readonly name = 'orch:pooling';
   apply(compiler: Compiler): void {
     tapStage(compiler, 'pooling', this.name, (build) => {
-      // CUDA builds take their memory from the device's stream-ordered pool instead
-      if (compiler.config.passes.pooling && compiler.config.preset.target === 'cpu') build.program = assignPool(build.program);
+      // a backend without arenas (CUDA: the device's stream-ordered pool) allocates them itself
+      if (compiler.config.passes.pooling && compiler.config.backend.arenas) build.program = assignPool(build.program);
     });
   }
 }

@@ -5,13 +5,14 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { resolveConfig as resolveWith } from '../../core/config/loadConfig.js';
 import { presets } from '../../presets/index.js';
+import { backends } from '../backends/index.js';
 import { builtinPlugins } from '../builtins.js';
 import { Compilation } from '../../core/Compilation.js';
 import { Compiler } from '../../core/Compiler.js';
 import { SIMPLIFY_PASSES, simplifyTableMarkdown } from './SimplifyPlugin.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const resolveConfig = (over: Parameters<typeof resolveWith>[1]) => resolveWith({ stages: builtinPlugins, presets }, over);
+const resolveConfig = (over: Parameters<typeof resolveWith>[1]) => resolveWith({ stages: builtinPlugins, presets, backends }, over);
 const quiet = { verifyIR: false, printIrAfter: [], timePasses: false, print: () => undefined };
 
 /** The taps of the two simplify stages of a fresh compilation of `compiler`, as `stage order name`. */

@@ -33,10 +33,11 @@ def define_text(value):
     return repr(value)
 
 
-def build_entry(file, entry, defines, *, build=True, layout_args=(), bad_entries=None):
+def build_entry(file, entry, defines, *, build=True, layout_args=(), bad_entries=None, extra_args=()):
     """Builds (or, with build=False, only looks up) `file:entry`; returns its build report.
-    `bad_entries`: entry key -> why its library failed to load (marked bad, so rebuilt)."""
-    args = ["build", f"{file}:{entry}", "--json"]
+    `bad_entries`: entry key -> why its library failed to load (marked bad, so rebuilt);
+    `extra_args`: more `orch build` options (an orchestrated component's --closure)."""
+    args = ["build", f"{file}:{entry}", "--json", *extra_args]
     for key, reason in (bad_entries or {}).items():
         args += ["--bad-entry", f"{key}={reason}"]
     for name, value in defines.items():
@@ -97,8 +98,9 @@ class _Interpreter:
 _interpreter = _Interpreter()
 
 
-def run_interpreted(file, entry, fields, scalars, origin, domain):
-    """One call of stencil `file:entry` on orch's interpreter; fields are updated in place."""
+def run_interpreted(file, entry, fields, scalars, origin, domain, externals=None):
+    """One call of stencil `file:entry` on orch's interpreter; fields are updated in place.
+    `externals`: those the stencil object was made with, tagged as in a closure."""
     import numpy as np
 
     with tempfile.TemporaryDirectory(prefix="orch-stencil-") as work:
@@ -111,6 +113,8 @@ def run_interpreted(file, entry, fields, scalars, origin, domain):
             request["origin"] = {k: list(v) for k, v in origin.items()} if isinstance(origin, dict) else [int(x) for x in origin]
         if domain is not None:
             request["domain"] = [int(x) for x in domain]
+        if externals:
+            request["externals"] = externals
         _interpreter.run(request)
         for name, value in fields.items():
             value[...] = np.load(os.path.join(work, "out", f"{name}.npy"))

@@ -30,15 +30,15 @@ def open_program(report, callbacks):
     return module.Program(report["library"], callbacks=callbacks)
 
 
-def build_and_open(file, entry, defines, callbacks_of, *, build=True, layout_args=()):
+def build_and_open(file, entry, defines, callbacks_of, *, build=True, layout_args=(), extra_args=()):
     """Builds (or looks up) `file:entry` and opens its library: (report, Program). A cached
     library that does not load is reported to orch, which marks its entry bad and rebuilds
     it (in run mode, refuses it saying why) instead of failing every later run."""
-    report = cli.build_entry(file, entry, defines, build=build, layout_args=layout_args)
+    report = cli.build_entry(file, entry, defines, build=build, layout_args=layout_args, extra_args=extra_args)
     try:
         return report, open_program(report, callbacks_of(report))
     except OSError as e:
         if report.get("status") != "hit" or not report.get("key"):
             raise
-        report = cli.build_entry(file, entry, defines, build=build, layout_args=layout_args, bad_entries={report["key"]: str(e)})
+        report = cli.build_entry(file, entry, defines, build=build, layout_args=layout_args, bad_entries={report["key"]: str(e)}, extra_args=extra_args)
         return report, open_program(report, callbacks_of(report))

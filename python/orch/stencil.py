@@ -35,7 +35,7 @@ class Stencil:
                 return self._gt4py_stencil()(**values, origin=origin, domain=domain, **extra)
             fields = {k: v for k, v in values.items() if isinstance(v, np.ndarray)}
             scalars = {k: _plain(v) for k, v in values.items() if not isinstance(v, np.ndarray)}
-            return cli.run_interpreted(source_file(self.definition), self.definition.__name__, fields, scalars, origin, domain)
+            return cli.run_interpreted(source_file(self.definition), self.definition.__name__, fields, scalars, origin, domain, self._tagged_externals())
         return self._run_compiled(values, origin, domain)
 
     def _arguments(self, args, kwargs):
@@ -50,6 +50,14 @@ class Stencil:
         if missing:
             raise TypeError(f"{self.__name__}() is missing argument {missing[0]!r}")
         return values
+
+    def _tagged_externals(self):
+        """The externals this object was made with, for orch's interpreter (the decorator's are also in the source)."""
+        if not self.externals:
+            return None
+        from .ndsl.closure import external_value
+
+        return {name: external_value(v) for name, v in self.externals.items()}
 
     def _gt4py_stencil(self):
         if self._gt4py is None:

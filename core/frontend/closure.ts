@@ -1,0 +1,134 @@
+import { fail } from '../diagnostics.js';
+import type { Axes, DType } from '../ir/types.js';
+import type { Value } from './values.js';
+
+/**
+ * The resolved closure of an orchestrated method (an NDSL component's `__call__`), as the
+ * Python package describes it from the live object at its first compiled call
+ * (`python/orch/ndsl/closure.py`). It is data: part of the cache key, shown by `orch info`.
+ * Array pointers are not in it; arrays and floats are program parameters named `param`.
+ */
+export interface Closure {
+  /** The component's class: the module file and the class name. */
+  file: string;
+  class: string;
+  method: string;
+  /** The method's parameters (other than self), described from the first call's arguments. */
+  args: Record<string, ClosureNode>;
+  /** What the method reads through `self`. */
+  self: Extract<ClosureNode, { kind: 'component' }>;
+}
+
+/** A compile-time value, tagged so ints, floats and enums survive JSON. */
+export type ClosureValue =
+  | { int: number }
+  | { float: number }
+  | { bool: boolean }
+  | { str: string }
+  | { none: true }
+  | { tuple: ClosureValue[] }
+  | { enum: string; name: string; value: ClosureValue }
+  | { axis: 'I' | 'J' | 'K'; index: number; offset: number }
+  | { function: string };
+
+export type ClosureNode =
+  /** An array bound by pointer: a program field parameter. */
+  | { kind: 'array'; param: string; dtype: DType; axes: Axes }
+  /** A runtime scalar (a float attribute, a scalar argument): a program scalar parameter. */
+  | { kind: 'scalar'; param: string; dtype: DType }
+  /** Configuration: specialized at compile time. */
+  | { kind: 'value'; value: ClosureValue }
+  /** A plain object, dict, list or dataclass: only the members the method reads (`.name`, `[key]`). */
+  | { kind: 'record'; type: string; items: Record<string, ClosureNode> }
+  /** An orchestrated component (inlined); calling it calls `method`. */
+  | { kind: 'component'; file: string; class: string; method: string; items: Record<string, ClosureNode> }
+  /** Another orchestrated method of the owning component (inlined). */
+  | { kind: 'method'; name: string }
+  /** A stencil: its definition, its externals, and the origin/domain a FrozenStencil fixes. */
+  | { kind: 'stencil'; file: string; name: string; externals: Record<string, ClosureValue>; origin: number[] | null; domain: number[] | null }
+  /** A host callback (`@dace_inhibitor` / `@callback`); `path` names it for the Python host. */
+  | { kind: 'callback'; path: string; file: string; class: string | null; name: string }
+  /** Something orch cannot compile: an error where the method uses it. */
+  | { kind: 'unsupported'; type: string; why: string; hint: string };
+
+const DTYPES = new Set(['float64', 'float32', 'int64', 'int32', 'bool']);
+const AXES = new Set(['IJK', 'IJ', 'IK', 'JK', 'I', 'J', 'K']);
+
+/** Parses and checks a closure description (from `--closure FILE`). */
+export function parseClosure(text: string, from: string): Closure {
+  let c: Closure;
+  try {
+    c = JSON.parse(text) as Closure;
+  } catch (e) {
+    fail('E_USAGE_CLOSURE', `${from} is not valid JSON: ${(e as Error).message}`, { hint: 'the closure file is written by the orch Python package (orch.ndsl)' });
+  }
+  const bad = (what: string) => fail('E_USAGE_CLOSURE', `${from}: ${what}`, { hint: 'the closure file is written by the orch Python package (orch.ndsl)' });
+  if (!c || typeof c !== 'object' || typeof c.file !== 'string' || typeof c.class !== 'string' || typeof c.method !== 'string') bad('expected {file, class, method, args, self}');
+  if (!c.self || c.self.kind !== 'component') bad('self must be a component');
+  const check = (n: ClosureNode, where: string): void => {
+    if (!n || typeof n !== 'object') return bad(`${where} is not a closure node`);
+    if (n.kind === 'array' && (!DTYPES.has(n.dtype) || !AXES.has(n.axes))) bad(`${where}: array of dtype ${n.dtype}, axes ${n.axes}`);
+    if (n.kind === 'scalar' && !DTYPES.has(n.dtype)) bad(`${where}: scalar of dtype ${n.dtype}`);
+    if (n.kind === 'record' || n.kind === 'component') for (const [k, v] of Object.entries(n.items)) check(v, where + k);
+  };
+  for (const [k, v] of Object.entries(c.args ?? {})) check(v, k);
+  check(c.self, 'self');
+  return c;
+}
+
+/** A closure value as the frontend's compile-time Value. */
+export function closureValue(v: ClosureValue): Value {
+  if ('int' in v) return { k: 'num', value: v.int, isInt: true };
+  if ('float' in v) return { k: 'num', value: v.float, isInt: false };
+  if ('bool' in v) return { k: 'bool', value: v.bool };
+  if ('str' in v) return { k: 'str', value: v.str };
+  if ('none' in v) return { k: 'none' };
+  if ('tuple' in v) return { k: 'tuple', items: v.tuple.map(closureValue) };
+  if ('enum' in v) return { k: 'enumMember', enum: v.enum, name: v.name, value: closureValue(v.value) };
+  if ('axis' in v) return { k: 'axisIndex', axis: v.axis, index: v.index, offset: v.offset };
+  return { k: 'functionRef', path: v.function };
+}
+
+/** The closure as `orch info` lists it: one line per member the method reads. */
+export function describeClosure(c: Closure): string[] {
+  const lines = [`closure of ${c.class}.${c.method}:`];
+  const value = (v: ClosureValue): string => {
+    if ('tuple' in v) return `(${v.tuple.map(value).join(', ')})`;
+    if ('enum' in v) return `${v.enum}.${v.name}`;
+    if ('axis' in v) return `${v.axis}[${v.index}]${v.offset >= 0 ? '+' : ''}${v.offset}`;
+    if ('function' in v) return v.function;
+    if ('none' in v) return 'None';
+    if ('bool' in v) return v.bool ? 'True' : 'False';
+    return JSON.stringify(Object.values(v)[0]);
+  };
+  const walk = (n: ClosureNode, name: string) => {
+    switch (n.kind) {
+      case 'array':
+        return lines.push(`  ${name}: array ${n.dtype} ${n.axes} (parameter ${n.param})`);
+      case 'scalar':
+        return lines.push(`  ${name}: runtime ${n.dtype} (parameter ${n.param})`);
+      case 'value':
+        return lines.push(`  ${name}: compile-time ${value(n.value)}`);
+      case 'stencil': {
+        const ext = Object.entries(n.externals).map(([k, v]) => `${k}=${value(v)}`);
+        return lines.push(`  ${name}: stencil ${n.name}${n.origin ? ` origin (${n.origin.join(', ')})` : ''}${n.domain ? ` domain (${n.domain.join(', ')})` : ''}${ext.length ? ` externals ${ext.join(', ')}` : ''}`);
+      }
+      case 'callback':
+        return lines.push(`  ${name}: callback ${n.class ? `${n.class}.` : ''}${n.name}`);
+      case 'method':
+        return lines.push(`  ${name}: orchestrated method ${n.name} (inlined)`);
+      case 'unsupported':
+        return lines.push(`  ${name}: ${n.type} (unsupported: ${n.why})`);
+      case 'component':
+        if (name !== 'self') lines.push(`  ${name}: component ${n.class} (inlined ${n.method})`);
+        for (const [k, v] of Object.entries(n.items)) walk(v, name + k);
+        return;
+      case 'record':
+        for (const [k, v] of Object.entries(n.items)) walk(v, name + k);
+        return;
+    }
+  };
+  for (const [k, v] of Object.entries(c.args)) walk(v, k);
+  walk(c.self, 'self');
+  return lines;
+}

@@ -1,0 +1,97 @@
+import { fail } from '../../core/diagnostics.js';
+import type { ArrayDecl, DType, Program, ScalarVar, SourceLoc } from '../../core/ir/types.js';
+import { closureValue, type Closure, type ClosureNode } from '../../core/frontend/closure.js';
+import type { ModuleLoader } from '../../core/frontend/ModuleLoader.js';
+import type { PBinding, PObject } from './ProgramLowering.js';
+import { scopeName, type ClassInfo, type FunctionInfo, type Value } from '../../core/frontend/values.js';
+
+/**
+ * Turns a resolved closure (closure.ts) into the bindings a program lowers against:
+ * arrays and runtime scalars become program parameters (named by the closure, so the
+ * Python host passes them by name), configuration becomes compile-time values, and
+ * stencils, callbacks and nested components point at their definitions in the user's files.
+ */
+export class ClosureBinder {
+  constructor(
+    private readonly loader: ModuleLoader,
+    private readonly arrays: Map<string, ArrayDecl>,
+    private readonly scalars: Map<string, ScalarVar>,
+    private readonly params: Program['params'],
+    private readonly loc: SourceLoc,
+  ) {}
+
+  /** The class a closure names, from its module file. */
+  classOf(file: string, name: string): ClassInfo {
+    const v = scopeName(this.loader.load(file), name);
+    if (v?.k !== 'class') fail('E_CLOSURE', `${file} has no class '${name}'`, { loc: this.loc, hint: 'the component class must be defined at module level' });
+    return v.cls;
+  }
+
+  private functionOf(file: string, cls: string | null, name: string): FunctionInfo {
+    if (cls) {
+      const fn = this.classOf(file, cls).methods.get(name);
+      if (!fn) fail('E_CLOSURE', `class '${cls}' of ${file} has no method '${name}'`, { loc: this.loc, hint: 'callbacks must be methods defined in the class body' });
+      return fn;
+    }
+    const v = scopeName(this.loader.load(file), name);
+    if (v?.k !== 'function') fail('E_CLOSURE', `${file} has no module-level function '${name}'`, { loc: this.loc, hint: 'stencil definitions must be module-level functions' });
+    return v.fn;
+  }
+
+  /** The root component: `self` of the orchestrated method. */
+  root(c: Closure): PObject {
+    return this.component(c.self);
+  }
+
+  bind(n: ClosureNode, owner: PObject | null): PBinding {
+    switch (n.kind) {
+      case 'array':
+        this.declareParam(n.param);
+        this.arrays.set(n.param, { name: n.param, dtype: n.dtype, axes: n.axes, role: 'arg', loc: this.loc });
+        this.params.push({ name: n.param, kind: 'field' });
+        return { k: 'array', name: n.param };
+      case 'scalar':
+        this.declareParam(n.param);
+        this.scalars.set(n.param, { name: n.param, dtype: n.dtype as DType, role: 'arg' });
+        this.params.push({ name: n.param, kind: 'scalar' });
+        return { k: 'scalar', name: n.param };
+      case 'value':
+        return { k: 'value', value: closureValue(n.value) };
+      case 'record': {
+        const attrs = new Map<string, PBinding>();
+        const rec: PBinding = { k: 'record', type: n.type, attrs };
+        for (const [key, item] of Object.entries(n.items)) attrs.set(key, this.bind(item, owner));
+        return rec;
+      }
+      case 'component':
+        return this.component(n);
+      case 'method': {
+        if (!owner) fail('E_CLOSURE', `method '${n.name}' has no owning component`, { loc: this.loc, hint: 'the closure file is written by the orch Python package' });
+        const fn = owner.cls.methods.get(n.name);
+        if (!fn) fail('E_CLOSURE', `class '${owner.cls.name}' has no method '${n.name}'`, { loc: this.loc, hint: 'orchestrated methods must be defined in the class body' });
+        return { k: 'method', fn, self: owner };
+      }
+      case 'stencil': {
+        const externals: Record<string, Value> = {};
+        for (const [k, v] of Object.entries(n.externals)) externals[k] = closureValue(v);
+        return { k: 'stencil', fn: this.functionOf(n.file, null, n.name), externals, origin: n.origin, domain: n.domain };
+      }
+      case 'callback':
+        return { k: 'callback', fn: this.functionOf(n.file, n.class, n.name), path: n.path, method: n.class !== null };
+      case 'unsupported':
+        return { k: 'unsupported', type: n.type, why: n.why, hint: n.hint };
+    }
+  }
+
+  private component(n: Extract<ClosureNode, { kind: 'component' }>): PObject {
+    const obj: PObject = { k: 'object', cls: this.classOf(n.file, n.class), attrs: new Map(), call: n.method, closed: true };
+    for (const [key, item] of Object.entries(n.items)) obj.attrs.set(key, this.bind(item, obj));
+    return obj;
+  }
+
+  private declareParam(name: string): void {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || this.arrays.has(name) || this.scalars.has(name)) {
+      fail('E_CLOSURE', `closure parameter '${name}' is not a fresh identifier`, { loc: this.loc, hint: 'the closure file is written by the orch Python package' });
+    }
+  }
+}

@@ -1,0 +1,7 @@
+"""NDSL's dimension names."""
+X_DIM = "x"
+X_INTERFACE_DIM = "x_interface"
+Y_DIM = "y"
+Y_INTERFACE_DIM = "y_interface"
+Z_DIM = "z"
+Z_INTERFACE_DIM = "z_interface"

@@ -1,0 +1,40 @@
+"""Quantity (an array with dims and units) and QuantityFactory, as NDSL's."""
+import numpy as np
+
+from .constants import X_INTERFACE_DIM, Y_INTERFACE_DIM, Z_INTERFACE_DIM
+
+
+class Quantity:
+    def __init__(self, data, dims, units="", origin=None, extent=None):
+        self.data = data
+        self.dims = tuple(dims)
+        self.units = units
+        self.origin = tuple(origin) if origin is not None else (0,) * len(dims)
+        self.extent = tuple(extent) if extent is not None else data.shape
+
+    @property
+    def view(self):
+        return self.data[tuple(slice(o, o + e) for o, e in zip(self.origin, self.extent))]
+
+
+class QuantityFactory:
+    """Allocates Quantities on the full (halo-padded) grid of a GridIndexing."""
+
+    def __init__(self, grid_indexing, dtype=np.float64):
+        self._grid = grid_indexing
+        self._dtype = dtype
+
+    def _shape(self, dims):
+        nx, ny, nz = self._grid.domain
+        h = self._grid.n_halo
+        sizes = {"x": nx + 2 * h, "y": ny + 2 * h, "z": nz}
+        return tuple(sizes[d.replace("_interface", "")] + (1 if d in (X_INTERFACE_DIM, Y_INTERFACE_DIM, Z_INTERFACE_DIM) else 0) for d in dims)
+
+    def zeros(self, dims, units, dtype=None):
+        return Quantity(np.zeros(self._shape(dims), dtype=dtype or self._dtype), dims, units)
+
+    def ones(self, dims, units, dtype=None):
+        return Quantity(np.ones(self._shape(dims), dtype=dtype or self._dtype), dims, units)
+
+    def empty(self, dims, units, dtype=None):
+        return self.zeros(dims, units, dtype)
