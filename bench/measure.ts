@@ -1,8 +1,8 @@
 import { Compiler } from '../core/Compiler.js';
 import { resolveConfig } from '../cli/toolset.js';
-import { formatDiagnostic } from '../core/diagnostics.js';
 import { buildEntryArgs } from '../core/runtime/callArgs.js';
-import { NativeLibrary } from '../core/runtime/NativeLibrary.js';
+import type { NativeLibrary } from '../core/runtime/NativeLibrary.js';
+import { EntryRunner } from '../core/runtime/EntryRunner.js';
 import { syntheticInputs } from '../core/runtime/syntheticInputs.js';
 import { StencilByStencil, type StencilLibrary } from './stencilByStencil.js';
 
@@ -27,32 +27,27 @@ async function main(req: MeasureRequest): Promise<void> {
   const config = await resolveConfig({ configFile: null, preset: req.preset });
   config.cacheRoot = req.cacheRoot;
   if (req.tile !== undefined) config.codegen = { ...config.codegen, tile: req.tile };
-  const compiler = new Compiler(config, { verifyIR: false, printIrAfter: [], timePasses: false, print: () => undefined });
-  const build = async (entry: string) => {
-    const r = await compiler.build({ modules: [req.file], entry, externals: {}, defines: {}, mode: 'build' });
-    if (r.errors.length) throw new Error(r.errors.map((d) => formatDiagnostic(d)).join('\n'));
-    return r.entries[0];
-  };
+  const runner = new EntryRunner(new Compiler(config, { verifyIR: false, printIrAfter: [], timePasses: false, print: () => undefined }));
+  const build = (entry: string) => runner.prepare(req.file, entry, 'build');
   const main = await build(req.entry);
-  const fields = syntheticInputs(main.iface!, req.shape, {});
-  const args = buildEntryArgs(main.iface!, { fields, scalars: req.scalars });
+  const fields = syntheticInputs(main.iface, req.shape, {});
+  const args = buildEntryArgs(main.iface, { fields, scalars: req.scalars });
   const opened: NativeLibrary[] = [];
   let call: () => void;
   if (req.mode === 'orchestrated') {
-    const lib = NativeLibrary.open(main.library!, main.symbol!);
+    const lib = runner.open(main);
     opened.push(lib);
     lib.bind(args);
     call = () => lib.run();
   } else {
-    const parsed = new Compiler(config, { verifyIR: false, printIrAfter: [], timePasses: false, stopAfter: 'parse', print: () => undefined });
-    const r = await parsed.build({ modules: [req.file], entry: req.entry, externals: {}, defines: {}, mode: 'python' });
-    const program = r.entries[0].program!;
+    const parsed = new EntryRunner(new Compiler(config, { verifyIR: false, printIrAfter: [], timePasses: false, stopAfter: 'parse', print: () => undefined }));
+    const program = await parsed.program(req.file, req.entry);
     const libraries: Record<string, StencilLibrary> = {};
     for (const name of Object.keys(program.stencils)) {
       const e = await build(program.stencils[name].name);
-      const lib = NativeLibrary.open(e.library!, e.symbol!);
+      const lib = runner.open(e);
       opened.push(lib);
-      libraries[name] = { lib, iface: e.iface! };
+      libraries[name] = { lib, iface: e.iface };
     }
     const sbs = new StencilByStencil(program, libraries);
     call = () => sbs.run(args);

@@ -10,7 +10,7 @@ import { watchCommand } from '../cli/watchCommand.js';
 import { serveCommand } from '../cli/serveCommand.js';
 import { exitOnError, usageError } from '../cli/failure.js';
 import { badEntries } from '../cli/badEntries.js';
-import { didYouMean } from '../core/diagnostics.js';
+import { didYouMean } from '../cli/failure.js';
 
 // Argument parsing only: every command lives in cli/.
 

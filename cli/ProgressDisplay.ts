@@ -67,7 +67,7 @@ export class ProgressDisplay {
 }
 
 /** One finished entry, as a plain line. */
-export function entryLine(e: EntryResult): string {
+function entryLine(e: EntryResult): string {
   const where = `${e.moduleRel}:${e.entry}`;
   if (e.status === 'hit') return `hit   ${where} (${e.key?.slice(0, 12)})`;
   if (e.status === 'built') return `miss  ${where}: ${e.reason}; built in ${e.durationS.toFixed(2)} s (${e.key?.slice(0, 12)})`;

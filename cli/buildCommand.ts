@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
-import { fail, formatDiagnostic, OrchError, type Diagnostic } from '../core/diagnostics.js';
+import { fail, formatDiagnostic, type Diagnostic } from '../core/diagnostics.js';
 import { Compiler, type BuildResult } from '../core/Compiler.js';
 import { parseClosure, type Closure } from '../core/frontend/closure.js';
 import { layoutText } from '../core/layout/RankLayout.js';
@@ -10,6 +10,7 @@ import { layoutRequest, type LayoutOptions } from './layoutOptions.js';
 import { noEntriesError } from './noEntries.js';
 import { ProgressDisplay } from './ProgressDisplay.js';
 import { jsonDiagnostic, openSession, printDiagnostics, timePassesTable, type CommonOptions } from './session.js';
+import { cacheMiss } from '../core/diagnostics/codes.js';
 
 export interface BuildOptions extends CommonOptions, LayoutOptions {
   /** Files (optionally `file.py:entry`), folders or globs. */
@@ -41,7 +42,7 @@ function readClosure(file: string, entries: Record<string, string[]>): Closure {
 }
 
 /** `file.py:entry` targets pick entries; other paths build every entry of their modules. */
-export function splitTargets(paths: string[]): { paths: string[]; entries: Record<string, string[]> } {
+function splitTargets(paths: string[]): { paths: string[]; entries: Record<string, string[]> } {
   const out: string[] = [];
   const entries: Record<string, string[]> = {};
   for (const p of paths) {
@@ -87,7 +88,7 @@ export async function resolveModules(paths: string[], configModules: string[], r
   return [...files].sort();
 }
 
-export function describeBuild(result: BuildResult): string[] {
+function describeBuild(result: BuildResult): string[] {
   return result.entries
     .filter((e) => e.status !== 'error')
     .map((e) => {
@@ -132,12 +133,7 @@ export async function buildCommand(opts: BuildOptions): Promise<number> {
   for (const e of entries) {
     e.errors.forEach(addError);
     if (e.status !== 'miss') continue;
-    const d = new OrchError({
-      code: 'E_CACHE_MISS',
-      severity: 'error',
-      message: `no usable cache entry for ${e.moduleRel}:${e.entry}${e.codepath ? ` (code path ${e.codepath})` : ''}: ${e.reason}`,
-      hint: 'build it first (orch build, or ORCH_MODE=build-and-run)',
-    }).diagnostic;
+    const d = cacheMiss(`${e.moduleRel}:${e.entry}${e.codepath ? ` (code path ${e.codepath})` : ''}`, e.reason, 'orch build, or ORCH_MODE=build-and-run').diagnostic;
     e.errors.push(d);
     addError(d);
   }
@@ -148,11 +144,10 @@ export async function buildCommand(opts: BuildOptions): Promise<number> {
     const rel = session.compiler.moduleRel(abs);
     if (!entries.some((e) => e.moduleRel === rel) && !errors.some((d) => d.loc && path.resolve(d.loc.file) === abs)) addError(noEntriesError(abs, p));
   }
-  if (opts.timePasses) {
-    const times = new Map<string, number>();
-    for (const r of results) for (const [k, t] of r.passTimes) times.set(k, (times.get(k) ?? 0) + t);
-    session.err(timePassesTable(session.compiler, times));
-  }
+  // stage:tap -> ms, summed over the code paths of a layout build
+  const times = new Map<string, number>();
+  for (const r of results) for (const [k, t] of r.passTimes) times.set(k, (times.get(k) ?? 0) + t);
+  if (opts.timePasses) session.err(timePassesTable(times));
   const hitCount = entries.filter((e) => e.status === 'hit').length;
   if ((opts.printIrAfter?.length || opts.timePasses) && hitCount) {
     session.err(`note: ${hitCount} entr${hitCount === 1 ? 'y was a cache hit' : 'ies were cache hits'} and ran no pass (orch clean to rebuild, or orch run --mode python to see the IR)`);
@@ -181,6 +176,7 @@ export async function buildCommand(opts: BuildOptions): Promise<number> {
         misses: entries.filter((e) => e.status === 'built').length,
         errors: errors.map(jsonDiagnostic),
         duration_s: durationS,
+        ...(opts.timePasses ? { pass_times_ms: Object.fromEntries(times) } : {}),
       }),
     );
   } else if (!opts.quiet) {

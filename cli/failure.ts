@@ -1,8 +1,10 @@
 import { fail, OrchError, OrchErrors } from '../core/diagnostics.js';
+export { didYouMean } from '../core/diagnostics.js';
+import type { Code } from '../core/diagnostics/codes.js';
 import { printDiagnostics } from './session.js';
 
 /** A usage error found while reading the command line or environment (exit 2). */
-export function usageError(code: `E_USAGE_${string}`, message: string, hint: string): never {
+export function usageError(code: Extract<Code, `E_USAGE${string}`>, message: string, hint: string): never {
   return fail(code, message, { hint });
 }
 

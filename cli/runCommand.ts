@@ -1,21 +1,19 @@
 import { ensureDir } from '../core/cache/ensureDir.js';
 import path from 'node:path';
-import type { EntryResult } from '../core/Compiler.js';
 import { fail, OrchError } from '../core/diagnostics.js';
 import { Interpreter } from '../core/interpreter/Interpreter.js';
 import { buildEntryArgs, type CallSpec, type EntryArgs, type EntryInterface } from '../core/runtime/callArgs.js';
 import { cloneArray, type NDArray } from '../core/runtime/ndarray.js';
-import { CudaRuntime } from '../core/runtime/CudaRuntime.js';
-import { stageOnDevice, type DeviceArgs } from '../core/runtime/deviceArgs.js';
 import { NativeLibrary } from '../core/runtime/NativeLibrary.js';
-import { hostCallbacks } from '../core/runtime/hostCallbacks.js';
 import { readNpy, writeNpy } from '../core/runtime/npy.js';
 import { compareArrays, type Comparison } from '../core/runtime/compareArrays.js';
 import { syntheticInputs } from '../core/runtime/syntheticInputs.js';
 import { Compiler } from '../core/Compiler.js';
+import { EntryRunner, ready } from '../core/runtime/EntryRunner.js';
 import { layoutText } from '../core/layout/RankLayout.js';
 import { launcherRank, parseBoundary } from '../core/layout/HaloTopology.js';
 import { layoutRequest, type LayoutOptions } from './layoutOptions.js';
+import { cacheMiss, notIntegers } from '../core/diagnostics/codes.js';
 import { openSession, parseTarget, printDiagnostics, timePassesTable, type CommonOptions } from './session.js';
 
 /**
@@ -57,10 +55,10 @@ interface RunReport {
   check?: Comparison & { passed: boolean };
 }
 
-function parseIntList(text: string, what: string): number[] {
+function parseIntList(text: string, what: 'shape' | 'domain' | 'origin'): number[] {
   const parts = text.split(',').map((x) => x.trim());
   const nums = parts.map(Number);
-  if (parts.some((p) => p === '') || nums.some((n) => !Number.isInteger(n))) fail('E_USAGE_' + what.toUpperCase(), `--${what} expects integers separated by commas, got '${text}'`, { hint: `write --${what} 1,2,3` });
+  if (parts.some((p) => p === '') || nums.some((n) => !Number.isInteger(n))) throw notIntegers(what, text);
   return nums;
 }
 
@@ -136,29 +134,28 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   const t0 = performance.now();
   const name = entryName ?? (await soleEntry(session, file));
   const mode = opts.mode === 'python' ? 'python' : opts.mode === 'run' ? 'lookup' : 'build';
-  let result = await compiler.build({ modules: [file], entry: name, externals: session.externals, defines: session.defines, mode });
-  let entry = result.entries[0];
+  const runner = new EntryRunner(compiler, { externals: session.externals, defines: session.defines });
+  let entry = await runner.result(file, name, mode);
   let opened: NativeLibrary | undefined;
-  if (entry?.status === 'hit' && opts.mode !== 'build') {
+  if (entry.status === 'hit' && opts.mode !== 'build') {
     try {
-      opened = NativeLibrary.open(entry.library!, entry.symbol!);
+      opened = runner.open(ready(entry));
     } catch (e) {
       if (!(e instanceof OrchError) || e.diagnostic.code !== 'E_LOAD' || !entry.key) throw e;
       // a cached library that does not load is marked bad: rebuilt here (or a miss that says why in run mode)
       session.err(`orch: the cached library of ${entry.moduleRel}:${entry.entry} does not load; marked bad${mode === 'build' ? ', rebuilding' : ''}: ${e.diagnostic.message}`);
-      result = await compiler.build({ modules: [file], entry: name, externals: session.externals, defines: session.defines, mode, badEntries: { [entry.key]: e.diagnostic.message } });
-      entry = result.entries[0];
+      entry = await runner.result(file, name, mode, { [entry.key]: e.diagnostic.message });
     }
   }
   const buildS = (performance.now() - t0) / 1000;
-  if (opts.timePasses) session.err(timePassesTable(compiler, result.passTimes));
-  if (!entry || entry.status === 'error') {
-    printDiagnostics(result.errors, opts.verbose);
+  if (opts.timePasses) session.err(timePassesTable(runner.passTimes));
+  if (entry.status === 'error') {
+    printDiagnostics(entry.errors, opts.verbose);
     return 1;
   }
   if (entry.status === 'miss') {
     const where = layout ? ` (code path ${compiler.codepath} of rank ${opts.rank ?? 0} in layout ${layoutText(layout.target.layout)})` : '';
-    fail('E_CACHE_MISS', `no usable cache entry for ${entry.moduleRel}:${entry.entry}${where}: ${entry.reason}`, { hint: layout ? 'build it first (orch build --layout ... --rank-domain ..., or --mode build-and-run)' : 'build it first (orch build, or --mode build-and-run)' });
+    throw cacheMiss(`${entry.moduleRel}:${entry.entry}${where}`, entry.reason, layout ? 'orch build --layout ... --rank-domain ..., or --mode build-and-run' : 'orch build, or --mode build-and-run');
   }
   printDiagnostics(entry.warnings, opts.verbose);
   if (opts.mode === 'build') {
@@ -167,8 +164,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     else if (!opts.quiet) session.out(`${entry.moduleRel}:${entry.entry} [build] ${cache === 'hit' ? 'cache hit' : `built (${entry.reason})`} in ${buildS.toFixed(3)} s; not run (mode build)`);
     return 0;
   }
-  const iface = entry.iface;
-  if (!iface) fail('E_CACHE_CORRUPT', `cache entry ${entry.key?.slice(0, 12)} has no call interface`, { hint: 'run orch clean and build again' });
+  const iface = ready(entry).iface;
   const shape = opts.shape ? parseIntList(opts.shape, 'shape') : undefined;
   if (shape) Object.assign(fields, syntheticInputs(iface, shape, fields));
   const spec: CallSpec = {
@@ -180,57 +176,11 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   const args = buildEntryArgs(iface, spec);
   const reference = opts.check ? cloneArgs(args) : undefined;
   const scratch = opts.repeat > 0 ? cloneArgs(args) : undefined;
-  const times: number[] = [];
-
-  if (opts.mode === 'python') {
-    const interp = new Interpreter(entry.program!, { boundary, layout: layout?.target.layout });
-    let t = performance.now();
-    interp.run(args);
-    times.push((performance.now() - t) / 1000);
-    if (scratch) {
-      times.length = 0;
-      for (let r = 0; r < opts.repeat; r++) {
-        t = performance.now();
-        interp.run(scratch);
-        times.push((performance.now() - t) / 1000);
-      }
-    }
-  } else {
-    const lib = opened ?? NativeLibrary.open(entry.library!, entry.symbol!);
-    // A GPU build takes device arrays: fields go to the device and come back after the runs.
-    const device = lib.target === 'cuda' ? CudaRuntime.open() : undefined;
-    const staged: DeviceArgs[] = [];
-    const bind = (a: EntryArgs) => {
-      if (!device) return lib.bind(a);
-      const s = stageOnDevice(device, lib.signature.params, a, session.config.codegen.loopOrder);
-      staged.push(s);
-      lib.bind(s.args);
-    };
-    try {
-      lib.setCallbacks(hostCallbacks(iface));
-      bind(args);
-      let t = performance.now();
-      lib.run();
-      times.push((performance.now() - t) / 1000);
-      if (scratch) {
-        times.length = 0;
-        bind(scratch);
-        for (let r = 0; r < opts.repeat; r++) {
-          t = performance.now();
-          lib.run();
-          times.push((performance.now() - t) / 1000);
-        }
-      }
-      for (const s of staged) s.download();
-    } finally {
-      for (const s of staged) s.free();
-      lib.close();
-    }
-  }
+  const times = runner.run(ready(entry), args, { scratch, repeat: opts.repeat, interpreter: { boundary, layout: layout?.target.layout }, library: opened, loopOrder: session.config.codegen.loopOrder });
 
   let check: RunReport['check'];
   if (reference) {
-    const ir = entry.program ?? (await irFor(session, compiler, file, entry));
+    const ir = entry.program ?? (await new EntryRunner(new Compiler(session.config, { verifyIR: false, printIrAfter: [], timePasses: false, print: session.err }, compiler.codepath, compiler.layout), runner.values).program(file, entry.entry));
     new Interpreter(ir, { boundary, layout: layout?.target.layout }).run(reference);
     const cmp = compareArrays(fieldsOf(iface, reference), fieldsOf(iface, args));
     const passed = cmp.maxRel <= 1e-12 || cmp.maxAbs <= 1e-13;
@@ -293,13 +243,4 @@ async function soleEntry(session: Awaited<ReturnType<typeof openSession>>, file:
     fail('E_USAGE_TARGET', entries.length ? `${path.basename(file)} has several entries: ${entries.join(', ')}` : `${path.basename(file)} has no stencil or program`, { hint: `name one: ${path.basename(file)}:<entry>` });
   }
   return entries[0];
-}
-
-/** The expanded IR of an entry that came from the cache (for --check). */
-async function irFor(session: Awaited<ReturnType<typeof openSession>>, compiler: Compiler, file: string, entry: EntryResult) {
-  const c = new Compiler(session.config, { verifyIR: false, printIrAfter: [], timePasses: false, print: session.err }, compiler.codepath, compiler.layout);
-  const r = await c.build({ modules: [file], entry: entry.entry, externals: session.externals, defines: session.defines, mode: 'python' });
-  const prog = r.entries[0]?.program;
-  if (!prog) throw new OrchError(r.errors[0]);
-  return prog;
 }

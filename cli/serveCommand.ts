@@ -1,10 +1,10 @@
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import type { Program } from '../core/ir/types.js';
-import { formatDiagnostic, OrchError, OrchErrors, type Diagnostic } from '../core/diagnostics.js';
-import { Interpreter } from '../core/interpreter/Interpreter.js';
-import { buildEntryArgs, type CallSpec, type EntryInterface } from '../core/runtime/callArgs.js';
+import { fail, formatDiagnostic, OrchError, OrchErrors, type Diagnostic } from '../core/diagnostics.js';
+import { internalError } from '../core/diagnostics/codes.js';
+import { EntryRunner, type ReadyEntry } from '../core/runtime/EntryRunner.js';
+import { buildEntryArgs, type CallSpec } from '../core/runtime/callArgs.js';
 import type { NDArray } from '../core/runtime/ndarray.js';
 import { readNpy, writeNpy } from '../core/runtime/npy.js';
 import { openSession, parseTarget, type CommonOptions } from './session.js';
@@ -32,20 +32,19 @@ interface ServeRequest {
  */
 export async function serveCommand(opts: CommonOptions): Promise<number> {
   const session = await openSession(opts);
-  const entries = new Map<string, { stamp: number; program: Program; iface: EntryInterface }>();
-  const entry = async (target: string, given: Record<string, ClosureValue> = {}) => {
+  const runner = new EntryRunner(session.compiler);
+  const entries = new Map<string, { stamp: number; ready: ReadyEntry }>();
+  const entry = async (target: string, given: Record<string, ClosureValue> = {}): Promise<ReadyEntry> => {
     const [file, name] = parseTarget(target);
     const stamp = statSync(file).mtimeMs;
     const id = `${target} ${JSON.stringify(given)}`;
     const known = entries.get(id);
-    if (known && known.stamp === stamp) return known;
+    if (known && known.stamp === stamp) return known.ready;
+    if (!name) fail('E_USAGE_TARGET', `serve needs an entry: got '${target}'`, { hint: 'write path/to/module.py:entry' });
     const externals = { ...session.externals };
     for (const [k, v] of Object.entries(given)) externals[k] = closureValue(v);
-    const r = await session.compiler.build({ modules: [file], entry: name, externals, defines: session.defines, mode: 'python' });
-    const e = r.entries[0];
-    if (!e || e.status === 'error' || !e.program || !e.iface) throw new OrchErrors(r.errors);
-    const fresh = { stamp, program: e.program, iface: e.iface };
-    entries.set(id, fresh);
+    const fresh = await new EntryRunner(session.compiler, { externals, defines: session.defines }).prepare(file, name, 'python');
+    entries.set(id, { stamp, ready: fresh });
     return fresh;
   };
   const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
@@ -55,16 +54,15 @@ export async function serveCommand(opts: CommonOptions): Promise<number> {
     try {
       const req = JSON.parse(line) as ServeRequest;
       id = req.id;
-      const { program, iface } = await entry(req.target, req.externals);
+      const ready = await entry(req.target, req.externals);
       const fields: Record<string, NDArray> = {};
       for (const [name, file] of Object.entries(req.in)) fields[name] = readNpy(file);
-      const args = buildEntryArgs(iface, { fields, scalars: req.scalars ?? {}, origin: req.origin, domain: req.domain });
-      new Interpreter(program).run(args);
+      runner.run(ready, buildEntryArgs(ready.iface, { fields, scalars: req.scalars ?? {}, origin: req.origin, domain: req.domain }));
       mkdirSync(req.out, { recursive: true });
       for (const [name, value] of Object.entries(fields)) writeNpy(path.join(req.out, `${name}.npy`), value);
       session.out(JSON.stringify({ id, ok: true }));
     } catch (e) {
-      const diags: Diagnostic[] = e instanceof OrchError ? [e.diagnostic] : e instanceof OrchErrors ? e.diagnostics : [{ code: 'E_INTERNAL', severity: 'error', message: (e as Error)?.stack ?? String(e) }];
+      const diags: Diagnostic[] = e instanceof OrchError ? [e.diagnostic] : e instanceof OrchErrors ? e.diagnostics : [internalError((e as Error)?.stack ?? String(e)).diagnostic];
       session.out(JSON.stringify({ id, ok: false, error: diags.map((d) => formatDiagnostic(d)).join('\n\n') }));
     }
   }

@@ -78,8 +78,8 @@ export function parseTarget(target: string): [string, string | undefined] {
   return [path.resolve(file), m ? m[2] : undefined];
 }
 
-export function timePassesTable(compiler: Compiler, times: Map<string, number>): string {
-  void compiler;
+/** --time-passes: every tap (`stage:tap`), slowest first. */
+export function timePassesTable(times: Map<string, number>): string {
   const rows = [...times.entries()].sort((a, b) => b[1] - a[1]);
   const total = rows.reduce((a, [, t]) => a + t, 0);
   const lines = ['pass timings (ms):', ...rows.map(([k, t]) => `  ${t.toFixed(2).padStart(10)}  ${((100 * t) / (total || 1)).toFixed(1).padStart(5)}%  ${k}`), `  ${total.toFixed(2).padStart(10)}  total`];

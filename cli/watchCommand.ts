@@ -3,6 +3,8 @@ import path from 'node:path';
 import fg from 'fast-glob';
 import { findConfigFile } from '../core/config/loadConfig.js';
 import { toDiagnostics } from '../core/Compiler.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { internalError } from '../core/diagnostics/codes.js';
 import { ProgressPlugin } from '../core/ProgressPlugin.js';
 import { Watching, type WatchRun } from '../core/Watching.js';
 import { ProgressDisplay } from './ProgressDisplay.js';
@@ -117,10 +119,10 @@ function list(items: string[]): string {
 }
 
 /** Errors that stop a whole build (a broken config) as diagnostics; anything else is a bug. */
-function errorDiagnostics(e: Error) {
+function errorDiagnostics(e: Error): Diagnostic[] {
   try {
     return toDiagnostics(e);
   } catch {
-    return [{ code: 'E_INTERNAL', severity: 'error' as const, message: `internal error (please report): ${e.stack ?? e.message}` }];
+    return [internalError(`internal error (please report): ${e.stack ?? e.message}`).diagnostic];
   }
 }

@@ -1,6 +1,7 @@
 import { AsyncSeriesHook, SyncHook } from 'tapable';
 import type { EntryResult } from './Compiler.js';
-import { OrchError, OrchErrors, type Diagnostic } from './diagnostics.js';
+import { OrchError, OrchErrors } from './diagnostics.js';
+import { invalidIR, pluginThrew } from './diagnostics/codes.js';
 import type { EntryBuild } from './EntryBuild.js';
 import { printProgram } from './ir/print.js';
 import { verifyProgram } from './ir/verify.js';
@@ -8,14 +9,9 @@ import type { ResolvedConfig } from './config/types.js';
 import type { BuildCache } from './cache/BuildCache.js';
 import { ModuleLoader } from './frontend/ModuleLoader.js';
 
-export type SimplifyPhase = 1 | 2;
+import { PIPELINE, type StageName } from './pipeline.js';
 
-/** The pipeline stages in order (ARCHITECTURE §3). Hook names double as pass names. */
-export const STAGES = ['parse', 'simplify1', 'regionExpansion', 'libraryExpansion', 'simplify2', 'pooling', 'debugInsertion', 'codegen', 'compile', 'analyze', 'emit'] as const;
-export type StageName = (typeof STAGES)[number];
-
-/** The hooks passes tap (the progress hooks are not instrumented). */
-const PIPELINE_HOOKS = ['parse', 'simplify', 'regionExpansion', 'libraryExpansion', 'pooling', 'debugInsertion', 'codegen', 'compile', 'analyze', 'emit'] as const;
+export { STAGES, type StageName } from './pipeline.js';
 
 /** One entry (a program, or a stencil built directly) of one module. */
 export interface EntryRef {
@@ -27,35 +23,34 @@ export interface EntryRef {
 }
 
 export interface PipelineOptions {
-  /** Verify the IR after every pass. */
+  /** Verify the IR after every pass (otherwise after every stage that rewrites it). */
   verifyIR: boolean;
-  /** Hook or tap names after which the IR is printed ('all' for every pass). */
+  /** Pass, tap or stage names after which the IR is printed ('all' for every pass). */
   printIrAfter: string[];
   /** Collect per-pass timings. */
   timePasses: boolean;
-  /** Stop after library expansion (python mode needs no native code). */
+  /** Stop after this stage (python mode needs no native code). */
   stopAfter?: StageName;
   print: (text: string) => void;
 }
 
+type StageHooks = { readonly [S in StageName]: AsyncSeriesHook<[EntryBuild]> };
+
+/** The pass a tap is: a built-in's tap name without its `orch:` prefix, a custom plugin's name as is. */
+export function passName(tapName: string): string {
+  return tapName.startsWith('orch:') ? tapName.slice('orch:'.length) : tapName;
+}
+
 /**
  * One build of a set of modules. Owns the module loader (each module is parsed once per
- * compilation), the diagnostics and the list of files read. Stage hooks receive one
- * `EntryBuild` at a time; built-in stages tap them at stage 0, so custom passes can run
- * before (< 0) or after (> 0) any built-in.
+ * compilation) and the list of files read. Its stage hooks come from the pipeline table
+ * (pipeline.ts) and receive one `EntryBuild` at a time; each pass is its own tap, ordered
+ * by its tap stage number (built-in stages tap at 0, so custom passes can run before
+ * (< 0) or after (> 0) any built-in).
  */
 export class Compilation {
   readonly hooks = Object.freeze({
-    parse: new AsyncSeriesHook<[EntryBuild]>(['build']),
-    simplify: new AsyncSeriesHook<[EntryBuild, SimplifyPhase]>(['build', 'phase']),
-    regionExpansion: new AsyncSeriesHook<[EntryBuild]>(['build']),
-    libraryExpansion: new AsyncSeriesHook<[EntryBuild]>(['build']),
-    pooling: new AsyncSeriesHook<[EntryBuild]>(['build']),
-    debugInsertion: new AsyncSeriesHook<[EntryBuild]>(['build']),
-    codegen: new AsyncSeriesHook<[EntryBuild]>(['build']),
-    compile: new AsyncSeriesHook<[EntryBuild]>(['build']),
-    analyze: new AsyncSeriesHook<[EntryBuild]>(['build']),
-    emit: new AsyncSeriesHook<[EntryBuild]>(['build']),
+    ...(Object.fromEntries(PIPELINE.map((s) => [s.name, new AsyncSeriesHook<[EntryBuild]>(['build'])])) as StageHooks),
     // Progress (webpack's buildModule/succeedModule): what is built, and where each entry is.
     /** Every entry this compilation will look up, once they are known. */
     entries: new SyncHook<[EntryRef[]]>(['entries']),
@@ -68,8 +63,7 @@ export class Compilation {
   });
 
   readonly loader: ModuleLoader;
-  readonly diagnostics: Diagnostic[] = [];
-  /** name -> total milliseconds, for --time-passes */
+  /** `stage:tap` -> total milliseconds, for --time-passes */
   readonly passTimes = new Map<string, number>();
 
   constructor(
@@ -78,7 +72,7 @@ export class Compilation {
     readonly options: PipelineOptions,
   ) {
     this.loader = new ModuleLoader(config.pythonPath);
-    for (const name of PIPELINE_HOOKS) this.instrument(name, this.hooks[name] as AsyncSeriesHook<[EntryBuild, ...unknown[]]>);
+    for (const stage of PIPELINE) this.instrument(stage.name, stage.rewritesIR);
   }
 
   /** Every file the compilation read (modules and their imports). */
@@ -87,43 +81,32 @@ export class Compilation {
   }
 
   /**
-   * Wraps every tap so an error names its plugin and hook, the IR is verified and
-   * optionally printed after it, and its time is recorded.
+   * The one interceptor: wraps every tap so an error names its plugin and stage, its time
+   * is recorded under its own name, and (with verifyIR) the IR is verified and
+   * (with --print-ir-after) printed after it.
    */
-  private instrument(hookName: string, hook: AsyncSeriesHook<[EntryBuild, ...unknown[]]>): void {
-    hook.intercept({
+  private instrument(stage: StageName, rewritesIR: boolean): void {
+    this.hooks[stage].intercept({
       register: (tap) => {
-        const fn = tap.fn as (...a: unknown[]) => unknown;
+        const fn = tap.fn as (build: EntryBuild) => unknown;
         if (tap.type !== 'promise' && tap.type !== 'sync') return tap;
-        const wrapped = async (...args: unknown[]) => {
-          const build = args[0] as EntryBuild;
-          const passName = hookName === 'simplify' ? `simplify${args[1] as number}` : hookName;
+        const pass = passName(tap.name);
+        const wrapped = async (build: EntryBuild) => {
           const t0 = performance.now();
           try {
-            await fn(...args);
+            await fn(build);
           } catch (e) {
-            throw attribute(e, tap.name, passName);
+            throw attribute(e, tap.name, stage);
           }
           const dt = performance.now() - t0;
-          const label = `${passName}:${tap.name}`;
+          const label = `${stage}:${tap.name}`;
           this.passTimes.set(label, (this.passTimes.get(label) ?? 0) + dt);
-          build.timings[passName] = (build.timings[passName] ?? 0) + dt / 1000;
-          if (build.program && this.options.verifyIR) {
-            const problems = verifyProgram(build.program);
-            if (problems.length) {
-              throw new OrchError({
-                code: 'E_IR_INVALID',
-                severity: 'error',
-                message: `IR does not verify after ${passName} (${tap.name}):\n  ${problems.slice(0, 10).join('\n  ')}`,
-                plugin: tap.name,
-                hook: passName,
-                hint: 'this is a bug in the pass that ran last',
-              });
-            }
-          }
+          build.timings[stage] = (build.timings[stage] ?? 0) + dt / 1000;
+          if (!build.hasProgram || !rewritesIR) return;
+          if (this.options.verifyIR) this.verify(build, `${pass} (${tap.name}${pass === stage ? '' : ` in ${stage}`})`, tap.name, stage, 'this is a bug in the pass that ran last');
           const pia = this.options.printIrAfter;
-          if (build.program && (pia.includes('all') || pia.includes(passName) || pia.includes(hookName) || pia.includes(tap.name))) {
-            this.options.print(`// IR after ${passName} (${tap.name}) of ${build.moduleRel}:${build.entry}\n${printProgram(build.program)}\n`);
+          if (pia.includes('all') || pia.includes(pass) || pia.includes(tap.name)) {
+            this.options.print(`// IR after ${pass} (${tap.name}${pass === stage ? '' : ` in ${stage}`}) of ${build.moduleRel}:${build.entry}\n${printProgram(build.program)}\n`);
           }
         };
         return { ...tap, type: 'promise', fn: wrapped };
@@ -131,26 +114,30 @@ export class Compilation {
     });
   }
 
-  /** Runs the pipeline on one entry. */
+  private verify(build: EntryBuild, after: string, plugin: string | undefined, stage: StageName, hint: string): void {
+    const problems = verifyProgram(build.program);
+    if (problems.length) throw invalidIR(after, problems, { plugin, hook: stage, hint });
+  }
+
+  /** Runs the pipeline table on one entry, up to `stopAfter`. */
   async runEntry(build: EntryBuild, stopAfter?: StageName): Promise<void> {
     const stop = stopAfter ?? this.options.stopAfter;
-    const steps: [StageName, () => Promise<void>][] = [
-      ['parse', () => this.hooks.parse.promise(build)],
-      ['simplify1', () => this.hooks.simplify.promise(build, 1)],
-      ['regionExpansion', () => this.hooks.regionExpansion.promise(build)],
-      ['libraryExpansion', () => this.hooks.libraryExpansion.promise(build)],
-      ['simplify2', () => this.hooks.simplify.promise(build, 2)],
-      ['pooling', () => this.hooks.pooling.promise(build)],
-      ['debugInsertion', () => this.hooks.debugInsertion.promise(build)],
-      ['codegen', () => this.hooks.codegen.promise(build)],
-      ['compile', () => this.hooks.compile.promise(build)],
-      ['analyze', () => this.hooks.analyze.promise(build)],
-      ['emit', () => this.hooks.emit.promise(build)],
-    ];
-    for (const [name, step] of steps) {
+    for (const { name, rewritesIR } of PIPELINE) {
       this.hooks.stage.call(build, name);
-      await step();
+      await this.hooks[name].promise(build);
+      if (rewritesIR && build.hasProgram) this.afterStage(build, name);
       if (name === stop) break;
+    }
+  }
+
+  /** Without verifyIR, every stage that rewrites the IR must still leave IR that verifies. */
+  private afterStage(build: EntryBuild, stage: StageName): void {
+    if (!this.options.verifyIR) this.verify(build, `stage ${stage}`, undefined, stage, `a pass in ${stage} produced invalid IR; run with --verify-ir to find it, and --print-ir-after=all to see its IR`);
+    const pia = this.options.printIrAfter;
+    // a stage named like one of its passes (parse, pooling, ...) was printed by the interceptor
+    const named = pia.includes(stage) || (pia.includes('simplify') && stage.startsWith('simplify'));
+    if (named && !this.hooks[stage].taps.some((t) => passName(t.name) === stage)) {
+      this.options.print(`// IR after ${stage} of ${build.moduleRel}:${build.entry}\n${printProgram(build.program)}\n`);
     }
   }
 }
@@ -166,14 +153,5 @@ function attribute(e: unknown, plugin: string, hook: string): unknown {
     return e;
   }
   if (e instanceof OrchErrors) return e;
-  const err = e instanceof Error ? e : new Error(String(e));
-  return new OrchError({
-    code: 'E_PLUGIN',
-    severity: 'error',
-    message: `plugin '${plugin}' threw in hook '${hook}': ${err.message}`,
-    plugin,
-    hook,
-    hint: plugin.startsWith('orch:') ? 'this is a bug in orch; please report it with the module that triggers it' : `fix the plugin '${plugin}'`,
-    detail: err.stack,
-  });
+  return pluginThrew(plugin, hook, e instanceof Error ? e : new Error(String(e)));
 }

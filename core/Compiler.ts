@@ -11,7 +11,7 @@ import { nativeHeaderFiles, nativeHeadersHash, orchVersion, PACKAGE_ROOT, sha256
 import { Compilation, type EntryRef, type PipelineOptions } from './Compilation.js';
 import type { ResolvedConfig } from './config/types.js';
 import { OrchError, OrchErrors, type Diagnostic } from './diagnostics.js';
-import type { EntryBuild } from './EntryBuild.js';
+import { EntryBuild } from './EntryBuild.js';
 import type { Program } from './ir/types.js';
 import { writeFileAtomic } from './runtime/atomicWrite.js';
 import { ensureDir } from './cache/ensureDir.js';
@@ -266,28 +266,33 @@ export class Compiler {
         if (again.status === 'hit') return hit(again, 'built by another process');
         this.cache.removeAbandonedStaging(moduleRel, entry);
         const build = this.newBuild(file, moduleRel, entry, req, inputs, found.optionsKey);
+        let emitted;
         try {
-          await compilation.runEntry(build);
+          // a build mode run goes to the end of the table: the entry is built only once emitted
+          await compilation.runEntry(build, 'emit');
+          emitted = build.need('emitted', 'the compiler');
         } catch (e) {
           const diags = toDiagnostics(e);
-          this.cache.discardStaging(build.staging);
+          this.cache.discardStaging(build.peek('generated')?.staging);
           this.cache.record(moduleRel, entry, { time: new Date().toISOString(), result: 'error', reason: diags[0]?.message });
           return { ...base, status: 'error', reason: found.reason, errors: diags, files: readSoFar(), durationS: (performance.now() - t0) / 1000, timings: build.timings };
         }
-        this.cache.record(moduleRel, entry, { time: new Date().toISOString(), result: 'miss', key: build.key, reason: found.reason });
+        const parsed = build.need('parsed', 'the compiler');
+        const generated = build.need('generated', 'the compiler');
+        this.cache.record(moduleRel, entry, { time: new Date().toISOString(), result: 'miss', key: parsed.key, reason: found.reason });
         return {
           ...base,
           status: 'built',
           reason: found.reason,
-          key: build.key,
-          dir: build.dir,
-          library: build.library,
-          symbol: build.cpp?.symbol,
-          binding: build.cpp?.binding && build.dir && path.join(build.dir, build.cpp.binding),
+          key: parsed.key,
+          dir: emitted.dir,
+          library: emitted.library,
+          symbol: generated.symbol,
+          binding: generated.binding && path.join(emitted.dir, generated.binding),
           warnings: build.warnings,
           program: build.program,
-          iface: build.program && entryInterface(build.program),
-          files: [...build.files.keys()],
+          iface: entryInterface(build.program),
+          files: [...parsed.files.keys()],
           durationS: (performance.now() - t0) / 1000,
           timings: build.timings,
         };
@@ -296,18 +301,20 @@ export class Compiler {
       }
     }
     const build = this.newBuild(file, moduleRel, entry, req, inputs, '');
+    let parsed;
     try {
       // python mode interprets the IR every optimizing pass produced; no native code
       await compilation.runEntry(build, this.pipeline.stopAfter ?? 'debugInsertion');
+      parsed = build.need('parsed', 'the compiler');
     } catch (e) {
       return { ...base, status: 'error', errors: toDiagnostics(e), files: readSoFar(), durationS: (performance.now() - t0) / 1000 };
     }
-    return { ...base, status: 'built', program: build.program, iface: build.program && entryInterface(build.program), files: [...build.files.keys()], durationS: (performance.now() - t0) / 1000, timings: build.timings };
+    return { ...base, status: 'built', program: build.program, iface: entryInterface(build.program), files: [...parsed.files.keys()], durationS: (performance.now() - t0) / 1000, timings: build.timings };
   }
 
   private newBuild(file: string, moduleRel: string, entry: string, req: BuildRequest, inputs: EntryInputs, optionsKey: string): EntryBuild {
     const layout = this.layout ? { codepath: this.codepath as CodePath, target: this.layout } : undefined;
-    return { module: file, moduleRel, entry, externals: req.externals, defines: req.defines, closure: req.closure, inputs, optionsKey, files: new Map(), env: new Map(), warnings: [], timings: {}, layout };
+    return new EntryBuild({ module: file, moduleRel, entry, externals: req.externals, defines: req.defines, closure: req.closure, inputs, optionsKey, layout });
   }
 
   /**

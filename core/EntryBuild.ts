@@ -1,5 +1,6 @@
 import type { EntryInputs } from './cache/BuildCache.js';
 import type { Diagnostic } from './diagnostics.js';
+import { internalError } from './diagnostics/codes.js';
 import type { Program } from './ir/types.js';
 import type { LayoutContext } from './frontend/layoutExternals.js';
 import type { Value } from './frontend/values.js';
@@ -17,11 +18,66 @@ export interface MemoryReport {
   peak: { temporaryArenaBytes: string; transientArenaBytes: string };
 }
 
-/**
- * One entry (a program, or a stencil run directly) of one module going through the
- * pipeline. Stage plugins read and replace `program`, and fill in the outputs.
- */
-export interface EntryBuild {
+/** parse: what the entry's IR was built from, and its cache key. */
+export interface Parsed {
+  /** Source files read, with their content (the key is computed from them). */
+  files: Map<string, string>;
+  /** Environment variables read (`os.environ` in module code), with their values (null: unset); part of the key. */
+  env: Map<string, string | null>;
+  /** Paths the imports probed and found absent before resolving: one appearing would change the build. */
+  absent: string[];
+  /** The cache key (absent in python mode, which caches nothing). */
+  key?: string;
+}
+
+/** libraryExpansion: the IR holds loop nests, no stencil node. */
+export interface Expanded {
+  /** The tile size every launch was marked with (false: no tiling). */
+  tile: [number, number] | [number, number, number] | false;
+}
+
+/** codegen: the generated sources, in the staging folder. */
+export interface Generated {
+  /** Staging folder codegen, compile and emit write into. */
+  staging: string;
+  symbol: string;
+  /** The main source file (absolute). */
+  file: string;
+  /** More generated sources (the .cu and launcher header of a CUDA build), absolute. */
+  extraFiles: string[];
+  /** Those of `extraFiles` the compiler is given. */
+  compiledFiles: string[];
+  /** The generated Python binding (file name in the staging folder). */
+  binding?: string;
+  signature: unknown;
+}
+
+/** compile: the shared library in the staging folder. */
+export interface Compiled {
+  library: string;
+  command: string[];
+}
+
+/** emit: the committed cache entry. */
+export interface Emitted {
+  dir: string;
+  library: string;
+}
+
+/** The typed product each stage leaves (the `product` column of the pipeline table). */
+export interface StageProducts {
+  parsed: Parsed;
+  expanded: Expanded;
+  generated: Generated;
+  compiled: Compiled;
+  analyzed: MemoryReport;
+  emitted: Emitted;
+}
+
+export type ProductName = keyof StageProducts;
+
+/** What an EntryBuild starts with: which entry, built how. */
+export interface EntryContext {
   /** Absolute path of the module. */
   module: string;
   /** Module path relative to the project root, as shown to users and used in the cache. */
@@ -34,29 +90,72 @@ export interface EntryBuild {
   /** Layout builds: the code path and rank grid this entry is specialized for. */
   layout?: LayoutContext;
   inputs: EntryInputs;
+  /** '' in python mode (no cache key). */
   optionsKey: string;
+}
+
+/**
+ * One entry (a program, or a stencil run directly) of one module going through the
+ * pipeline. Stages read and replace `program` and leave their typed products; a stage
+ * that needs a product no earlier stage left gets an internal error, never a quiet skip.
+ */
+export class EntryBuild implements EntryContext {
+  readonly module: string;
+  readonly moduleRel: string;
+  readonly entry: string;
+  readonly externals: Record<string, Value>;
+  readonly defines: Record<string, number | boolean>;
+  readonly closure?: Closure;
+  readonly layout?: LayoutContext;
+  readonly inputs: EntryInputs;
+  readonly optionsKey: string;
+  readonly warnings: Diagnostic[] = [];
+  /** stage -> seconds */
+  readonly timings: Record<string, number> = {};
+  private ir: Program | undefined;
+  private readonly products: Partial<StageProducts> = {};
+
+  constructor(context: EntryContext) {
+    this.module = context.module;
+    this.moduleRel = context.moduleRel;
+    this.entry = context.entry;
+    this.externals = context.externals;
+    this.defines = context.defines;
+    this.closure = context.closure;
+    this.layout = context.layout;
+    this.inputs = context.inputs;
+    this.optionsKey = context.optionsKey;
+  }
+
   /** The IR as the last stage left it. */
-  program?: Program;
-  /** Source files the parse stage read, with their content (the key is computed from them). */
-  files: Map<string, string>;
-  /** Paths the imports probed and found absent before resolving: one appearing would change the build. */
-  absent?: string[];
-  /** Environment variables the parse stage read (`os.environ` in module code), with their values (null: unset); part of the key. */
-  env: Map<string, string | null>;
-  key?: string;
-  /** Staging folder the codegen/compile/emit stages write into. */
-  staging?: string;
-  /** Final cache folder, set by emit. */
-  dir?: string;
-  /**
-   * `extraFiles`: more generated sources of the entry (the .cu and launcher header of a CUDA
-   * build), `compiledFiles` those of them the compiler is given; `binding`: the generated
-   * Python binding (file name).
-   */
-  cpp?: { source: string; header: string; symbol: string; signature: unknown; file?: string; extraFiles?: string[]; compiledFiles?: string[]; binding?: string };
-  library?: string;
-  command?: string[];
-  memory?: MemoryReport;
-  warnings: Diagnostic[];
-  timings: Record<string, number>;
+  get program(): Program {
+    if (!this.ir) throw internalError(`${this.moduleRel}:${this.entry} has no IR: no parse stage produced one`);
+    return this.ir;
+  }
+
+  set program(p: Program) {
+    this.ir = p;
+  }
+
+  /** Whether a parse stage has produced IR yet (the interceptor prints and verifies only then). */
+  get hasProgram(): boolean {
+    return this.ir !== undefined;
+  }
+
+  /** Records what a stage produced. */
+  provide<K extends ProductName>(name: K, product: StageProducts[K]): void {
+    this.products[name] = product;
+  }
+
+  /** The product `name`; an internal error if no stage left it (a stage missing or skipped). */
+  need<K extends ProductName>(name: K, by: string): StageProducts[K] {
+    const p = this.products[name];
+    if (p === undefined) throw internalError(`${by} needs the '${name}' product of ${this.moduleRel}:${this.entry}, but no stage left it`);
+    return p;
+  }
+
+  /** The product `name` if a stage left it (for cleanup after a failure, never to skip work). */
+  peek<K extends ProductName>(name: K): StageProducts[K] | undefined {
+    return this.products[name];
+  }
 }

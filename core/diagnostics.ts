@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { Code } from './diagnostics/codes.js';
 import type { SourceLoc } from './ir/types.js';
 
 /**
@@ -6,7 +7,8 @@ import type { SourceLoc } from './ir/types.js';
  * hint. They are thrown as `OrchError` and printed by the CLI; anything else thrown is a bug.
  */
 export interface Diagnostic {
-  code: string;
+  /** One of the codes of diagnostics/codes.ts (the docs table lists them all). */
+  code: Code;
   severity: 'error' | 'warning';
   message: string;
   hint?: string;
@@ -41,7 +43,7 @@ export class OrchErrors extends Error {
 }
 
 /** The one way code creates a user error. */
-export function fail(code: string, message: string, opts: { loc?: SourceLoc; hint?: string; length?: number; detail?: string } = {}): never {
+export function fail(code: Code, message: string, opts: { loc?: SourceLoc; hint?: string; length?: number; detail?: string } = {}): never {
   throw new OrchError({ code, severity: 'error', message, ...opts });
 }
 
@@ -66,7 +68,7 @@ function sourceLines(file: string): string[] | undefined {
 }
 
 /** Two lines of context, a gutter and a caret under the location. */
-export function codeFrame(loc: SourceLoc, length = 1): string {
+function codeFrame(loc: SourceLoc, length = 1): string {
   const lines = sourceLines(loc.file);
   if (!lines || loc.line < 1 || loc.line > lines.length) return '';
   const first = Math.max(1, loc.line - 2);
@@ -99,7 +101,7 @@ export function formatDiagnostic(d: Diagnostic, opts: { verbose?: boolean; paint
 }
 
 /** Edit distance, for did-you-mean suggestions. */
-export function levenshtein(a: string, b: string): number {
+function levenshtein(a: string, b: string): number {
   const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     let prev = dp[0];

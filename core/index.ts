@@ -10,9 +10,10 @@ export type { CodegenOptions, CompilerOptions, OrchConfig, OrchPlugin, Preset, R
 
 // The compiler, its compilations and their hooks
 export { Compiler, type BuildMode, type BuildRequest, type BuildResult, type EntryResult } from './Compiler.js';
-export { Compilation, STAGES, type EntryRef, type PipelineOptions, type SimplifyPhase, type StageName } from './Compilation.js';
-export type { EntryBuild, MemoryReport } from './EntryBuild.js';
-export { BUILTIN_STAGE, requireValidIR, tapSimplify, tapStage, type StageHook } from './stagePlugin.js';
+export { Compilation, passName, type EntryRef, type PipelineOptions } from './Compilation.js';
+export { BUILTIN_STAGE, PIPELINE, STAGES, type StageName } from './pipeline.js';
+export { EntryBuild, type Compiled, type Emitted, type EntryContext, type Expanded, type Generated, type MemoryReport, type Parsed, type ProductName, type StageProducts } from './EntryBuild.js';
+export { tapStage } from './stagePlugin.js';
 export { PassPlugin, type PassOptions } from './PassPlugin.js';
 export { Watching, type WatchHandler, type WatchOptions, type WatchRun, type WatchTarget } from './Watching.js';
 

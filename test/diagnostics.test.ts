@@ -56,7 +56,14 @@ diag('--quiet prints nothing but errors; --time-passes prints a table per pass a
   assert.is(quiet.code, 0, quiet.stderr);
   assert.is(quiet.stdout, '');
   for (const pass of ['parse:orch:parse', 'libraryExpansion:orch:libraryExpansion', 'compile:orch:compile', 'emit:orch:emit']) assert.match(quiet.stderr, pass);
+  // each simplify pass is timed on its own
+  for (const pass of ['simplify1:orch:constantFolding', 'simplify1:orch:deadCode', 'simplify2:orch:copyPropagation', 'simplify2:orch:fusion', 'simplify2:orch:scalarization', 'simplify2:orch:mergeBlocks', 'simplify2:orch:tiling', 'simplify2:orch:planes']) assert.match(quiet.stderr, pass);
   assert.match(quiet.stderr, /\d+\.\d+\s+total/);
+  p.write('m.py', stencilModule('s', 'w * a + 1.0'));
+  const json = await p.orch(['build', 'm.py', '--json', '--time-passes']);
+  assert.is(json.code, 0, json.stderr);
+  const times = JSON.parse(json.stdout).pass_times_ms as Record<string, number>;
+  for (const pass of ['parse:orch:parse', 'simplify2:orch:fusion', 'emit:orch:emit']) assert.type(times[pass], 'number', `--json lists ${pass}`);
   const hit = await p.orch(['build', 'm.py', '--time-passes']);
   assert.match(hit.stderr, 'note: 1 entry was a cache hit and ran no pass');
   p.write('m.py', stencilModule('s', 'w * b['));
@@ -74,9 +81,18 @@ diag('--print-ir-after prints the IR after the named pass, or after every pass',
   assert.match(one.stderr, '// IR after libraryExpansion (orch:libraryExpansion) of m.py:s');
   assert.match(one.stderr, 'vloop PARALLEL');
   assert.not.match(one.stderr, '// IR after parse');
+  const fusion = await p.orch(['run', 'm.py:s', '--mode', 'python', '--shape', '3,3,2', '--scalars', '{"w": 1}', '--print-ir-after', 'fusion']);
+  assert.is(fusion.code, 0, fusion.stderr);
+  assert.is(fusion.stderr.match(/\/\/ IR after /g)?.length, 1, 'one pass printed');
+  assert.match(fusion.stderr, '// IR after fusion (orch:fusion in simplify2) of m.py:s');
+  const stage = await p.orch(['run', 'm.py:s', '--mode', 'python', '--shape', '3,3,2', '--scalars', '{"w": 1}', '--print-ir-after', 'simplify2']);
+  assert.is(stage.stderr.match(/\/\/ IR after /g)?.length, 1, 'a stage name prints once, after the stage');
+  assert.match(stage.stderr, '// IR after simplify2 of m.py:s');
   p.write('m.py', stencilModule('s', 'w + a'));
   const all = await p.orch(['build', 'm.py', '--print-ir-after', 'all', '--quiet']);
-  for (const pass of ['parse', 'simplify1', 'regionExpansion', 'libraryExpansion', 'simplify2', 'pooling', 'debugInsertion', 'codegen']) assert.match(all.stderr, `// IR after ${pass} (`);
+  // every pass by name, the simplify passes each on its own
+  for (const pass of ['parse (orch:parse)', 'constantFolding (orch:constantFolding in simplify1)', 'deadCode (orch:deadCode in simplify1)', 'regionExpansion (', 'libraryExpansion (', 'copyPropagation (orch:copyPropagation in simplify2)', 'fusion (orch:fusion in simplify2)', 'scalarization (', 'mergeBlocks (', 'tiling (', 'planes (orch:planes in simplify2)', 'pooling (', 'debugInsertion (']) assert.match(all.stderr, `// IR after ${pass}`);
+  assert.not.match(all.stderr, '// IR after codegen', 'codegen leaves the IR as it was');
 });
 
 diag('without a terminal, progress is one plain line per finished entry', async () => {

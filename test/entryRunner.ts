@@ -5,11 +5,10 @@ import * as assert from 'uvu/assert';
 import { Compiler, type EntryResult } from '../core/Compiler.js';
 import { resolveConfig } from '../cli/toolset.js';
 import { formatDiagnostic, OrchError, type Diagnostic } from '../core/diagnostics.js';
-import { Interpreter } from '../core/interpreter/Interpreter.js';
 import { buildEntryArgs, type CallSpec } from '../core/runtime/callArgs.js';
 import { compareArrays } from '../core/runtime/compareArrays.js';
 import { cloneArray, type NDArray } from '../core/runtime/ndarray.js';
-import { NativeLibrary } from '../core/runtime/NativeLibrary.js';
+import { EntryRunner as CoreRunner, ready } from '../core/runtime/EntryRunner.js';
 import { parseExternals } from '../core/frontend/externalsJson.js';
 
 /**
@@ -19,6 +18,11 @@ import { parseExternals } from '../core/frontend/externalsJson.js';
  */
 export class EntryRunner {
   private constructor(private readonly compiler: Compiler) {}
+
+  /** The core's runner with the externals of one test. */
+  private runner(externals: string): CoreRunner {
+    return new CoreRunner(this.compiler, { externals: parseExternals(externals), defines: {} });
+  }
 
   static async create(opts: { pythonPath?: string[] } = {}): Promise<EntryRunner> {
     const root = mkdtempSync(path.join(os.tmpdir(), 'orch-entry-runner-'));
@@ -30,8 +34,7 @@ export class EntryRunner {
 
   /** Lowers (python mode) or builds an entry; returns its result with errors, if any. */
   async build(module: string, entry: string, mode: 'python' | 'build', externals = '{}'): Promise<EntryResult> {
-    const r = await this.compiler.build({ modules: [module], entry, externals: parseExternals(externals), defines: {}, mode });
-    return r.entries[0];
+    return this.runner(externals).result(module, entry, mode);
   }
 
   /** The first diagnostic of building the entry in python mode (fails the test if it builds). */
@@ -48,15 +51,11 @@ export class EntryRunner {
   async runBoth(module: string, entry: string, call: CallSpec, externals = '{}'): Promise<{ interpreted: Outcome; compiled: Outcome }> {
     const py = await this.build(module, entry, 'python', externals);
     if (py.errors.length) assert.unreachable(py.errors.map((d) => formatDiagnostic(d)).join('\n'));
-    const interpreted = outcome(call, (args) => new Interpreter(py.program!).run(args), py);
+    const runner = this.runner(externals);
+    const interpreted = outcome(call, (args) => runner.run(ready(py), args), py);
     const built = await this.build(module, entry, 'build', externals);
     if (built.errors.length) assert.unreachable(built.errors.map((d) => formatDiagnostic(d, { verbose: true })).join('\n'));
-    const lib = NativeLibrary.open(built.library!, built.symbol!);
-    try {
-      return { interpreted, compiled: outcome(call, (args) => lib.run(args), built) };
-    } finally {
-      lib.close();
-    }
+    return { interpreted, compiled: outcome(call, (args) => runner.run(ready(built), args), built) };
   }
 
   /** `runBoth`, then checks the two runs agree to `tol` and returns the fields. */

@@ -53,9 +53,10 @@ plugins('the example pass plugin rewrites the IR between library expansion and p
   assert.equal([...b1], [...b0]);
 
   // --print-ir-after names the plugin's pass
-  const ir = await p.orch(['run', 'm.py:s', '--mode', 'python', '--shape', '5,4,3', '--scalars', '{"w": 1.5}', '--print-ir-after', 'exact-reciprocal']);
+  const ir = await p.orch(['run', 'm.py:s', '--mode', 'python', '--shape', '5,4,3', '--scalars', '{"w": 1.5}', '--print-ir-after', 'exact-reciprocal', '--time-passes']);
   assert.is(ir.code, 0, ir.stderr);
-  assert.match(ir.stderr, '// IR after libraryExpansion (exact-reciprocal)');
+  assert.match(ir.stderr, '// IR after exact-reciprocal (exact-reciprocal in libraryExpansion)');
+  assert.match(ir.stderr, /\d+\.\d+%\s+libraryExpansion:exact-reciprocal\n/, '--time-passes lists the custom pass');
   assert.match(ir.stderr, '* 0.25)');
 
   // the build info records the plugin and its version
@@ -101,7 +102,7 @@ const breakCpp: OrchPlugin = {
   name: 'break-cpp',
   apply(compiler) {
     tapStage(compiler, 'codegen', 'break-cpp', (build) => {
-      const file = build.cpp!.file!;
+      const file = build.need('generated', 'break-cpp').file;
       const lines = readFileSync(file, 'utf8').split('\\n');
       const at = lines.findIndex((l) => /^#line 7 ".*m\\.py"$/.test(l));
       lines.splice(at + 1, 0, '  this_is_not_cpp = 1;');

@@ -133,7 +133,7 @@ export function writeCacheFile(file: string, data: string | Uint8Array): void {
 }
 
 /** Cache folder names are readable but can never escape the cache root. */
-export function safeSegment(s: string): string {
+function safeSegment(s: string): string {
   const cleaned = s.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^\.+/, '_');
   return cleaned.length ? cleaned.slice(0, 120) : '_';
 }

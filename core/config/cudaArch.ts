@@ -37,7 +37,7 @@ export function normalizeCudaArch(text: string, source: string): string {
 }
 
 /** nvidia-smi's compute capability of every visible GPU. */
-export const nvidiaSmiComputeCaps: ComputeCapQuery = async () => {
+const nvidiaSmiComputeCaps: ComputeCapQuery = async () => {
   const r = await execa('nvidia-smi', ['--query-gpu=compute_cap', '--format=csv,noheader'], { reject: false, stdin: 'ignore', encoding: 'utf8', timeout: 15000 });
   if (r.failed) return null;
   const caps = String(r.stdout).split('\n').map((l) => l.trim()).filter(Boolean);

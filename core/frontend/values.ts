@@ -92,10 +92,6 @@ export interface ModuleScope {
   parent?: ModuleScope;
 }
 
-export function isNumeric(v: Value): v is Extract<Value, { k: 'num' }> | Extract<Value, { k: 'bool' }> {
-  return v.k === 'num' || v.k === 'bool';
-}
-
 export function describeValue(v: Value): string {
   switch (v.k) {
     case 'num':

@@ -1,4 +1,5 @@
 import { registerSource } from '../diagnostics.js';
+import { isCode, type Code } from '../diagnostics/codes.js';
 import { lex, Tokens } from './lex.js';
 import type { ExprScope } from './parseExpr.js';
 import { StmtParser } from './parseStmts.js';
@@ -244,7 +245,9 @@ class IRParser extends StmtParser {
       t.next();
       const cond = this.ex.parse(this.programScope, 'bool');
       t.expect('else');
-      const code = t.ident('an error code');
+      const codeTok = t.next();
+      if (!isCode(codeTok.text)) t.error(`expected an error code, found '${codeTok.text}'`, codeTok);
+      const code = codeTok.text as Code;
       const msgTok = t.next();
       if (msgTok.kind !== 'string') t.error(`expected the requirement's message, found '${msgTok.text}'`, msgTok);
       const args = this.tuple(this.programScope, 'int64');

@@ -9,6 +9,8 @@
  * Everything is plain data (JSON-serializable) so it can be hashed, printed and cloned.
  */
 
+import type { Code } from '../diagnostics/codes.js';
+
 export type DType = 'float64' | 'float32' | 'int32' | 'int64' | 'bool';
 export type Axes = 'IJK' | 'IJ' | 'IK' | 'JK' | 'I' | 'J' | 'K';
 export type IterationOrder = 'PARALLEL' | 'FORWARD' | 'BACKWARD';
@@ -241,7 +243,7 @@ export interface VLoop {
 export interface LaunchRequirement {
   /** Host expression (bool) that must hold. */
   cond: Expr;
-  code: string;
+  code: Code;
   /** The error message; `{0}`, `{1}` ... stand for the values of `args` (int64 host expressions). */
   message: string;
   args: Expr[];

@@ -17,7 +17,7 @@ export const DEFAULT_HALO = 3;
 
 export type CodePath = 'A' | 'BL' | 'B' | 'BR' | 'L' | 'C' | 'R' | 'TL' | 'T' | 'TR';
 
-export const CODE_PATHS: readonly CodePath[] = ['A', 'BL', 'B', 'BR', 'L', 'C', 'R', 'TL', 'T', 'TR'];
+const CODE_PATHS: readonly CodePath[] = ['A', 'BL', 'B', 'BR', 'L', 'C', 'R', 'TL', 'T', 'TR'];
 
 export interface RankLayout {
   /** Ranks along I (x) and along J (y) on one tile. */

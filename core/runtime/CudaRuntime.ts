@@ -29,7 +29,7 @@ interface Fns {
 }
 
 /** Where libcudart may be: $ORCH_CUDART, the toolkit of $CUDA_HOME/$CUDA_PATH, /usr/local/cuda, the loader path. */
-export function cudartCandidates(env: NodeJS.ProcessEnv = process.env): string[] {
+function cudartCandidates(env: NodeJS.ProcessEnv = process.env): string[] {
   const out: string[] = [];
   if (env.ORCH_CUDART) out.push(env.ORCH_CUDART);
   for (const root of [env.CUDA_HOME, env.CUDA_PATH, '/usr/local/cuda']) {

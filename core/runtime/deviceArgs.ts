@@ -22,7 +22,7 @@ export function layoutStrides(shape: readonly number[], axes: string, loopOrder:
 }
 
 /** Copies C-ordered `src` into `dst` laid out with `strides` (or back, with `toStrided` false). */
-export function relayout(src: TypedArray, dst: TypedArray, shape: readonly number[], strides: readonly number[], toStrided: boolean): void {
+function relayout(src: TypedArray, dst: TypedArray, shape: readonly number[], strides: readonly number[], toStrided: boolean): void {
   const [n0, n1, n2] = [shape[0] ?? 1, shape[1] ?? 1, shape[2] ?? 1];
   const [s0, s1, s2] = [strides[0] ?? 0, strides[1] ?? 0, strides[2] ?? 0];
   const d = dst as unknown as ArrayLike<number | bigint> & { [n: number]: number | bigint };

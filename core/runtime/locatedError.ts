@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../diagnostics.js';
+import { isCode, type Code } from '../diagnostics/codes.js';
 import type { SourceLoc } from '../ir/types.js';
 
 /**
@@ -22,9 +23,10 @@ const LOCATED = /^(.+):(\d+):(\d+): error (E_[A-Z0-9_]+): ([^\n]*)(?:\nhint: ([\
 
 export function parseLocatedError(text: string): Diagnostic | undefined {
   const m = LOCATED.exec(text);
-  if (!m) return undefined;
+  // a code this orch does not know is not one of its messages
+  if (!m || !isCode(m[4])) return undefined;
   return {
-    code: m[4],
+    code: m[4] as Code,
     severity: 'error',
     message: m[5],
     loc: { file: m[1], line: Number(m[2]), col: Number(m[3]) },

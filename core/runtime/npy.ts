@@ -36,7 +36,7 @@ export function readNpy(file: string): NDArray {
   return { dtype, shape: parsed.shape, data };
 }
 
-export function encodeNpy(a: NDArray): Buffer {
+function encodeNpy(a: NDArray): Buffer {
   return Buffer.from(dump(a.data, a.shape, { dtype: TO_NPY[a.dtype] }));
 }
 

@@ -16,7 +16,6 @@ export class AnalyzePlugin implements OrchPlugin {
   apply(compiler: Compiler): void {
     tapStage(compiler, 'analyze', this.name, (build) => {
       const p = build.program;
-      if (!p) return;
       const { backend } = compiler.config;
       // a backend that runs tiles keeps these per tile, sized to the tile and its halo, not to the domain
       const perTile = new Map<string, { tile: string; zeroFill: boolean }>();
@@ -50,7 +49,7 @@ export class AnalyzePlugin implements OrchPlugin {
       // peak: the temporaries' arena plus the largest launch's transients
       const ends = (role: string) => p.arrays.filter((a) => a.role === role && a.pool).map((a) => printExpr(a.pool!.end));
       const peak = { temporaryArenaBytes: ends('temporary').pop() ?? '0', transientArenaBytes: ends('transient').length ? `max(${ends('transient').join(', ')})` : '0' };
-      build.memory = { arrays, totals, peak };
+      build.provide('analyzed', { arrays, totals, peak });
     });
   }
 }

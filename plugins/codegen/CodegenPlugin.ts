@@ -14,24 +14,26 @@ export class CodegenPlugin implements OrchPlugin {
   readonly name = 'orch:codegen';
   apply(compiler: Compiler): void {
     tapStage(compiler, 'codegen', this.name, (build, compilation) => {
-      if (!build.program) return;
-      build.staging = compilation.cache.staging(build.moduleRel, build.entry);
+      // codegen of stencil nodes is meaningless: library expansion must have run
+      build.need('expanded', 'codegen');
       const out = compiler.config.backend.generate(build.program, compiler.config.codegen);
-      const file = path.join(build.staging, `${out.symbol}.cpp`);
+      // the staging folder is made once generation succeeded, so a codegen error leaves none behind
+      const staging = compilation.cache.staging(build.moduleRel, build.entry);
+      const file = path.join(staging, `${out.symbol}.cpp`);
       writeCacheFile(file, out.source);
-      const extra = out.extraFiles.map((f) => ({ ...f, path: path.join(build.staging!, f.name) }));
+      const extra = out.extraFiles.map((f) => ({ ...f, path: path.join(staging, f.name) }));
       for (const f of extra) writeCacheFile(f.path, f.text);
-      writeCacheFile(path.join(build.staging, `${out.symbol}.h`), out.header);
-      writeCacheFile(path.join(build.staging, 'binding.py'), generatePythonBinding(out.signature, out.symbol));
-      build.cpp = {
-        source: out.source,
-        header: out.header,
+      writeCacheFile(path.join(staging, `${out.symbol}.h`), out.header);
+      writeCacheFile(path.join(staging, 'binding.py'), generatePythonBinding(out.signature, out.symbol));
+      build.provide('generated', {
+        staging,
         symbol: out.symbol,
         signature: out.signature,
         file,
-        ...(extra.length ? { extraFiles: extra.map((f) => f.path), compiledFiles: extra.filter((f) => f.compiled).map((f) => f.path) } : {}),
+        extraFiles: extra.map((f) => f.path),
+        compiledFiles: extra.filter((f) => f.compiled).map((f) => f.path),
         binding: 'binding.py',
-      };
+      });
     });
   }
 }

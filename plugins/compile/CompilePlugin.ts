@@ -14,8 +14,8 @@ export class CompilePlugin implements OrchPlugin {
   readonly name = 'orch:compile';
   apply(compiler: Compiler): void {
     tapStage(compiler, 'compile', this.name, async (build) => {
-      if (!build.cpp?.file || !build.staging) return;
-      const output = path.join(build.staging, `lib${build.cpp.symbol}.so`);
+      const generated = build.need('generated', 'compile');
+      const output = path.join(generated.staging, `lib${generated.symbol}.so`);
       const { cxx, launcher, mpi } = compiler.config.compiler;
       let flags = compiler.config.compiler.flags;
       let libs: string[] = [];
@@ -31,16 +31,15 @@ export class CompilePlugin implements OrchPlugin {
         libs,
         launcher,
         timeoutS: compiler.config.compiler.timeoutS,
-        sources: [build.cpp.file, ...(build.cpp.compiledFiles ?? [])],
+        sources: [generated.file, ...generated.compiledFiles],
         output,
-        cwd: build.staging,
+        cwd: generated.staging,
         includeDirs: [NATIVE_DIR],
         // the architecture the cache key was computed with (Compiler.entryInputs)
         arch: build.inputs.compiler.cudaArch,
       });
-      await checkLibraryLoads(output, build.cpp.symbol, cxx);
-      build.library = output;
-      build.command = r.command;
+      await checkLibraryLoads(output, generated.symbol, cxx);
+      build.provide('compiled', { library: output, command: r.command });
       build.warnings.push(...r.warnings);
     });
   }

@@ -1,6 +1,6 @@
 import type { Compiler } from '../../core/Compiler.js';
 import type { OrchPlugin } from '../../core/config/types.js';
-import { requireValidIR, tapStage } from '../../core/stagePlugin.js';
+import { tapStage } from '../../core/stagePlugin.js';
 import { insertChecks } from './insertChecks.js';
 
 /**
@@ -12,9 +12,8 @@ export class DebugInsertionPlugin implements OrchPlugin {
   readonly name = 'orch:debugInsertion';
   apply(compiler: Compiler): void {
     tapStage(compiler, 'debugInsertion', this.name, (build) => {
-      requireValidIR(build, 'debug insertion');
       const opts = compiler.config.debug;
-      if (!build.program || !opts.enabled) return;
+      if (!opts.enabled) return;
       build.program = insertChecks(build.program, opts);
     });
   }

@@ -8,47 +8,51 @@ import { printProgram } from '../../core/ir/print.js';
 import { entryInterface } from '../../core/runtime/callArgs.js';
 import { tapStage } from '../../core/stagePlugin.js';
 import { layoutText } from '../../core/layout/RankLayout.js';
+import { internalError } from '../../core/diagnostics/codes.js';
 
 /** emit: IR dump, memory report and build info (with checksums), then an atomic rename into the cache. */
 export class EmitPlugin implements OrchPlugin {
   readonly name = 'orch:emit';
   apply(compiler: Compiler): void {
     tapStage(compiler, 'emit', this.name, (build, compilation) => {
-      if (!build.staging || !build.library || !build.cpp || !build.key || !build.program) return;
-      const dir = build.staging;
+      const parsed = build.need('parsed', 'emit');
+      const generated = build.need('generated', 'emit');
+      const compiled = build.need('compiled', 'emit');
+      const memory = build.need('analyzed', 'emit');
+      if (!parsed.key) throw internalError(`emit of ${build.moduleRel}:${build.entry} has no cache key (a python-mode build reached emit)`);
+      const dir = generated.staging;
       writeCacheFile(path.join(dir, 'ir.txt'), printProgram(build.program) + '\n');
-      writeCacheFile(path.join(dir, 'memory.json'), JSON.stringify(build.memory ?? {}, null, 1));
-      const artifacts = [path.basename(build.library), path.basename(build.cpp.file!), `${build.cpp.symbol}.h`, ...(build.cpp.extraFiles ?? []).map((f) => path.basename(f)), ...(build.cpp.binding ? [build.cpp.binding] : []), 'ir.txt', 'memory.json'];
+      writeCacheFile(path.join(dir, 'memory.json'), JSON.stringify(memory, null, 1));
+      const artifacts = [path.basename(compiled.library), path.basename(generated.file), `${generated.symbol}.h`, ...generated.extraFiles.map((f) => path.basename(f)), ...(generated.binding ? [generated.binding] : []), 'ir.txt', 'memory.json'];
       const checksums: Record<string, string> = {};
       for (const a of artifacts) checksums[a] = sha256(readFileSync(path.join(dir, a)));
-      const env = Object.fromEntries(build.env);
+      const env = Object.fromEntries(parsed.env);
       const sources: Record<string, string> = {};
-      for (const [f, content] of build.files) sources[f] = sha256(content);
+      for (const [f, content] of parsed.files) sources[f] = sha256(content);
       const info: BuildInfo = {
-        key: build.key,
+        key: parsed.key,
         module: build.moduleRel,
         entry: build.entry,
-        symbol: build.cpp.symbol,
-        library: path.basename(build.library),
-        binding: build.cpp.binding,
+        symbol: generated.symbol,
+        library: path.basename(compiled.library),
+        binding: generated.binding,
         created: new Date().toISOString(),
         inputs: build.inputs,
         sources,
-        ...(build.env.size ? { env } : {}),
+        ...(parsed.env.size ? { env } : {}),
         checksums,
         warnings: build.warnings,
         timings: build.timings,
-        signature: build.cpp.signature,
+        signature: generated.signature,
         interface: entryInterface(build.program),
         layout: build.layout && { layout: layoutText(build.layout.target.layout), codepath: build.layout.codepath, domain: [...build.layout.target.domain], halo: build.layout.target.halo },
-        command: build.command ?? [],
+        command: compiled.command,
       };
       // build-info.json is written last: an entry without it is never loaded
       const infoText = JSON.stringify(info, null, 1);
       writeCacheFile(path.join(dir, 'build-info.json'), infoText);
-      build.dir = compilation.cache.commit(dir, { optionsKey: build.optionsKey, inputs: build.inputs, files: sources, absent: build.absent ?? [], ...(build.env.size ? { env } : {}), key: build.key, infoHash: sha256(infoText) });
-      build.library = path.join(build.dir, info.library);
-      build.staging = undefined;
+      const committed = compilation.cache.commit(dir, { optionsKey: build.optionsKey, inputs: build.inputs, files: sources, absent: parsed.absent, ...(parsed.env.size ? { env } : {}), key: parsed.key, infoHash: sha256(infoText) });
+      build.provide('emitted', { dir: committed, library: path.join(committed, info.library) });
     });
   }
 }

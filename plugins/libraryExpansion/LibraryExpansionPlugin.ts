@@ -8,7 +8,9 @@ export class LibraryExpansionPlugin implements OrchPlugin {
   readonly name = 'orch:libraryExpansion';
   apply(compiler: Compiler): void {
     tapStage(compiler, 'libraryExpansion', this.name, (build) => {
-      if (build.program) build.program = expandProgram(build.program, { tile: compiler.config.passes.tiling && compiler.config.codegen.tile });
+      const tile = (compiler.config.passes.tiling && compiler.config.codegen.tile) || false;
+      build.program = expandProgram(build.program, { tile });
+      build.provide('expanded', { tile });
     });
   }
 }

@@ -26,7 +26,7 @@ interface Unit {
 }
 
 /** Per-statement compute extents of a stencil, in program order. */
-export function computeExtents(def: StencilDef): Unit[] {
+function computeExtents(def: StencilDef): Unit[] {
   const units: Unit[] = [];
   def.computations.forEach((c, ci) => c.intervals.forEach((iv, ii) => iv.body.forEach((stmt) => units.push({ comp: ci, interval: ii, stmt, extent: ZERO }))));
   const temps = new Set(def.fields.filter((f) => f.role === 'temp').map((f) => f.name));

@@ -14,10 +14,10 @@ export class ParsePlugin implements OrchPlugin {
       // an orchestrated component names its class and method in its closure
       const entry = build.closure ? null : findEntry(scope, build.entry);
       build.program = lowerEntry(loader, entry, { externals: build.externals, defines: build.defines, layout: build.layout, closure: build.closure });
-      build.files = loader.dependencies(build.module);
-      build.env = loader.environment(build.module);
-      build.absent = loader.absences(build.module);
-      if (build.optionsKey) build.key = compilation.cache.keyFor(build.optionsKey, build.files, build.env);
+      const files = loader.dependencies(build.module);
+      const env = loader.environment(build.module);
+      // python mode has no options key: it caches nothing
+      build.provide('parsed', { files, env, absent: loader.absences(build.module), ...(build.optionsKey ? { key: compilation.cache.keyFor(build.optionsKey, files, env) } : {}) });
     });
   }
 }

@@ -15,7 +15,7 @@ export function isInt(d: DType): boolean {
 
 const RANK: Record<DType, number> = { bool: 0, int32: 1, int64: 2, float32: 3, float64: 4 };
 
-export function isWeakLiteral(e: Expr): boolean {
+function isWeakLiteral(e: Expr): boolean {
   return e.kind === 'lit' && typeof e.value === 'number';
 }
 

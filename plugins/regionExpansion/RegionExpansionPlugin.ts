@@ -1,6 +1,6 @@
 import type { Compiler } from '../../core/Compiler.js';
 import type { OrchPlugin } from '../../core/config/types.js';
-import { requireValidIR, tapStage } from '../../core/stagePlugin.js';
+import { tapStage } from '../../core/stagePlugin.js';
 import { splitRegions } from './splitRegions.js';
 
 /** splittable region expansion: edge and corner regions get loops of their own (see splitRegions.ts). */
@@ -8,8 +8,7 @@ export class RegionExpansionPlugin implements OrchPlugin {
   readonly name = 'orch:regionExpansion';
   apply(compiler: Compiler): void {
     tapStage(compiler, 'regionExpansion', this.name, (build) => {
-      requireValidIR(build, 'region expansion');
-      if (build.program && compiler.config.passes.regionExpansion) build.program = splitRegions(build.program);
+      if (compiler.config.passes.regionExpansion) build.program = splitRegions(build.program);
     });
   }
 }

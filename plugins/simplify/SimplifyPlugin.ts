@@ -1,7 +1,8 @@
 import type { Compiler } from '../../core/Compiler.js';
 import type { OrchPlugin, PassName } from '../../core/config/types.js';
 import type { Program } from '../../core/ir/types.js';
-import { requireValidIR, tapSimplify } from '../../core/stagePlugin.js';
+import type { StageName } from '../../core/pipeline.js';
+import { tapStage } from '../../core/stagePlugin.js';
 import { constantFolding } from './constantFolding.js';
 import { copyPropagation } from './copyPropagation.js';
 import { deadCode } from './deadCode.js';
@@ -11,39 +12,54 @@ import { scalarization } from './scalarization.js';
 import { planes } from './planes.js';
 import { tiling } from './tiling.js';
 
-type Pass = [PassName, (p: Program) => Program];
+/** One simplify pass: its own tap (`orch:<name>`) on a simplify stage, at tap stage `order`. */
+export interface SimplifyPass {
+  name: PassName;
+  stage: Extract<StageName, 'simplify1' | 'simplify2'>;
+  order: number;
+  run: (p: Program) => Program;
+}
 
-/** Before region and library expansion: fold compile-time values, drop what is dead. */
-export const SIMPLIFY_1: Pass[] = [
-  ['constantFolding', constantFolding],
-  ['deadCode', deadCode],
-];
-
-/** After library expansion: the loop-nest optimizations. */
-export const SIMPLIFY_2: Pass[] = [
-  ['copyPropagation', copyPropagation],
-  ['deadCode', deadCode],
-  ['fusion', fusion],
-  ['scalarization', scalarization],
-  ['constantFolding', constantFolding],
-  ['mergeBlocks', mergeBlocks],
-  ['deadCode', deadCode],
+/** The simplify passes; tap stage numbers leave gaps so custom passes can go between. */
+export const SIMPLIFY_PASSES: SimplifyPass[] = [
+  // before region and library expansion: fold compile-time values, drop what is dead
+  { name: 'constantFolding', stage: 'simplify1', order: 0, run: constantFolding },
+  { name: 'deadCode', stage: 'simplify1', order: 10, run: deadCode },
+  // after library expansion: the loop-nest optimizations
+  { name: 'copyPropagation', stage: 'simplify2', order: 0, run: copyPropagation },
+  { name: 'deadCode', stage: 'simplify2', order: 10, run: deadCode },
+  { name: 'fusion', stage: 'simplify2', order: 20, run: fusion },
+  { name: 'scalarization', stage: 'simplify2', order: 30, run: scalarization },
+  { name: 'constantFolding', stage: 'simplify2', order: 40, run: constantFolding },
+  { name: 'mergeBlocks', stage: 'simplify2', order: 50, run: mergeBlocks },
+  { name: 'deadCode', stage: 'simplify2', order: 60, run: deadCode },
   // it decides which transients live per tile, so no pass may drop one after it
-  ['tiling', tiling],
+  { name: 'tiling', stage: 'simplify2', order: 70, run: tiling },
   // after tiling: what a tile keeps in cache needs no plane
-  ['planes', planes],
+  { name: 'planes', stage: 'simplify2', order: 80, run: planes },
 ];
 
-/** simplify (runs twice); each pass can be turned off with `passes: { name: false }`. */
+/** The simplify passes, each its own tap; `passes: { name: false }` leaves a pass untapped. */
 export class SimplifyPlugin implements OrchPlugin {
   readonly name = 'orch:simplify';
   apply(compiler: Compiler): void {
-    tapSimplify(compiler, this.name, (build, phase) => {
-      requireValidIR(build, `simplify ${phase}`);
-      if (!build.program) return;
-      for (const [name, pass] of phase === 1 ? SIMPLIFY_1 : SIMPLIFY_2) {
-        if (compiler.config.passes[name]) build.program = pass(build.program);
-      }
-    });
+    for (const pass of SIMPLIFY_PASSES) {
+      if (!compiler.config.passes[pass.name]) continue;
+      tapStage(
+        compiler,
+        pass.stage,
+        `orch:${pass.name}`,
+        (build) => {
+          build.program = pass.run(build.program);
+        },
+        pass.order,
+      );
+    }
   }
+}
+
+/** The simplify table of docs/plugins.md. */
+export function simplifyTableMarkdown(): string {
+  const rows = SIMPLIFY_PASSES.map((p) => `| \`${p.stage}\` | ${p.order} | \`orch:${p.name}\` |`);
+  return ['| stage hook | tap stage | tap |', '| --- | --- | --- |', ...rows].join('\n');
 }
