@@ -87,7 +87,7 @@ if (devices.count === 0) {
 const work = process.env.GT_CACHE_ROOT ?? mkdtempSync(path.join(os.tmpdir(), 'orch-gpu-bench-'));
 const config = await resolveConfig({ configFile: null, cwd: work, preset: opts.preset });
 config.cacheRoot = work;
-if (config.preset.target !== 'cuda') throw new Error(`preset ${opts.preset} is not a CUDA preset`);
+if (config.backend.storage !== 'device') throw new Error(`preset ${opts.preset} is not a GPU preset (its backend is ${config.backend.name})`);
 const compiler = new Compiler(config, { verifyIR: false, printIrAfter: [], timePasses: false, print: () => undefined });
 const loopOrder = config.codegen.loopOrder;
 const arch = (await resolveCudaArch(config.compiler.cudaArch)).arch;

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Stmt } from '../core/ir/types.js';
 import { verifyProgram } from '../core/ir/verify.js';
+import { forEachStmt } from '../core/ir/visit.js';
 import { expandProgram } from '../plugins/libraryExpansion/expandProgram.js';
 import { findEntry } from '../core/frontend/entries.js';
 import { lowerEntry } from '../plugins/parse/lowerEntry.js';
@@ -94,11 +95,7 @@ function moduleSource(calls: number): string {
 
 function countStatements(stmts: readonly Stmt[]): number {
   let n = 0;
-  for (const s of stmts) {
-    n++;
-    if (s.kind === 'if') n += countStatements(s.then) + countStatements(s.else);
-    else if (s.kind === 'while' || s.kind === 'region') n += countStatements(s.body);
-  }
+  forEachStmt(stmts, () => void n++);
   return n;
 }
 

@@ -7,7 +7,8 @@ import { Compiler } from '../core/Compiler.js';
 import { resolveConfig } from '../cli/toolset.js';
 import { formatDiagnostic } from '../core/diagnostics.js';
 import type { Program, Stmt } from '../core/ir/types.js';
-import { writes, reads } from '../core/ir/walk.js';
+import { writes, reads } from '../core/ir/uses.js';
+import { launches } from '../core/ir/visit.js';
 import { bytesPerElement } from '../core/runtime/ndarray.js';
 import type { MeasureRequest } from './measure.js';
 
@@ -86,17 +87,7 @@ function compulsoryBytes(program: Program, interior: number[]): number {
       }
     }
   };
-  const visit = (stmts: Program['body']) => {
-    for (const s of stmts) {
-      if (s.kind === 'launch') for (const v of s.loops) for (const h of v.body) visitPoint(h.body);
-      else if (s.kind === 'for' || s.kind === 'while') visit(s.body);
-      else if (s.kind === 'if') {
-        visit(s.then);
-        visit(s.else);
-      }
-    }
-  };
-  visit(program.body);
+  for (const l of launches(program.body)) for (const v of l.loops) for (const h of v.body) visitPoint(h.body);
   let total = 0;
   for (const a of program.arrays) {
     if (a.role !== 'arg') continue;

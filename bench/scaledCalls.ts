@@ -1,5 +1,6 @@
 import type { Program } from '../core/ir/types.js';
-import { forEachExpr, writes } from '../core/ir/walk.js';
+import { writes } from '../core/ir/uses.js';
+import { forEachExpr, launches } from '../core/ir/visit.js';
 import { makeTypedArray, type NDArray } from '../core/runtime/ndarray.js';
 import type { EntryCall } from '../test/deviceRuns.js';
 
@@ -12,23 +13,14 @@ import type { EntryCall } from '../test/deviceRuns.js';
 export function traffic(program: Program): { read: Set<string>; written: Set<string> } {
   const read = new Set<string>();
   const written = new Set<string>();
-  const visit = (body: Program['body']) => {
-    for (const s of body) {
-      if (s.kind === 'launch') {
-        for (const v of s.loops) {
-          for (const h of v.body) {
-            writes(h.body, written);
-            forEachExpr(h.body, (e) => void (e.kind === 'field' && read.add(e.name)));
-          }
-        }
-      } else if (s.kind === 'for' || s.kind === 'while') visit(s.body);
-      else if (s.kind === 'if') {
-        visit(s.then);
-        visit(s.else);
+  for (const l of launches(program.body)) {
+    for (const v of l.loops) {
+      for (const h of v.body) {
+        writes(h.body, written);
+        forEachExpr(h.body, (e) => void (e.kind === 'field' && read.add(e.name)));
       }
     }
-  };
-  visit(program.body);
+  }
   const args = new Set(program.arrays.filter((a) => a.role === 'arg').map((a) => a.name));
   return { read: new Set([...read].filter((a) => args.has(a))), written: new Set([...written].filter((a) => args.has(a))) };
 }

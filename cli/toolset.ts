@@ -1,10 +1,11 @@
 import { presetNamed as presetIn, resolveConfig as resolveWith, type ConfigOverrides } from '../core/config/loadConfig.js';
 import type { Preset, ResolvedConfig, Toolset } from '../core/config/types.js';
 import { builtinPlugins } from '../plugins/builtins.js';
+import { backends } from '../plugins/backends/index.js';
 import { presets } from '../presets/index.js';
 
-/** orch as shipped: the core, given the built-in stages and presets (the core imports neither). */
-export const toolset: Toolset = { stages: builtinPlugins, presets };
+/** orch as shipped: the core, given the built-in stages, presets and backends (the core imports none of them). */
+export const toolset: Toolset = { stages: builtinPlugins, presets, backends };
 
 /** Config file (if any) merged over its preset, with overrides on top, using the built-in toolset. */
 export function resolveConfig(over: ConfigOverrides = {}): Promise<ResolvedConfig> {

@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { AsyncSeriesHook, SyncHook } from 'tapable';
 import { BuildCache, type BuildInfo, type EntryInputs, type Lookup } from './cache/BuildCache.js';
+import { describeOwner } from './cache/EntryLock.js';
 import type { CodePath, LayoutTarget } from './layout/RankLayout.js';
 import { nativeHeaderFiles, nativeHeadersHash, orchVersion, PACKAGE_ROOT, sha256 } from './cache/hashing.js';
 import { Compilation, type EntryRef, type PipelineOptions } from './Compilation.js';
@@ -17,9 +18,6 @@ import { ensureDir } from './cache/ensureDir.js';
 import { ModuleEntriesSchema } from './cache/cacheSchemas.js';
 import { readCacheJson } from './cache/readCacheJson.js';
 import { entryInterface, type EntryInterface } from './runtime/callArgs.js';
-import { compilerIdentity } from './toolchain/gxx.js';
-import { nvccIdentity } from './toolchain/nvcc.js';
-import { resolveCudaArch } from './config/cudaArch.js';
 import { moduleEntries } from './frontend/entries.js';
 import type { Value } from './frontend/values.js';
 import type { Closure } from './frontend/closure.js';
@@ -121,11 +119,12 @@ export class Compiler {
     const { cxx, flags } = this.config.compiler;
     const mpi = this.config.compiler.mpi && req.mode !== 'python';
     const launcher = launcherKey(this.config.compiler.launcher);
-    const cuda = this.config.preset.target === 'cuda';
-    this.identity ??= (cuda ? nvccIdentity(cxx, flags) : compilerIdentity(cxx)).catch(() => 'unavailable');
-    // The GPU generation a CUDA build targets is part of its key (python mode builds nothing).
-    if (cuda && req.mode !== 'python') this.cudaArch ??= resolveCudaArch(this.config.compiler.cudaArch).then((r) => r.arch);
-    const cudaArch = cuda && req.mode !== 'python' ? { cudaArch: await this.cudaArch! } : {};
+    const { backend } = this.config;
+    this.identity ??= backend.toolchainIdentity(cxx, flags).catch(() => 'unavailable');
+    // The GPU generation a build targets is part of its key (python mode builds nothing).
+    const resolveArch = req.mode !== 'python' ? backend.resolveArch : undefined;
+    if (resolveArch) this.cudaArch ??= resolveArch(this.config.compiler.cudaArch);
+    const cudaArch = resolveArch ? { cudaArch: await this.cudaArch! } : {};
     return {
       module: moduleRel,
       modulePath: path.resolve(file),
@@ -258,7 +257,7 @@ export class Compiler {
       let lock;
       try {
         lock = this.cache.lock(moduleRel, entry);
-        await lock.acquire((owner) => this.pipeline.print(`orch: waiting for ${moduleRel}:${entry}, being built by pid ${owner?.pid ?? '?'}${owner ? ` on ${owner.host}` : ''}`));
+        await lock.acquire((owner, since) => this.pipeline.print(`orch: waiting for ${moduleRel}:${entry}, being built by ${describeOwner(owner)}${since ? ` since ${since.toISOString()}` : ''}`));
       } catch (e) {
         return { ...base, status: 'error', reason: found.reason, errors: toDiagnostics(e), files: readSoFar(), durationS: (performance.now() - t0) / 1000 };
       }

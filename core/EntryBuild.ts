@@ -48,8 +48,12 @@ export interface EntryBuild {
   staging?: string;
   /** Final cache folder, set by emit. */
   dir?: string;
-  /** `extraFiles`: more generated sources of the entry (the .cu and launcher header of a CUDA build); `binding`: the generated Python binding (file name). */
-  cpp?: { source: string; header: string; symbol: string; signature: unknown; file?: string; extraFiles?: string[]; binding?: string };
+  /**
+   * `extraFiles`: more generated sources of the entry (the .cu and launcher header of a CUDA
+   * build), `compiledFiles` those of them the compiler is given; `binding`: the generated
+   * Python binding (file name).
+   */
+  cpp?: { source: string; header: string; symbol: string; signature: unknown; file?: string; extraFiles?: string[]; compiledFiles?: string[]; binding?: string };
   library?: string;
   command?: string[];
   memory?: MemoryReport;

@@ -22,8 +22,9 @@ export { didYouMean, fail, formatDiagnostic, OrchError, OrchErrors, type Diagnos
 // The IR: types, text form, verifier and traversals
 export type * from './ir/types.js';
 export { printExpr, printProgram } from './ir/print.js';
+export { parseProgram } from './ir/parse.js';
 export { verifyProgram } from './ir/verify.js';
-export { forEachExpr, mapExpr, mapStmts, visitExpr } from './ir/walk.js';
+export { flatMapStmts, forEachExpr, forEachPStmt, forEachStmt, launches, mapExpr, mapProgramExprs, mapStmts, visitExpr } from './ir/visit.js';
 
 // Running a built library from Node
 export { NativeLibrary, type ArgValue, type ProgramSignature, type SignatureParam } from './runtime/NativeLibrary.js';

@@ -49,7 +49,7 @@ typedef struct orch_array {
 #define ORCH_OMP_MIN_POINTS 32768
 #endif
 
-/* The numeric helpers below are also called from CUDA kernels (plugins/codegen/cuda.ts). */
+/* The numeric helpers below are also called from CUDA kernels (plugins/codegen/cudaKernels.ts). */
 #ifdef __CUDACC__
 #define ORCH_HD __host__ __device__
 #else

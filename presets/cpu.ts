@@ -4,7 +4,7 @@ import type { Preset } from '../core/config/types.js';
 const cpu: Preset = {
   name: 'cpu',
   description: 'portable CPU: g++ -O3 with OpenMP',
-  target: 'cpu',
+  backend: 'cpu',
   compiler: {
     cxx: 'g++',
     flags: ['-O3', '-std=c++17', '-fopenmp', '-fPIC', '-shared', '-fno-math-errno'],

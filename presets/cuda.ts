@@ -12,7 +12,7 @@ import type { Preset } from '../core/config/types.js';
 const cuda: Preset = {
   name: 'cuda',
   description: 'NVIDIA GPU found at build time ($CUDA_ARCH or nvidia-smi): nvcc -O3, one kernel per loop nest',
-  target: 'cuda',
+  backend: 'cuda',
   compiler: {
     cxx: 'nvcc',
     flags: ['-O3', '-std=c++17', '--expt-relaxed-constexpr', '--fmad=false'],

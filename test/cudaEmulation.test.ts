@@ -11,7 +11,7 @@ import { Interpreter } from '../core/interpreter/Interpreter.js';
 import { allocate, type NDArray } from '../core/runtime/ndarray.js';
 import { NativeLibrary } from '../core/runtime/NativeLibrary.js';
 import { parseExternals } from '../core/frontend/externalsJson.js';
-import { generateCuda, type CudaOptions } from '../plugins/codegen/cuda.js';
+import { generateCuda, type CudaOptions } from '../plugins/codegen/generateCuda.js';
 import { gt4pyMismatch } from './conformanceKit.js';
 import { callArgs, interpret, interpreterMismatch, runOnDevice, type EntryCall } from './deviceRuns.js';
 import { buildEmulated, HostMemory } from './cudaEmulation/emulate.js';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { compileSharedLibrary } from '../core/toolchain/gxx.js';
-import { generateCpp } from '../plugins/codegen/cpp.js';
+import { generateCpp } from '../plugins/codegen/generateCpp.js';
 import { OrchError } from '../core/diagnostics.js';
 import type { DType, Expr, Program, SourceLoc } from '../core/ir/types.js';
 import { NativeLibrary, type ArgValue } from '../core/runtime/NativeLibrary.js';

@@ -10,12 +10,12 @@ import * as assert from 'uvu/assert';
  * NDSL components orchestrated by orch (python/orch/ndsl), driven as a model driver drives
  * them: `orch.ndsl.install()`, then components built on the NDSL test double
  * (test/python/ndsl_double) and called with Quantities; FV3_DACEMODE picks the mode.
- * Fixtures and drivers: test/python/ndsl.
+ * Fixtures and drivers: test/python/ndsl_components.
  */
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
-const dir = path.join(repo, 'test/python/ndsl');
+const dir = path.join(repo, 'test/python/ndsl_components');
 
 async function drive(fixture: string, out: string, cwd: string, env: Record<string, string>) {
   const r = await execa('python3', [path.join(dir, 'drive.py'), fixture, out], {
@@ -93,6 +93,31 @@ ndsl('Run never builds: a missing entry, then a changed int configuration, are e
   assert.is(reference.code, 0, reference.stderr);
   assert.ok((await same(path.join(cwd, 'other-py.npz'), path.join(cwd, 'other.npz'))).ok, 'the run with the other float equals Python mode with it');
   assert.not.ok((await same(path.join(cwd, 'built.npz'), path.join(cwd, 'other.npz'))).ok, 'the float changed the result');
+});
+
+ndsl('layouts: each rank of a 6x6 tile builds and loads its code path, two ranks on C share one library, and the region externals are NDSL axis_offsets (compiled == Python mode)', async () => {
+  const cwd = mkdtempSync(path.join(os.tmpdir(), 'orch-ndsl-layout-'));
+  const layout = { ORCH_LAYOUT: '6x6', ORCH_DOMAIN: '5,4,3' };
+  const py: Record<string, string> = {};
+  for (const rank of ['0', '17', '14', '7']) {
+    const p = await drive('edges', path.join(cwd, `py${rank}.npz`), cwd, { ...layout, ORCH_RANK: rank });
+    assert.is(p.code, 0, p.stderr);
+    const c = await drive('edges', path.join(cwd, `bar${rank}.npz`), cwd, { ...layout, ORCH_RANK: rank, FV3_DACEMODE: 'BuildAndRun' });
+    assert.is(c.code, 0, c.stderr);
+    const cmp = await same(path.join(cwd, `py${rank}.npz`), path.join(cwd, `bar${rank}.npz`));
+    assert.ok(cmp.ok, `rank ${rank}: ${cmp.text}`);
+    py[rank] = path.join(cwd, `py${rank}.npz`);
+  }
+  // the ranks' edges differ (the check is not vacuous) ...
+  assert.not.ok((await same(py['0'], py['14'])).ok);
+  assert.not.ok((await same(py['17'], py['14'])).ok);
+  // ... and rank 7 (C, like 14) loaded the library rank 14 built
+  const info = await execa(process.execPath, [path.join(repo, 'dist/bin/orch.js'), 'info', path.join(dir, 'edges.py'), '--codepath', 'C'], { cwd, env: { GT_CACHE_ROOT: cwd } });
+  assert.match(String(info.stdout), /history: 1 hit\(s\), 1 miss\(es\)/);
+  for (const cp of ['BL', 'R']) {
+    const other = await execa(process.execPath, [path.join(repo, 'dist/bin/orch.js'), 'info', path.join(dir, 'edges.py'), '--codepath', cp], { cwd, env: { GT_CACHE_ROOT: cwd } });
+    assert.match(String(other.stdout), /history: 0 hit\(s\), 1 miss\(es\)/, cp);
+  }
 });
 
 ndsl('unsupported constructs are located errors with a hint: a list built at run time, an object orch cannot describe, a plain method', async () => {

@@ -7,7 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { presetNamed, resolveConfig } from '../cli/toolset.js';
 import { formatDiagnostic } from '../core/diagnostics.js';
-import { generateCuda } from '../plugins/codegen/cuda.js';
+import { generateCuda } from '../plugins/codegen/generateCuda.js';
 import { generatePythonBinding } from '../plugins/codegen/pythonBinding.js';
 import { buildEmulated } from './cudaEmulation/emulate.js';
 import { entryIR } from './gpuJobs.js';

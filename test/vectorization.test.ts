@@ -8,7 +8,7 @@ import { NATIVE_DIR } from '../core/cache/hashing.js';
 import { Compiler } from '../core/Compiler.js';
 import { resolveConfig } from '../cli/toolset.js';
 import { formatDiagnostic } from '../core/diagnostics.js';
-import { generateCpp } from '../plugins/codegen/cpp.js';
+import { generateCpp } from '../plugins/codegen/generateCpp.js';
 import { compileSharedLibrary } from '../core/toolchain/gxx.js';
 
 /**

@@ -219,17 +219,18 @@ export class BuildCache {
       return `cache entry ${short} is missing`;
     }
     const file = path.join(dir, 'build-info.json');
+    // the recorded hash first: an edit is reported as one, whatever it broke
+    if (infoHash) {
+      let raw: Buffer | undefined;
+      try {
+        if (lstatSync(file).isFile()) raw = readFileSync(file);
+      } catch {
+        raw = undefined;
+      }
+      if (raw && sha256(raw) !== infoHash) return `cache entry ${short} is corrupted (build-info.json was modified)`;
+    }
     const read = readCacheJson(file, BuildInfoSchema);
     if (!read.ok) return read.missing ? `cache entry ${short} has a missing build-info.json` : `cache entry ${short} is corrupted (${read.problem})`;
-    if (infoHash) {
-      let raw: Buffer;
-      try {
-        raw = readFileSync(file);
-      } catch {
-        return `cache entry ${short} has an unreadable build-info.json`;
-      }
-      if (sha256(raw) !== infoHash) return `cache entry ${short} is corrupted (build-info.json was modified)`;
-    }
     const info = read.value as unknown as BuildInfo;
     if (info.key !== path.basename(dir)) return `cache entry ${short} is corrupted (its build-info.json is for entry ${info.key.slice(0, 12)})`;
     if (!Object.hasOwn(info.checksums, info.library)) return `cache entry ${short} is corrupted (its library has no checksum)`;

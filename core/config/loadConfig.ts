@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { backendNamed } from './Backend.js';
 import { createJiti } from 'jiti';
 import { didYouMean, fail } from '../diagnostics.js';
 import { DEFAULT_COMPILE_TIMEOUT_S } from '../toolchain/compilerProcess.js';
@@ -157,6 +158,7 @@ export async function resolveConfig(toolset: Toolset, over: ConfigOverrides = {}
     files: loaded.files,
     modules: user.modules ?? [],
     preset,
+    backend: backendNamed(toolset.backends, preset.backend, preset.name),
     stages: toolset.stages,
     plugins: [...preset.plugins, ...(user.plugins ?? [])],
     compiler: { cxx: user.compiler?.cxx ?? preset.compiler.cxx, flags, ...cudaArchOf(user, preset), ...mpiAndLauncher(user, preset), timeoutS: user.compiler?.timeoutS ?? preset.compiler.timeoutS ?? DEFAULT_COMPILE_TIMEOUT_S },

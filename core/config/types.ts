@@ -1,4 +1,5 @@
 import type { Compiler } from '../Compiler.js';
+import type { Backend } from './Backend.js';
 
 /** A plugin, webpack style: `apply` taps the compiler's and compilations' hooks. */
 export interface OrchPlugin {
@@ -18,6 +19,8 @@ export interface Toolset {
   stages: () => OrchPlugin[];
   /** Every preset by name. */
   presets: Record<string, Preset>;
+  /** Every backend by name (a preset names its own). */
+  backends: Record<string, Backend>;
 }
 
 export interface CompilerOptions {
@@ -67,7 +70,8 @@ export interface CodegenOptions {
 export interface Preset {
   name: string;
   description: string;
-  target: 'cpu' | 'cuda';
+  /** The backend that generates and compiles its libraries (a name in the toolset's backends). */
+  backend: string;
   compiler: CompilerOptions;
   codegen: CodegenOptions;
   plugins: OrchPlugin[];
@@ -134,6 +138,8 @@ export interface ResolvedConfig {
   files?: string[];
   modules: string[];
   preset: Preset;
+  /** The backend the preset names. */
+  backend: Backend;
   /** The built-in stages (from the toolset), applied before `plugins`. */
   stages: () => OrchPlugin[];
   plugins: OrchPlugin[];

@@ -266,7 +266,8 @@ export class ModuleLoader {
       const name = v.k === 'builtin' ? v.name : callee.t === 'attr' ? callee.attr : callee.t === 'name' ? callee.id : '';
       if (name === 'function') kind = 'gtfunction';
       else if (name === 'stencil' || name === 'lazy_stencil') kind = 'stencil';
-      else if (name === 'program') kind = 'program';
+      // NDSL's @orchestrate_function(config=...): a function an orchestrated method inlines
+      else if (name === 'program' || name === 'orchestrate_function') kind = 'program';
       else if (name === 'callback' || name === 'dace_inhibitor') kind = 'callback';
       if (d.t === 'call') {
         const ext = d.kwargs.find((k) => k.name === 'externals');

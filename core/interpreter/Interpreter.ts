@@ -1,20 +1,20 @@
 import { fail } from '../diagnostics.js';
-import type { ArrayDecl, CallbackDecl, DType, Expr, HaloStmt, HLoop, HostStmt, PStmt, Program, SourceLoc, Stmt, Tiling, VLoop } from '../ir/types.js';
+import type { ArrayDecl, CallbackDecl, DType, Expr, HaloStmt, HLoop, PStmt, Program, SourceLoc, Stmt, Tiling, VLoop } from '../ir/types.js';
 import type { Boundary } from '../layout/HaloTopology.js';
 import type { RankLayout } from '../layout/RankLayout.js';
 import { HaloExchange } from './HaloExchange.js';
 import { allocate, contiguousStrides, type NDArray } from '../runtime/ndarray.js';
 import { VARIABLE_K_HINT } from '../runtime/locatedError.js';
-import { erf, erfc, gamma, roundAwayFromZero, roundHalfEven } from './mathFunctions.js';
+import { coerce, compileExpr, type Ev, type ExprScope } from './compileExpr.js';
+import { hostFunction, type HostFn } from './hostFunction.js';
+
+export type { HostFn } from './hostFunction.js';
 
 /**
  * The reference executor: runs an expanded `Program` (loop-nest IR) in TypeScript,
  * following the semantics documented in core/ir/types.ts. Every compiled result is
  * compared against it. Expressions are compiled to closures once per run.
  */
-
-type Num = number;
-type Ev = () => Num;
 
 interface ArrayState {
   decl: ArrayDecl;
@@ -30,9 +30,6 @@ interface ArrayState {
 }
 
 export type ArgValue = NDArray | number | boolean;
-
-/** A host callback as the interpreter (or a Node host of a compiled library) calls it. */
-export type HostFn = (args: number[]) => number | undefined;
 
 export interface InterpreterOptions {
   /** Host implementations by callback name; others run their `host` body (see hostFunction). */
@@ -57,20 +54,6 @@ export interface HaloRequest {
   fields: HaloField[];
 }
 
-function coerce(v: number, dtype: DType): number {
-  switch (dtype) {
-    case 'bool':
-      return v !== 0 ? 1 : 0;
-    case 'int32':
-    case 'int64':
-      return Math.trunc(v);
-    case 'float32':
-      return Math.fround(v);
-    default:
-      return v;
-  }
-}
-
 /** What memory nobody zeroed holds in the oracle: a value no correct program can depend on. */
 function poison(dtype: DType): number {
   return dtype.startsWith('float') ? NaN : dtype === 'bool' ? 1 : -987654;
@@ -82,11 +65,6 @@ interface Clip {
   k: (klo: number, khi: number) => [number, number];
 }
 
-function pyMod(a: number, b: number): number {
-  const r = a % b;
-  return r !== 0 && r < 0 !== b < 0 ? r + b : r;
-}
-
 export class Interpreter {
   private arrays = new Map<string, ArrayState>();
   private scalars = new Map<string, { v: number; dtype: DType }>();
@@ -96,79 +74,29 @@ export class Interpreter {
   private readonly hosts = new Map<string, HostFn>();
   /** Source line of the statement being compiled, for errors raised while it runs. */
   private stmtLoc: SourceLoc | undefined;
+  /** What compiled expressions read: this run's scalars, arrays and point. */
+  private readonly scope: ExprScope = {
+    scalar: (name) => {
+      const s = this.scalars.get(name);
+      if (!s) throw new Error(`interpreter: unknown scalar ${name}`);
+      return s;
+    },
+    array: (name) => {
+      const st = this.arrays.get(name);
+      if (!st) throw new Error(`interpreter: unknown array ${name}`);
+      return st;
+    },
+    index: (name, offset, kOffset, loc) => this.index(name, offset, kOffset, loc),
+  };
 
   constructor(
     readonly program: Program,
     readonly options: InterpreterOptions = {},
   ) {}
 
-  /**
-   * A callback's body evaluated by orch (scalar code only), with Python's semantics as
-   * the rest of the interpreter has them. Fails, naming the line, for a callback whose
-   * body orch cannot evaluate: only its real host (Python) can run it.
-   */
+  /** See hostFunction.ts. */
   static hostFunction(decl: CallbackDecl): HostFn {
-    const host = decl.host;
-    if (!host) {
-      const why = decl.why;
-      fail('E_CALLBACK_HOST', `orch cannot run callback '${decl.name}' itself: ${why?.message ?? 'its body is not scalar code'}`, {
-        loc: why?.loc ?? decl.loc,
-        hint: 'call the program from Python (the orch package calls the real function), or keep the callback to scalar arithmetic',
-      });
-    }
-    const ev = new Interpreter({ name: decl.name, entryKind: 'program', loc: decl.loc, params: [], arrays: [], scalars: host.scalars, compiletime: {}, stencils: {}, body: [] });
-    for (const v of host.scalars) ev.scalars.set(v.name, { v: 0, dtype: v.dtype });
-    const compiled = new Map<Expr, Ev>();
-    const value = (e: Expr): number => {
-      let f = compiled.get(e);
-      if (!f) compiled.set(e, (f = ev.compile(e)));
-      return f();
-    };
-    const RETURN = Symbol('return');
-    let returned: number | undefined;
-    const exec = (stmts: HostStmt[]): typeof RETURN | undefined => {
-      for (const s of stmts) {
-        switch (s.kind) {
-          case 'set': {
-            const v = ev.scalars.get(s.name)!;
-            v.v = coerce(value(s.value), v.dtype);
-            break;
-          }
-          case 'if':
-            if (exec(value(s.cond) ? s.then : s.else)) return RETURN;
-            break;
-          case 'while':
-            while (value(s.cond)) if (exec(s.body)) return RETURN;
-            break;
-          case 'for': {
-            const v = ev.scalars.get(s.var)!;
-            const [start, stop, step] = [value(s.start), value(s.stop), value(s.step)];
-            if (step === 0) fail('E_CALLBACK_RAISED', `callback '${decl.name}': range() step must not be zero`, { loc: s.loc });
-            for (let i = start; step > 0 ? i < stop : i > stop; i += step) {
-              v.v = i;
-              if (exec(s.body)) return RETURN;
-            }
-            break;
-          }
-          case 'return':
-            returned = s.value ? value(s.value) : undefined;
-            return RETURN;
-          case 'raise':
-            fail('E_CALLBACK_RAISED', `callback '${decl.name}' raised: ${s.message}`, { loc: s.loc, hint: 'the callback rejected its arguments' });
-        }
-      }
-      return undefined;
-    };
-    return (args: number[]) => {
-      decl.params.forEach((p, n) => (ev.scalars.get(p.name)!.v = coerce(args[n], p.dtype)));
-      returned = undefined;
-      exec(host.body);
-      if (decl.result === null) return undefined;
-      if (returned === undefined) {
-        fail('E_CALLBACK_RESULT', `callback '${decl.name}' returned None, but is declared to return ${decl.result}`, { loc: decl.loc, hint: 'return a value on every path' });
-      }
-      return coerce(returned, decl.result);
-    };
+    return hostFunction(decl);
   }
 
   private host(name: string): HostFn {
@@ -439,7 +367,7 @@ export class Interpreter {
     const check = (idx: number, a: number) => {
       if (idx < 0 || idx >= st.shape[a]) {
         if (kOffset && st.axes[a] === 2) {
-          // same message as the compiled code's check (plugins/codegen/cpp.ts, variableKRead)
+          // same message as the compiled code's check (plugins/codegen/ExprEmitter.ts, variableKParts)
           fail(
             'E_OUT_OF_BOUNDS',
             `stencil '${this.launchName}': field '${name}' is read at a variable K offset at K index ${idx}, outside its ${st.shape[a]} levels (compute point ${pt.join(', ')})`,
@@ -561,167 +489,8 @@ export class Interpreter {
   debugReports = 0;
 
   compile(e: Expr): Ev {
-    switch (e.kind) {
-      case 'lit': {
-        const v = typeof e.value === 'boolean' ? Number(e.value) : e.value;
-        return () => v;
-      }
-      case 'scalar': {
-        const s = this.scalars.get(e.name);
-        if (!s) throw new Error(`interpreter: unknown scalar ${e.name}`);
-        return () => s.v;
-      }
-      case 'shape': {
-        const st = this.arrays.get(e.name);
-        if (!st) throw new Error(`interpreter: unknown array ${e.name}`);
-        return () => st.shape[e.axis];
-      }
-      case 'field': {
-        const st = this.arrays.get(e.name);
-        if (!st) throw new Error(`interpreter: unknown array ${e.name}`);
-        const idx = this.index(e.name, e.offset, e.kOffset && this.compile(e.kOffset), e.loc);
-        return () => st.data[idx()];
-      }
-      case 'cast': {
-        const a = this.compile(e.arg);
-        const d = e.dtype;
-        return () => coerce(a(), d);
-      }
-      case 'unary': {
-        const a = this.compile(e.arg);
-        if (e.op === 'not') return () => (a() ? 0 : 1);
-        if (e.op === '-') return e.dtype === 'float32' ? () => Math.fround(-a()) : () => -a();
-        return a;
-      }
-      case 'ternary': {
-        const c = this.compile(e.cond);
-        const a = this.compile(e.then);
-        const b = this.compile(e.else);
-        return () => (c() ? a() : b());
-      }
-      case 'binary':
-        return this.binary(e);
-      case 'call':
-        return this.call(e);
-    }
+    return compileExpr(e, this.scope);
   }
-
-  private binary(e: Extract<Expr, { kind: 'binary' }>): Ev {
-    const a = this.compile(e.left);
-    const b = this.compile(e.right);
-    const isInt = e.left.dtype === 'int32' || e.left.dtype === 'int64';
-    const f32 = e.dtype === 'float32';
-    const r = (f: Ev): Ev => (f32 ? () => Math.fround(f()) : f);
-    switch (e.op) {
-      case '+':
-        return r(() => a() + b());
-      case '-':
-        return r(() => a() - b());
-      case '*':
-        return r(() => a() * b());
-      case '/':
-        return r(() => a() / b());
-      case '//':
-        return r(() => Math.floor(a() / b()));
-      case '%':
-        return r(() => pyMod(a(), b()));
-      case '**':
-        return isInt ? () => intPow(a(), b()) : r(() => Math.pow(a(), b()));
-      case '<':
-        return () => (a() < b() ? 1 : 0);
-      case '<=':
-        return () => (a() <= b() ? 1 : 0);
-      case '>':
-        return () => (a() > b() ? 1 : 0);
-      case '>=':
-        return () => (a() >= b() ? 1 : 0);
-      case '==':
-        return () => (a() === b() ? 1 : 0);
-      case '!=':
-        return () => (a() !== b() ? 1 : 0);
-      case 'and':
-        return () => (a() && b() ? 1 : 0);
-      case 'or':
-        return () => (a() || b() ? 1 : 0);
-    }
-  }
-
-  private call(e: Extract<Expr, { kind: 'call' }>): Ev {
-    const args = e.args.map((x) => this.compile(x));
-    const [a, b] = args;
-    const f32 = e.dtype === 'float32';
-    const r = (f: Ev): Ev => (f32 ? () => Math.fround(f()) : f);
-    switch (e.fn) {
-      case 'abs':
-        return () => Math.abs(a());
-      case 'min':
-        return () => {
-          const x = a();
-          const y = b();
-          return y < x ? y : x;
-        };
-      case 'max':
-        return () => {
-          const x = a();
-          const y = b();
-          return x < y ? y : x;
-        };
-      case 'mod':
-        return () => pyMod(a(), b());
-      case 'pow':
-        return r(() => Math.pow(a(), b()));
-      case 'arctan2':
-        return r(() => Math.atan2(a(), b()));
-      case 'isnan':
-        return () => (Number.isNaN(a()) ? 1 : 0);
-      case 'isinf':
-        return () => {
-          const x = a();
-          return x === Infinity || x === -Infinity ? 1 : 0;
-        };
-      case 'isfinite':
-        return () => (Number.isFinite(a()) ? 1 : 0);
-      default: {
-        const f = UNARY_MATH[e.fn];
-        if (!f) throw new Error(`interpreter: no implementation of ${e.fn}`);
-        return r(() => f(a()));
-      }
-    }
-  }
-}
-
-const UNARY_MATH: Record<string, (x: number) => number> = {
-  sqrt: Math.sqrt,
-  exp: Math.exp,
-  log: Math.log,
-  log10: Math.log10,
-  sin: Math.sin,
-  cos: Math.cos,
-  tan: Math.tan,
-  arcsin: Math.asin,
-  arccos: Math.acos,
-  arctan: Math.atan,
-  sinh: Math.sinh,
-  cosh: Math.cosh,
-  tanh: Math.tanh,
-  arcsinh: Math.asinh,
-  arccosh: Math.acosh,
-  arctanh: Math.atanh,
-  floor: Math.floor,
-  ceil: Math.ceil,
-  trunc: Math.trunc,
-  round: roundHalfEven,
-  round_away_from_zero: roundAwayFromZero,
-  cbrt: Math.cbrt,
-  erf,
-  erfc,
-  gamma,
-};
-
-function intPow(a: number, b: number): number {
-  let r = 1;
-  for (let i = 0; i < b; i++) r *= a;
-  return r;
 }
 
 function axisMap(decl: ArrayDecl): number[] {

@@ -1,6 +1,7 @@
-import type { ArrayDecl, Expr, HorizontalRegion, Offset, PStmt, Range, RegionAxis, Stmt } from './types.js';
-import { axisIndices } from './types.js';
-import { reads, writes } from './walk.js';
+import { type ArrayDecl, type Expr, type HorizontalRegion, type Launch, type Offset, type Range, type RegionAxis, type Stmt, axisIndices } from './types.js';
+import { add, and, int, lt, max, min } from './build.js';
+import { forEachStmt, stmtExprs, visitExpr } from './visit.js';
+import { reads, writes } from './uses.js';
 
 /**
  * Which indices a launch touches, as IR expressions, so every backend checks array bounds
@@ -39,8 +40,6 @@ export interface AccessBound {
   nonEmpty: Expr;
 }
 
-export type LaunchStmt = Extract<PStmt, { kind: 'launch' }>;
-
 const AXIS_NAMES = ['I', 'J', 'K'] as const;
 
 /** The ranges of one loop scope (an HLoop, or a region inside it), indexed I, J, K. */
@@ -51,7 +50,7 @@ interface OffsetHull {
   max: Offset;
 }
 
-export function launchAccessBounds(launch: LaunchStmt, arrays: readonly ArrayDecl[]): AccessBound[] {
+export function launchAccessBounds(launch: Launch, arrays: readonly ArrayDecl[]): AccessBound[] {
   const byName = new Map(arrays.map((a) => [a.name, a]));
   // Scope -> array -> offset hull. Maps keep insertion order, so output order is stable.
   const accesses = new Map<Scope, Map<string, OffsetHull>>();
@@ -70,63 +69,15 @@ export function launchAccessBounds(launch: LaunchStmt, arrays: readonly ArrayDec
     }
   };
 
-  const walkExpr = (scope: Scope, e: Expr): void => {
-    switch (e.kind) {
-      case 'field':
-        record(scope, e.name, e.offset, e.kOffset !== undefined);
-        if (e.kOffset) walkExpr(scope, e.kOffset);
-        return;
-      case 'unary':
-      case 'cast':
-        walkExpr(scope, e.arg);
-        return;
-      case 'binary':
-        walkExpr(scope, e.left);
-        walkExpr(scope, e.right);
-        return;
-      case 'ternary':
-        walkExpr(scope, e.cond);
-        walkExpr(scope, e.then);
-        walkExpr(scope, e.else);
-        return;
-      case 'call':
-        for (const arg of e.args) walkExpr(scope, arg);
-        return;
-      case 'lit':
-      case 'scalar':
-      case 'shape':
-        return;
-    }
-  };
-
-  const walkStmts = (scope: Scope, body: readonly Stmt[]): void => {
-    for (const s of body) {
-      switch (s.kind) {
-        case 'assign':
-          record(scope, s.target, [0, 0, s.kOffset ?? 0]);
-          walkExpr(scope, s.value);
-          break;
-        case 'let':
-          walkExpr(scope, s.value);
-          break;
-        case 'check':
-          record(scope, s.target, [0, 0, s.kOffset ?? 0]);
-          break;
-        case 'if':
-          walkExpr(scope, s.cond);
-          walkStmts(scope, s.then);
-          walkStmts(scope, s.else);
-          break;
-        case 'while':
-          walkExpr(scope, s.cond);
-          walkStmts(scope, s.body);
-          break;
-        case 'region':
-          walkStmts(regionScope(scope, s.regions, launch.domain), s.body);
-          break;
+  const walkStmts = (scope: Scope, body: readonly Stmt[]): void =>
+    forEachStmt(body, (s) => {
+      if (s.kind === 'region') {
+        walkStmts(regionScope(scope, s.regions, launch.domain), s.body);
+        return false;
       }
-    }
-  };
+      if (s.kind === 'assign' || s.kind === 'check') record(scope, s.target, [0, 0, s.kOffset ?? 0]);
+      for (const e of stmtExprs(s)) visitExpr(e, (x) => x.kind === 'field' && record(scope, x.name, x.offset, x.kOffset !== undefined));
+    });
 
   for (const vloop of launch.loops) {
     for (const hloop of vloop.body) walkStmts([hloop.i, hloop.j, vloop.k], hloop.body);
@@ -161,7 +112,7 @@ export function launchAccessBounds(launch: LaunchStmt, arrays: readonly ArrayDec
 }
 
 /** Every array a launch touches (statically bounded or read at a variable K offset). */
-export function launchArrays(launch: LaunchStmt): Set<string> {
+export function launchArrays(launch: Launch): Set<string> {
   const out = new Set<string>();
   for (const v of launch.loops) {
     for (const h of v.body) {
@@ -173,7 +124,7 @@ export function launchArrays(launch: LaunchStmt): Set<string> {
 }
 
 /** Arrays of a launch read at a variable K offset somewhere. */
-export function variableKReads(launch: LaunchStmt): Set<string> {
+export function variableKReads(launch: Launch): Set<string> {
   const out = new Set<string>();
   for (const v of launch.loops) for (const h of v.body) for (const r of reads(h.body)) if (r.variableK) out.add(r.name);
   return out;
@@ -184,15 +135,15 @@ function regionScope(scope: Scope, regions: readonly HorizontalRegion[], domain:
   const narrowed = (axis: 0 | 1): Range => {
     const parts = regions.map((r) => intersect(scope[axis], axis === 0 ? r.i : r.j, domain[axis]));
     if (parts.length === 0) return scope[axis];
-    return { lo: parts.map((p) => p.lo).reduce(minExpr), hi: parts.map((p) => p.hi).reduce(maxExpr) };
+    return { lo: parts.map((p) => p.lo).reduce(min), hi: parts.map((p) => p.hi).reduce(max) };
   };
   return [narrowed(0), narrowed(1), scope[2]];
 }
 
 function intersect(range: Range, region: RegionAxis, extent: Expr): Range {
   return {
-    lo: region.start ? maxExpr(range.lo, regionBound(region.start, extent)) : range.lo,
-    hi: region.end ? minExpr(range.hi, regionBound(region.end, extent)) : range.hi,
+    lo: region.start ? max(range.lo, regionBound(region.start, extent)) : range.lo,
+    hi: region.end ? min(range.hi, regionBound(region.end, extent)) : range.hi,
   };
 }
 
@@ -202,52 +153,4 @@ function intersect(range: Range, region: RegionAxis, extent: Expr): Range {
  */
 export function regionBound(bound: { level: 'start' | 'end'; offset: number }, extent: Expr): Expr {
   return bound.level === 'start' ? int(bound.offset) : add(extent, int(bound.offset));
-}
-
-// Small int64 expression builders that fold literals, so the bounds stay readable.
-
-export function int(value: number): Expr {
-  return { kind: 'lit', value, dtype: 'int64' };
-}
-
-function litValue(e: Expr): number | undefined {
-  return e.kind === 'lit' && typeof e.value === 'number' ? e.value : undefined;
-}
-
-export function add(a: Expr, b: Expr): Expr {
-  const x = litValue(a);
-  const y = litValue(b);
-  if (x !== undefined && y !== undefined) return int(x + y);
-  if (y === 0) return a;
-  if (x === 0) return b;
-  if (y !== undefined && y < 0) return { kind: 'binary', op: '-', left: a, right: int(-y), dtype: 'int64' };
-  return { kind: 'binary', op: '+', left: a, right: b, dtype: 'int64' };
-}
-
-function minExpr(a: Expr, b: Expr): Expr {
-  const x = litValue(a);
-  const y = litValue(b);
-  if (x !== undefined && y !== undefined) return int(Math.min(x, y));
-  return { kind: 'call', fn: 'min', args: [a, b], dtype: 'int64' };
-}
-
-function maxExpr(a: Expr, b: Expr): Expr {
-  const x = litValue(a);
-  const y = litValue(b);
-  if (x !== undefined && y !== undefined) return int(Math.max(x, y));
-  return { kind: 'call', fn: 'max', args: [a, b], dtype: 'int64' };
-}
-
-function lt(a: Expr, b: Expr): Expr {
-  const x = litValue(a);
-  const y = litValue(b);
-  if (x !== undefined && y !== undefined) return { kind: 'lit', value: x < y, dtype: 'bool' };
-  return { kind: 'binary', op: '<', left: a, right: b, dtype: 'bool' };
-}
-
-function and(terms: Expr[]): Expr {
-  const open = terms.filter((t) => !(t.kind === 'lit' && t.value === true));
-  if (open.some((t) => t.kind === 'lit' && t.value === false)) return { kind: 'lit', value: false, dtype: 'bool' };
-  if (open.length === 0) return { kind: 'lit', value: true, dtype: 'bool' };
-  return open.reduce((l, r) => ({ kind: 'binary', op: 'and', left: l, right: r, dtype: 'bool' }));
 }

@@ -68,7 +68,7 @@ function stmts(list: Stmt[], ind: string, out: string[]): void {
         out.push(`${ind}let ${s.name} = ${printExpr(s.value)}`);
         break;
       case 'check':
-        out.push(`${ind}check ${s.check.test}${s.check.test === 'negative' ? ` < ${s.check.threshold}` : ''} ${s.target}`);
+        out.push(`${ind}check ${s.check.test}${s.check.test === 'negative' ? ` < ${s.check.threshold}` : ''} ${s.target}${s.kOffset ? `[0, 0, ${s.kOffset}]` : ''}`);
         break;
       case 'if':
         out.push(`${ind}if ${printExpr(s.cond)} {`);
@@ -101,7 +101,7 @@ export function printStencil(def: StencilDef, ind = ''): string {
     return `${p}: ${def.scalars.find((x) => x.name === p)!.dtype}`;
   });
   out.push(`${ind}stencil ${def.name}(${params.join(', ')}) {`);
-  for (const t of def.fields.filter((f) => f.role === 'temp')) out.push(`${ind}  temp ${t.name}: ${t.dtype}`);
+  for (const t of def.fields.filter((f) => f.role === 'temp')) out.push(`${ind}  temp ${t.name}: ${t.dtype}${t.axes === 'IJK' ? '' : `[${t.axes}]`}`);
   for (const c of def.computations) {
     out.push(`${ind}  computation ${c.order} {`);
     for (const iv of c.intervals) {

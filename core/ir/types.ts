@@ -29,13 +29,15 @@ export type BinaryOp =
 export type UnaryOp = '-' | '+' | 'not';
 
 /** Math builtins of gtscript (and of `math.*` in programs). */
-export type BuiltinFn =
-  | 'abs' | 'min' | 'max' | 'mod'
-  | 'sqrt' | 'exp' | 'log' | 'log10' | 'pow'
-  | 'sin' | 'cos' | 'tan' | 'arcsin' | 'arccos' | 'arctan' | 'arctan2'
-  | 'sinh' | 'cosh' | 'tanh' | 'arcsinh' | 'arccosh' | 'arctanh'
-  | 'floor' | 'ceil' | 'trunc' | 'isnan' | 'isinf' | 'isfinite' | 'erf' | 'erfc' | 'gamma' | 'cbrt'
-  | 'round' | 'round_away_from_zero';
+export const BUILTIN_FNS = [
+  'abs', 'min', 'max', 'mod',
+  'sqrt', 'exp', 'log', 'log10', 'pow',
+  'sin', 'cos', 'tan', 'arcsin', 'arccos', 'arctan', 'arctan2',
+  'sinh', 'cosh', 'tanh', 'arcsinh', 'arccosh', 'arctanh',
+  'floor', 'ceil', 'trunc', 'isnan', 'isinf', 'isfinite', 'erf', 'erfc', 'gamma', 'cbrt',
+  'round', 'round_away_from_zero',
+] as const;
+export type BuiltinFn = (typeof BUILTIN_FNS)[number];
 
 /**
  * Expressions. Every node carries its result dtype; the frontend inserts explicit
@@ -379,3 +381,6 @@ export interface Program {
 export function axisIndices(axes: Axes): number[] {
   return [...axes].map((a) => 'IJK'.indexOf(a));
 }
+
+/** A stencil call after library expansion (see `PStmt`). */
+export type Launch = Extract<PStmt, { kind: 'launch' }>;

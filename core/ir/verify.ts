@@ -1,4 +1,5 @@
 import type { CallbackDecl, Expr, HostStmt, PStmt, Program, StencilDef, Stmt } from './types.js';
+import { forEachHostStmt, forEachPStmt, forEachStmt } from './visit.js';
 
 /**
  * IR verification, run between passes: every name resolves, dtypes agree, and the
@@ -28,8 +29,8 @@ export function verifyProgram(p: Program): string[] {
       if (name.kind === 'shape' && !arrays.has(name.name)) return `unknown array '${name.name}'`;
       return null;
     });
-  const pointStmts = (list: Stmt[], where: string, locals: Map<string, string> = new Map()) => {
-    for (const s of list) {
+  const pointStmts = (list: Stmt[], where: string, locals: Map<string, string> = new Map()) =>
+    forEachStmt(list, (s) => {
       if (s.kind === 'let') {
         const dt = locals.get(s.name);
         if (!dt) errors.push(`${where}: let of '${s.name}', which is not a local of its loop nest`);
@@ -43,16 +44,8 @@ export function verifyProgram(p: Program): string[] {
         else if (a.dtype !== s.value.dtype) errors.push(`${where}: ${s.target} is ${a.dtype} but is assigned ${s.value.dtype}`);
         else if (s.kOffset && !a.axes.includes('K')) errors.push(`${where}: ${s.target} (${a.axes}) is written at a K offset but has no K axis`);
         pointExpr(s.value, where, locals);
-      } else if (s.kind === 'if') {
-        pointExpr(s.cond, where, locals);
-        pointStmts(s.then, where, locals);
-        pointStmts(s.else, where, locals);
-      } else if (s.kind === 'while') {
-        pointExpr(s.cond, where, locals);
-        pointStmts(s.body, where, locals);
-      } else pointStmts(s.body, where, locals);
-    }
-  };
+      } else if (s.kind === 'if' || s.kind === 'while') pointExpr(s.cond, where, locals);
+    });
   const pointExpr = (e: Expr, where: string, locals: Map<string, string>) =>
     checkExpr(e, where, errors, (x) => {
       if (x.kind === 'scalar' && locals.has(x.name)) return locals.get(x.name) === x.dtype ? null : `local '${x.name}' read as ${x.dtype}`;
@@ -65,8 +58,8 @@ export function verifyProgram(p: Program): string[] {
       if (x.kind === 'scalar' && !scalars.has(x.name)) return `unknown scalar '${x.name}'`;
       return null;
     });
-  const walk = (list: PStmt[]) => {
-    for (const s of list) {
+  const walk = (list: PStmt[]) =>
+    forEachPStmt(list, (s) => {
       switch (s.kind) {
         case 'call': {
           const def = p.stencils[s.stencil];
@@ -120,16 +113,12 @@ export function verifyProgram(p: Program): string[] {
         case 'for':
           if (!scalars.has(s.var)) errors.push(`loop variable '${s.var}' is not declared`);
           [s.start, s.stop, s.step].forEach((e) => hostExpr(e, 'for'));
-          walk(s.body);
           break;
         case 'while':
           hostExpr(s.cond, 'while');
-          walk(s.body);
           break;
         case 'if':
           hostExpr(s.cond, 'if');
-          walk(s.then);
-          walk(s.else);
           break;
         case 'callback': {
           const cb = callbacks.get(s.callback);
@@ -155,8 +144,7 @@ export function verifyProgram(p: Program): string[] {
           if (!(Number.isInteger(s.width) && s.width >= 1 && s.width <= s.halo)) errors.push(`halo #${s.exchange}: width ${s.width} is not in 1..${s.halo}`);
           break;
       }
-    }
-  };
+    });
   const callbacks = new Map<string, CallbackDecl>();
   for (const cb of p.callbacks ?? []) {
     if (callbacks.has(cb.name)) errors.push(`callback '${cb.name}' is declared twice`);
@@ -180,26 +168,20 @@ export function verifyCallback(cb: CallbackDecl): string[] {
       if (x.kind === 'scalar' && !scalars.has(x.name)) return `unknown scalar '${x.name}'`;
       return null;
     });
-  const visit = (list: HostStmt[]) => {
-    for (const s of list) {
+  const visit = (list: HostStmt[]) =>
+    forEachHostStmt(list, (s) => {
       switch (s.kind) {
         case 'set':
           if (!scalars.has(s.name)) errors.push(`${where}: set of unknown scalar '${s.name}'`);
           ex(s.value);
           break;
         case 'if':
-          ex(s.cond);
-          visit(s.then);
-          visit(s.else);
-          break;
         case 'while':
           ex(s.cond);
-          visit(s.body);
           break;
         case 'for':
           if (!scalars.has(s.var)) errors.push(`${where}: loop variable '${s.var}' is not declared`);
           [s.start, s.stop, s.step].forEach(ex);
-          visit(s.body);
           break;
         case 'return':
           if (s.value) {
@@ -210,8 +192,7 @@ export function verifyCallback(cb: CallbackDecl): string[] {
         case 'raise':
           break;
       }
-    }
-  };
+    });
   visit(cb.host.body);
   return errors;
 }
@@ -221,8 +202,8 @@ export function verifyStencil(def: StencilDef): string[] {
   const fields = new Map(def.fields.map((f) => [f.name, f]));
   const scalars = new Set(def.scalars.map((s) => s.name));
   for (const p of def.params) if (!fields.has(p) && !scalars.has(p)) errors.push(`stencil ${def.name}: parameter '${p}' is undeclared`);
-  const visit = (list: Stmt[]) => {
-    for (const s of list) {
+  const visit = (list: Stmt[]) =>
+    forEachStmt(list, (s) => {
       const ex = (e: Expr) =>
         checkExpr(e, `stencil ${def.name}`, errors, (x) => {
           if (x.kind === 'field' && !fields.has(x.name)) return `unknown field '${x.name}'`;
@@ -234,17 +215,9 @@ export function verifyStencil(def: StencilDef): string[] {
         if (!f) errors.push(`stencil ${def.name}: assignment to unknown field '${s.target}'`);
         else if (f.dtype !== s.value.dtype) errors.push(`stencil ${def.name}: ${s.target} is ${f.dtype} but is assigned ${s.value.dtype}`);
         ex(s.value);
-      } else if (s.kind === 'if') {
-        ex(s.cond);
-        visit(s.then);
-        visit(s.else);
-      } else if (s.kind === 'while') {
-        ex(s.cond);
-        visit(s.body);
-      } else if (s.kind === 'region') visit(s.body);
-      else errors.push(`stencil ${def.name}: '${s.kind}' statements only exist after library expansion`);
-    }
-  };
+      } else if (s.kind === 'if' || s.kind === 'while') ex(s.cond);
+      else if (s.kind !== 'region') errors.push(`stencil ${def.name}: '${s.kind}' statements only exist after library expansion`);
+    });
   for (const c of def.computations) for (const iv of c.intervals) visit(iv.body);
   return errors;
 }

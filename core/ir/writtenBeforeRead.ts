@@ -1,6 +1,6 @@
-import type { Expr, HLoop, Range, Stmt, VLoop } from './types.js';
-import type { Launch } from './rewrite.js';
-import { reads, writes } from './walk.js';
+import type { Expr, HLoop, Range, Stmt, VLoop, Launch } from './types.js';
+import { reads, writes } from './uses.js';
+import { stmtLists } from './visit.js';
 
 /**
  * Whether every point of a launch's transient is written before it is read. Pooling
@@ -57,7 +57,7 @@ export function definitelyWritten(name: string, launch: Launch): boolean {
   const shiftedWrite = (stmts: Stmt[]): boolean =>
     stmts.some((s) => (s.kind === 'assign' ? s.target === name && !!s.kOffset : s.kind === 'if' ? shiftedWrite(s.then) || shiftedWrite(s.else) : s.kind === 'while' || s.kind === 'region' ? shiftedWrite(s.body) : false));
   const nestedWrite = (stmts: Stmt[]): boolean =>
-    stmts.some((s) => (s.kind === 'if' ? writes(s.then).has(name) || writes(s.else).has(name) : s.kind === 'while' || s.kind === 'region' ? writes(s.body).has(name) : false));
+    stmts.some((s) => stmtLists(s).some((l) => writes(l).has(name)));
   for (const v of launch.loops) {
     for (const h of v.body) {
       if (nestedWrite(h.body) || shiftedWrite(h.body)) return false;

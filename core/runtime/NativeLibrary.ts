@@ -83,7 +83,7 @@ interface Entry {
 }
 
 /**
- * A loaded program library (the ABI of plugins/codegen/cpp.ts, and of cuda.ts for GPU
+ * A loaded program library (the ABI of plugins/codegen/abi.ts, with CUDA extras from generateCuda.ts for GPU
  * builds, whose fields are device arrays) bound through koffi.
  *
  * Arguments are packed once by `bind` into one native-addressable block: a `void*` table

@@ -2,7 +2,7 @@ import type { Compiler } from '../../core/Compiler.js';
 import type { OrchPlugin } from '../../core/config/types.js';
 import type { MemoryReport } from '../../core/EntryBuild.js';
 import { printExpr } from '../../core/ir/print.js';
-import { launches } from '../../core/ir/rewrite.js';
+import { launches } from '../../core/ir/visit.js';
 import { bytesPerElement } from '../../core/runtime/ndarray.js';
 import { tapStage } from '../../core/stagePlugin.js';
 
@@ -17,12 +17,10 @@ export class AnalyzePlugin implements OrchPlugin {
     tapStage(compiler, 'analyze', this.name, (build) => {
       const p = build.program;
       if (!p) return;
-      // A CUDA build takes device arrays and allocates its temporaries and transients from
-      // the handle's stream-ordered pool, which keeps its memory between calls.
-      const device = compiler.config.preset.target === 'cuda';
-      // the CPU backend keeps these per tile, sized to the tile and its halo, not to the domain
+      const { backend } = compiler.config;
+      // a backend that runs tiles keeps these per tile, sized to the tile and its halo, not to the domain
       const perTile = new Map<string, { tile: string; zeroFill: boolean }>();
-      for (const l of device ? [] : launches(p.body)) {
+      for (const l of backend.tiles ? launches(p.body) : []) {
         const size = [...(l.tile?.size ?? []), ...(l.tile?.k ? [l.tile.k] : [])].join('x');
         for (const x of l.tile?.local ?? []) perTile.set(x.name, { tile: `per ${size} tile`, zeroFill: x.zeroFill });
       }
@@ -33,26 +31,21 @@ export class AnalyzePlugin implements OrchPlugin {
         axes: a.axes,
         bytesPerElement: bytesPerElement(a.dtype),
         shape: a.shape ? a.shape.map(printExpr) : [...a.axes].map((_, i) => `${a.name}.shape[${i}]`),
-        pooled: device ? a.role !== 'arg' : !!a.pool,
+        pooled: backend.arenas ? !!a.pool : a.role !== 'arg',
         offset: a.pool ? printExpr(a.pool.offset) : undefined,
         zeroFill: a.pool ? a.pool.zeroFill : a.role !== 'arg',
-        storage: device ? 'device' : 'host',
+        storage: backend.storage,
         ...perTile.get(a.name),
       }));
-      const notes: Record<string, string> = device
-        ? {
-            arg: 'device memory owned by the caller',
-            temporary: 'device memory per call of run, from the stream-ordered pool (kept between calls)',
-            transient: 'device memory per stencil launch, from the stream-ordered pool (kept between calls)',
-          }
-        : { arg: 'owned by the caller', temporary: '', transient: '' };
+      // a backend without arenas says where its arrays come from; arena notes count what pooling placed
+      const notes = backend.memoryNotes;
       const totals: MemoryReport['totals'] = {};
       for (const role of ['arg', 'temporary', 'transient']) {
         const n = arrays.filter((a) => a.role === role).length;
         const pooled = arrays.filter((a) => a.role === role && a.pooled).length;
         const tiled = arrays.filter((a) => a.role === role && a.tile).length;
         const poolNote = (pooled === n ? `${n} pooled (${role} arena)` : `${pooled} of ${n} pooled`) + (tiled ? `, ${tiled} per tile (thread tile scratch)` : '');
-        totals[role] = { arrays: n, note: device || role === 'arg' ? notes[role] : poolNote };
+        totals[role] = { arrays: n, note: notes ? notes[role as keyof typeof notes] : role === 'arg' ? 'owned by the caller' : poolNote };
       }
       // peak: the temporaries' arena plus the largest launch's transients
       const ends = (role: string) => p.arrays.filter((a) => a.role === role && a.pool).map((a) => printExpr(a.pool!.end));

@@ -1,5 +1,7 @@
 import type { HaloStmt, PStmt, Program } from '../../core/ir/types.js';
-import { cString, locText, STORAGE, type Writer } from './cpp.js';
+import { cString, locText, STORAGE } from './cText.js';
+import type { Writer } from './Writer.js';
+import { forEachPStmt } from '../../core/ir/visit.js';
 
 /**
  * C++ of a program's halo exchanges: calls into native/orch_halo.h, which packs the
@@ -8,14 +10,9 @@ import { cString, locText, STORAGE, type Writer } from './cpp.js';
  */
 
 export function haloStatements(body: readonly PStmt[], out: HaloStmt[] = []): HaloStmt[] {
-  for (const s of body) {
+  forEachPStmt(body, (s) => {
     if (s.kind === 'halo') out.push(s);
-    else if (s.kind === 'for' || s.kind === 'while') haloStatements(s.body, out);
-    else if (s.kind === 'if') {
-      haloStatements(s.then, out);
-      haloStatements(s.else, out);
-    }
-  }
+  });
   return out;
 }
 

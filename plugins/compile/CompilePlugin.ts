@@ -4,13 +4,11 @@ import type { OrchPlugin } from '../../core/config/types.js';
 import { NATIVE_DIR } from '../../core/cache/hashing.js';
 import { tapStage } from '../../core/stagePlugin.js';
 import { mpiToolchain } from '../../core/toolchain/mpi.js';
-import { compileSharedLibrary } from '../../core/toolchain/gxx.js';
-import { compileCudaLibrary } from '../../core/toolchain/nvcc.js';
 import { checkLibraryLoads } from '../../core/toolchain/libraryCheck.js';
 
 /**
- * compile: g++ (cpu) or nvcc (cuda) through execa into a shared library; compiler
- * messages become diagnostics.
+ * compile: the preset's backend compiles the generated sources into a shared library
+ * (g++ or nvcc through execa); compiler messages become diagnostics.
  */
 export class CompilePlugin implements OrchPlugin {
   readonly name = 'orch:compile';
@@ -27,17 +25,19 @@ export class CompilePlugin implements OrchPlugin {
         // libmpi only: the halo exchange uses MPI's C API
         libs = m.linkFlags.filter((f) => f !== '-lmpi_cxx');
       }
-      const common = { flags, output, cwd: build.staging, includeDirs: [NATIVE_DIR], launcher, timeoutS: compiler.config.compiler.timeoutS };
-      let r;
-      if (compiler.config.preset.target === 'cuda') {
+      const r = await compiler.config.backend.compile({
+        cxx,
+        flags,
+        libs,
+        launcher,
+        timeoutS: compiler.config.compiler.timeoutS,
+        sources: [build.cpp.file, ...(build.cpp.compiledFiles ?? [])],
+        output,
+        cwd: build.staging,
+        includeDirs: [NATIVE_DIR],
         // the architecture the cache key was computed with (Compiler.entryInputs)
-        const arch = build.inputs.compiler.cudaArch;
-        if (!arch) throw new Error(`CUDA build of ${build.entry} has no resolved GPU architecture in its inputs`);
-        const sources = [build.cpp.file, ...(build.cpp.extraFiles ?? []).filter((f) => f.endsWith('.cu'))];
-        r = await compileCudaLibrary({ ...common, flags: [...flags, ...libs], nvcc: cxx, arch, sources });
-      } else {
-        r = await compileSharedLibrary({ ...common, compiler: cxx, source: build.cpp.file, libs });
-      }
+        arch: build.inputs.compiler.cudaArch,
+      });
       await checkLibraryLoads(output, build.cpp.symbol, cxx);
       build.library = output;
       build.command = r.command;

@@ -1,6 +1,6 @@
 import type { DebugOptions } from '../../core/config/types.js';
 import type { ArrayDecl, DebugCheck, Program, Stmt } from '../../core/ir/types.js';
-import { mapStmtLists } from '../../core/ir/rewrite.js';
+import { flatMapStmts, mapStmtLists } from '../../core/ir/visit.js';
 
 /**
  * Debug insertion: after every write, a NaN check (float fields), a negative-value check
@@ -27,19 +27,11 @@ export function insertChecks(p: Program, opts: DebugOptions): Program {
     return out;
   };
   const instrument = (stmts: Stmt[], stencil: string): Stmt[] =>
-    stmts.flatMap((s): Stmt[] => {
-      switch (s.kind) {
-        case 'assign':
-          return [s, ...checksFor(s.target).map((c): Stmt => ({ kind: 'check', target: s.target, check: { ...c, program: p.name, stencil }, loc: s.loc, ...(s.kOffset ? { kOffset: s.kOffset } : {}) }))];
-        case 'if':
-          return [{ ...s, then: instrument(s.then, stencil), else: instrument(s.else, stencil) }];
-        case 'while':
-        case 'region':
-          return [{ ...s, body: instrument(s.body, stencil) }];
-        default:
-          return [s];
-      }
-    });
+    flatMapStmts(stmts, (s): Stmt[] =>
+      s.kind === 'assign'
+        ? [s, ...checksFor(s.target).map((c): Stmt => ({ kind: 'check', target: s.target, check: { ...c, program: p.name, stencil }, loc: s.loc, ...(s.kOffset ? { kOffset: s.kOffset } : {}) }))]
+        : [s],
+    );
   const body = mapStmtLists(p.body, (list) =>
     list.map((s) => (s.kind === 'launch' ? { ...s, loops: s.loops.map((v) => ({ ...v, body: v.body.map((h) => ({ ...h, body: instrument(h.body, s.stencil) })) })) } : s)),
   );

@@ -1,7 +1,9 @@
 import { fail } from '../../core/diagnostics.js';
 import { boundRank, intervalMinLevels, intervalText } from '../../core/ir/intervals.js';
 import type { ArrayDecl, AxisBound, Expr, HLoop, IterationOrder, LaunchRequirement, PStmt, Program, Stmt, StencilDef, VLoop } from '../../core/ir/types.js';
-import { mapStmts, reads, writes, type Access } from '../../core/ir/walk.js';
+import { reads, writes, type Access } from '../../core/ir/uses.js';
+import { int, intOp } from '../../core/ir/build.js';
+import { flatMapStmts, mapStmts } from '../../core/ir/visit.js';
 import { readNeeds, sameExtent, unionExtent as union, ZERO_EXTENT as ZERO, type Extent } from './readExtents.js';
 
 /**
@@ -40,9 +42,9 @@ export function computeExtents(def: StencilDef): Unit[] {
 }
 
 function boundExpr(b: AxisBound, n: Expr): Expr {
-  if (b.level === 'start') return { kind: 'lit', value: b.offset, dtype: 'int64' };
+  if (b.level === 'start') return int(b.offset);
   if (b.offset === 0) return n;
-  return { kind: 'binary', op: '+', left: n, right: { kind: 'lit', value: b.offset, dtype: 'int64' }, dtype: 'int64' };
+  return intOp('+', n, int(b.offset));
 }
 
 /** `n + c` or `c` as (uses n, c); anything else is not comparable. */
@@ -109,26 +111,8 @@ class NestGroup {
 
 /** Restricts writes of API fields to the call domain inside an extended statement. */
 function guardApiWrites(stmts: Stmt[], api: Set<string>): Stmt[] {
-  return stmts.map((s): Stmt => {
-    switch (s.kind) {
-      case 'assign':
-        if (!api.has(s.target)) return s;
-        return {
-          kind: 'region',
-          regions: [{ i: { start: { level: 'start', offset: 0 }, end: { level: 'end', offset: 0 } }, j: { start: { level: 'start', offset: 0 }, end: { level: 'end', offset: 0 } } }],
-          body: [s],
-          loc: s.loc,
-        };
-      case 'if':
-        return { ...s, then: guardApiWrites(s.then, api), else: guardApiWrites(s.else, api) };
-      case 'while':
-        return { ...s, body: guardApiWrites(s.body, api) };
-      case 'region':
-        return { ...s, body: guardApiWrites(s.body, api) };
-      default:
-        return s;
-    }
-  });
+  const all = { start: { level: 'start', offset: 0 }, end: { level: 'end', offset: 0 } } as const;
+  return flatMapStmts(stmts, (s): Stmt[] => (s.kind === 'assign' && api.has(s.target) ? [{ kind: 'region', regions: [{ i: all, j: all }], body: [s], loc: s.loc }] : [s]));
 }
 
 export interface ExpansionResult {
@@ -182,8 +166,8 @@ export function expandCall(program: Program, call: Extract<PStmt, { kind: 'call'
     }
     origins[arr] = o;
   }
-  const lit = (v: number): Expr => ({ kind: 'lit', value: v, dtype: 'int64' });
-  const add = (a: Expr, v: number): Expr => (v === 0 ? a : { kind: 'binary', op: '+', left: a, right: lit(v), dtype: 'int64' });
+  // unfolded, as written: `n + 0` stays `n`, a negative pad stays `n + -2`
+  const add = (a: Expr, v: number): Expr => (v === 0 ? a : intOp('+', a, int(v)));
   for (const f of def.fields) {
     if (f.role !== 'temp') continue;
     const ext = tempExtent.get(f.name) ?? ZERO;
@@ -192,7 +176,7 @@ export function expandCall(program: Program, call: Extract<PStmt, { kind: 'call'
     rename.set(f.name, name);
     // a typed 2-D temporary (`tmp: Field[IJ, float]`) keeps its axes: one plane that every level shares
     const shape = [add(domain[0], ext.ihi - ext.ilo), add(domain[1], ext.jhi - ext.jlo), add(domain[2], 2 * kpad)];
-    const origin = [lit(-ext.ilo), lit(-ext.jlo), lit(kpad)];
+    const origin = [int(-ext.ilo), int(-ext.jlo), int(kpad)];
     const dims = [...f.axes].map((a) => 'IJK'.indexOf(a));
     transients.push({ name, dtype: f.dtype, axes: f.axes, role: 'transient', shape: dims.map((d) => shape[d]), loc: def.loc });
     origins[name] = dims.map((d) => origin[d]);
@@ -226,8 +210,8 @@ export function expandCall(program: Program, call: Extract<PStmt, { kind: 'call'
       const flush = () => {
         if (!group.stmts.length || !groupExt) return;
         hloops.push({
-          i: { lo: lit(groupExt.ilo), hi: add(domain[0], groupExt.ihi) },
-          j: { lo: lit(groupExt.jlo), hi: add(domain[1], groupExt.jhi) },
+          i: { lo: int(groupExt.ilo), hi: add(domain[0], groupExt.ihi) },
+          j: { lo: int(groupExt.jlo), hi: add(domain[1], groupExt.jhi) },
           body: toProgram(group.stmts),
         });
         group = new NestGroup(order);
@@ -240,8 +224,8 @@ export function expandCall(program: Program, call: Extract<PStmt, { kind: 'call'
           flush();
           for (const r of stmt.regions) {
             hloops.push({
-              i: { lo: boundMax(lit(u.extent.ilo), r.i.start, domain[0]), hi: boundMin(add(domain[0], u.extent.ihi), r.i.end, domain[0]) },
-              j: { lo: boundMax(lit(u.extent.jlo), r.j.start, domain[1]), hi: boundMin(add(domain[1], u.extent.jhi), r.j.end, domain[1]) },
+              i: { lo: boundMax(int(u.extent.ilo), r.i.start, domain[0]), hi: boundMin(add(domain[0], u.extent.ihi), r.i.end, domain[0]) },
+              j: { lo: boundMax(int(u.extent.jlo), r.j.start, domain[1]), hi: boundMin(add(domain[1], u.extent.jhi), r.j.end, domain[1]) },
               body: toProgram(stmt.body),
             });
           }
@@ -268,7 +252,7 @@ export function expandCall(program: Program, call: Extract<PStmt, { kind: 'call'
       if (min <= most) continue;
       most = min;
       requires[0] = {
-        cond: { kind: 'binary', op: '>=', left: domain[2], right: lit(min), dtype: 'bool' },
+        cond: { kind: 'binary', op: '>=', left: domain[2], right: int(min), dtype: 'bool' },
         code: 'E_EMPTY_INTERVAL',
         message: `${intervalText(iv.start, iv.end)} of stencil '${def.name}' needs at least ${min} K level${min === 1 ? '' : 's'}, but this call's domain has {0}`,
         args: [domain[2]],

@@ -1,5 +1,5 @@
 import type { AxisBound, Expr, HorizontalRegion, RegionAxis, Stmt } from '../../core/ir/types.js';
-import { visitExpr } from '../../core/ir/walk.js';
+import { forEachStmt, stmtExprs, visitExpr } from '../../core/ir/visit.js';
 import { boundRank } from '../../core/ir/intervals.js';
 
 /**
@@ -101,27 +101,14 @@ export function readNeeds(stmts: readonly Stmt[], ext: Extent): ReadNeed[] {
       out.push({ name: x.name, need: need!, k: x.kOffset ? 0 : x.offset[2] });
     });
   };
-  const walk = (list: readonly Stmt[], boxes: Boxes) => {
-    for (const s of list) {
-      switch (s.kind) {
-        case 'assign':
-          exprReads(s.value, boxes);
-          break;
-        case 'if':
-          exprReads(s.cond, boxes);
-          walk(s.then, boxes);
-          walk(s.else, boxes);
-          break;
-        case 'while':
-          exprReads(s.cond, boxes);
-          walk(s.body, boxes);
-          break;
-        case 'region':
-          walk(s.body, inRegions(boxes, s.regions));
-          break;
+  const walk = (list: readonly Stmt[], boxes: Boxes): void =>
+    forEachStmt(list, (s) => {
+      if (s.kind === 'region') {
+        walk(s.body, inRegions(boxes, s.regions));
+        return false;
       }
-    }
-  };
+      for (const e of stmtExprs(s)) exprReads(e, boxes);
+    });
   walk(stmts, extentBoxes(ext));
   return out;
 }

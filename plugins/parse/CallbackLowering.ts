@@ -5,6 +5,7 @@ import { ExprLowering, type Term } from './ExprLowering.js';
 import type { ModuleLoader } from '../../core/frontend/ModuleLoader.js';
 import { cast, isFloat } from './typeRules.js';
 import { describeValue, type FunctionInfo, type Value } from '../../core/frontend/values.js';
+import { int } from '../../core/ir/build.js';
 
 /**
  * `@callback` function -> `CallbackDecl`. The signature is required (the ABI passes
@@ -124,8 +125,7 @@ class CallbackBodyLowering extends ExprLowering {
       fail('E_CALLBACK_BODY', 'a loop other than for name in range(...)', { loc: s.loc });
     }
     const args = it.args.map((a) => cast(this.expr(a), 'int64'));
-    const lit = (v: number): Expr => ({ kind: 'lit', value: v, dtype: 'int64' });
-    const [start, stop, step] = args.length === 1 ? [lit(0), args[0], lit(1)] : args.length === 2 ? [args[0], args[1], lit(1)] : args;
+    const [start, stop, step] = args.length === 1 ? [int(0), args[0], int(1)] : args.length === 2 ? [args[0], args[1], int(1)] : args;
     const v = this.declare(s.target.id, 'int64');
     return { kind: 'for', var: v.name, start, stop, step, body: this.block(s.body), loc: s.loc };
   }

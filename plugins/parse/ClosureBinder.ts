@@ -45,11 +45,15 @@ export class ClosureBinder {
 
   bind(n: ClosureNode, owner: PObject | null): PBinding {
     switch (n.kind) {
-      case 'array':
+      case 'array': {
+        // one array reachable through several chains (a Quantity shared with a nested component) is one parameter
+        const known = this.arrays.get(n.param);
+        if (known && known.role === 'arg' && known.dtype === n.dtype && known.axes === n.axes) return { k: 'array', name: n.param };
         this.declareParam(n.param);
         this.arrays.set(n.param, { name: n.param, dtype: n.dtype, axes: n.axes, role: 'arg', loc: this.loc });
         this.params.push({ name: n.param, kind: 'field' });
         return { k: 'array', name: n.param };
+      }
       case 'scalar':
         this.declareParam(n.param);
         this.scalars.set(n.param, { name: n.param, dtype: n.dtype as DType, role: 'arg' });

@@ -9,7 +9,7 @@ import { truthy } from '../../core/frontend/constEval.js';
 import { ExprLowering, valueToExpr, type Term } from './ExprLowering.js';
 import type { ModuleLoader } from '../../core/frontend/ModuleLoader.js';
 import { cast } from './typeRules.js';
-import { visitExpr } from '../../core/ir/walk.js';
+import { visitExpr } from '../../core/ir/visit.js';
 import { describeValue, type ClassInfo, type FunctionInfo, type Value } from '../../core/frontend/values.js';
 import { ClosureBinder } from './ClosureBinder.js';
 import type { Closure } from '../../core/frontend/closure.js';

@@ -1,6 +1,7 @@
 import { fail } from '../../core/diagnostics.js';
 import type { Expr, FieldDecl, IterationOrder, SourceLoc, Stmt } from '../../core/ir/types.js';
-import { visitExpr, writes } from '../../core/ir/walk.js';
+import { writes } from '../../core/ir/uses.js';
+import { forEachStmt, visitExpr } from '../../core/ir/visit.js';
 
 /**
  * The restrictions GT4Py's parallel model puts on one computation interval (one GT4Py
@@ -32,8 +33,8 @@ export function checkParallelModel(
   const vertical = (e: Extract<Expr, { kind: 'field' }>) => e.offset[2] !== 0 || e.kOffset !== undefined;
   const offsetText = (e: Extract<Expr, { kind: 'field' }>) => `[${e.offset[0]}, ${e.offset[1]}, ${e.kOffset ? 'variable' : e.offset[2]}]`;
 
-  const visit = (stmts: readonly Stmt[], inWhile: ReadonlySet<string> | null): void => {
-    for (const s of stmts) {
+  const visit = (stmts: readonly Stmt[], inWhile: ReadonlySet<string> | null): void =>
+    forEachStmt(stmts, (s) => {
       const reads = (e: Expr, check: (f: Extract<Expr, { kind: 'field' }>) => void) =>
         visitExpr(e, (x) => {
           if (x.kind === 'field') check(x);
@@ -72,20 +73,15 @@ export function checkParallelModel(
           break;
         case 'if':
           reads(s.cond, (f) => checkRead(f, null));
-          visit(s.then, inWhile);
-          visit(s.else, inWhile);
           break;
         case 'while': {
+          // the loop's body is checked against what the loop writes
           const loopWrites = writes(s.body, new Set(inWhile ?? []));
           reads(s.cond, (f) => checkRead(f, null, loopWrites));
           visit(s.body, loopWrites);
-          break;
+          return false;
         }
-        case 'region':
-          visit(s.body, inWhile);
-          break;
       }
-    }
-  };
+    });
   visit(body, null);
 }

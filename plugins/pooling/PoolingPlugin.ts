@@ -9,8 +9,8 @@ export class PoolingPlugin implements OrchPlugin {
   apply(compiler: Compiler): void {
     tapStage(compiler, 'pooling', this.name, (build) => {
       requireValidIR(build, 'pooling');
-      // CUDA builds take their memory from the device's stream-ordered pool instead
-      if (build.program && compiler.config.passes.pooling && compiler.config.preset.target === 'cpu') build.program = assignPool(build.program);
+      // a backend without arenas (CUDA: the device's stream-ordered pool) allocates them itself
+      if (build.program && compiler.config.passes.pooling && compiler.config.backend.arenas) build.program = assignPool(build.program);
     });
   }
 }

@@ -1,7 +1,9 @@
 import type { ArrayDecl, Expr, Program } from '../../core/ir/types.js';
-import { launches, tileLocalNames } from '../../core/ir/rewrite.js';
+import { tileLocalNames } from '../../core/ir/uses.js';
+import { launches } from '../../core/ir/visit.js';
 import { bytesPerElement } from '../../core/runtime/ndarray.js';
 import { definitelyWritten } from '../../core/ir/writtenBeforeRead.js';
+import { int, intOp } from '../../core/ir/build.js';
 
 /**
  * Pooling: transient memory gets offsets in one arena per handle instead of its own
@@ -12,24 +14,22 @@ import { definitelyWritten } from '../../core/ir/writtenBeforeRead.js';
  * every point is written before it is read.
  */
 
-const int = (v: number): Expr => ({ kind: 'lit', value: v, dtype: 'int64' });
-const bin = (op: '+' | '*' | '//', a: Expr, b: Expr): Expr => ({ kind: 'binary', op, left: a, right: b, dtype: 'int64' });
 
 function bytesOf(a: ArrayDecl): Expr {
-  const count = (a.shape ?? []).reduce<Expr>((acc, e) => bin('*', acc, e.dtype === 'int64' ? e : { kind: 'cast', arg: e, dtype: 'int64' }), int(1));
-  return bin('*', count, int(bytesPerElement(a.dtype)));
+  const count = (a.shape ?? []).reduce<Expr>((acc, e) => intOp('*', acc, e.dtype === 'int64' ? e : { kind: 'cast', arg: e, dtype: 'int64' }), int(1));
+  return intOp('*', count, int(bytesPerElement(a.dtype)));
 }
 
 /** Rounds up to 64 bytes so every pooled array starts on a cache line. */
 function align(e: Expr): Expr {
-  return bin('*', bin('//', bin('+', e, int(63)), int(64)), int(64));
+  return intOp('*', intOp('//', intOp('+', e, int(63)), int(64)), int(64));
 }
 
 function place(arrays: ArrayDecl[], zeroFill: (a: ArrayDecl) => boolean): Map<string, ArrayDecl['pool']> {
   const out = new Map<string, ArrayDecl['pool']>();
   let offset: Expr = int(0);
   for (const a of arrays) {
-    const end = bin('+', offset, bytesOf(a));
+    const end = intOp('+', offset, bytesOf(a));
     out.set(a.name, { offset, end, zeroFill: zeroFill(a) });
     offset = align(end);
   }

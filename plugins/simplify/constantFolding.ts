@@ -1,6 +1,5 @@
-import type { Expr, PStmt, Program, Stmt } from '../../core/ir/types.js';
-import { mapLaunchExprs, mapProgramExprs, mapStmtLists, type Launch } from '../../core/ir/rewrite.js';
-import { mapExpr } from '../../core/ir/walk.js';
+import type { Expr, PStmt, Program, Stmt, Launch } from '../../core/ir/types.js';
+import { flatMapStmts, mapLaunchExprs, mapProgramExprs, mapStmtLists, mapExpr } from '../../core/ir/visit.js';
 
 /**
  * Constant folding and propagation of compile-time values: operations on literals are
@@ -122,20 +121,18 @@ export function foldExpr(e: Expr): Expr {
 }
 
 function foldPoint(stmts: Stmt[]): Stmt[] {
-  const out: Stmt[] = [];
-  for (const s of stmts) {
+  return flatMapStmts(stmts, (s): Stmt[] => {
     if (s.kind === 'if') {
       const cond = foldExpr(s.cond);
-      if (isLit(cond)) out.push(...foldPoint(litValue(cond) ? s.then : s.else));
-      else out.push({ ...s, cond, then: foldPoint(s.then), else: foldPoint(s.else) });
-    } else if (s.kind === 'while') {
+      if (isLit(cond)) return litValue(cond) ? s.then : s.else;
+      return [{ ...s, cond }];
+    }
+    if (s.kind === 'while') {
       const cond = foldExpr(s.cond);
-      if (isLit(cond) && !litValue(cond)) continue;
-      out.push({ ...s, cond, body: foldPoint(s.body) });
-    } else if (s.kind === 'region') out.push({ ...s, body: foldPoint(s.body) });
-    else out.push(s);
-  }
-  return out;
+      return isLit(cond) && !litValue(cond) ? [] : [{ ...s, cond }];
+    }
+    return [s];
+  });
 }
 
 function foldLaunch(l: Launch): Launch {

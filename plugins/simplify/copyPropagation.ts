@@ -1,6 +1,5 @@
 import type { Expr, PStmt, Program } from '../../core/ir/types.js';
-import { mapProgramExprs } from '../../core/ir/rewrite.js';
-import { mapExpr, visitExpr } from '../../core/ir/walk.js';
+import { forEachPStmt, mapExpr, mapProgramExprs, visitExpr } from '../../core/ir/visit.js';
 
 /**
  * Propagates locals assigned exactly once from values that cannot change (arguments the
@@ -19,21 +18,11 @@ function substituting(known: Map<string, Expr>): (e: Expr) => Expr {
 export function copyPropagation(p: Program): Program {
   const setCount = new Map<string, number>();
   const bump = (name: string, by: number) => setCount.set(name, (setCount.get(name) ?? 0) + by);
-  const count = (stmts: PStmt[]) => {
-    for (const s of stmts) {
-      if (s.kind === 'set') bump(s.name, 1);
-      else if (s.kind === 'callback' && s.result !== null) bump(s.result, 2);
-      else if (s.kind === 'for') {
-        bump(s.var, 2);
-        count(s.body);
-      } else if (s.kind === 'while') count(s.body);
-      else if (s.kind === 'if') {
-        count(s.then);
-        count(s.else);
-      }
-    }
-  };
-  count(p.body);
+  forEachPStmt(p.body, (s) => {
+    if (s.kind === 'set') bump(s.name, 1);
+    else if (s.kind === 'callback' && s.result !== null) bump(s.result, 2);
+    else if (s.kind === 'for') bump(s.var, 2);
+  });
   // an argument the program reassigns is a variable like any other
   const args = new Set(p.scalars.filter((s) => s.role === 'arg' && !setCount.has(s.name)).map((s) => s.name));
   const dtypes = new Map(p.scalars.map((s) => [s.name, s.dtype]));

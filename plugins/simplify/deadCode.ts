@@ -1,5 +1,6 @@
 import type { PStmt, Program, Stmt } from '../../core/ir/types.js';
-import { launches, mapStmtLists, namesRead } from '../../core/ir/rewrite.js';
+import { namesRead } from '../../core/ir/uses.js';
+import { flatMapStmts, launches, mapStmtLists, somePStmt } from '../../core/ir/visit.js';
 
 /**
  * Dead code and dead dataflow elimination, to a fixpoint: sets of locals nobody reads,
@@ -21,23 +22,17 @@ function sweep(p: Program): Program {
   const roles = new Map(p.arrays.map((a) => [a.name, a.role]));
   const deadArray = (name: string) => roles.get(name) !== 'arg' && !read.arrays.has(name);
   const point = (stmts: Stmt[]): Stmt[] =>
-    stmts.flatMap((s): Stmt[] => {
+    flatMapStmts(stmts, (s): Stmt[] => {
       switch (s.kind) {
         case 'assign':
           return deadArray(s.target) ? [] : [s];
         case 'let':
           return read.scalars.has(s.name) ? [s] : [];
-        case 'if': {
-          const then = point(s.then);
-          const els = point(s.else);
-          return then.length || els.length ? [{ ...s, then, else: els }] : [];
-        }
+        case 'if':
+          return s.then.length || s.else.length ? [s] : [];
+        case 'region':
+          return s.body.length ? [s] : [];
         case 'while':
-          return [{ ...s, body: point(s.body) }];
-        case 'region': {
-          const body = point(s.body);
-          return body.length ? [{ ...s, body }] : [];
-        }
         case 'check':
           return [s];
       }
@@ -70,7 +65,5 @@ function sweep(p: Program): Program {
 }
 
 function assigned(stmts: PStmt[], name: string): boolean {
-  return stmts.some((s) =>
-    s.kind === 'set' ? s.name === name : s.kind === 'callback' ? s.result === name : s.kind === 'for' ? s.var === name || assigned(s.body, name) : s.kind === 'while' ? assigned(s.body, name) : s.kind === 'if' ? assigned(s.then, name) || assigned(s.else, name) : false,
-  );
+  return somePStmt(stmts, (s) => (s.kind === 'set' ? s.name === name : s.kind === 'callback' ? s.result === name : s.kind === 'for' && s.var === name));
 }

@@ -1,6 +1,7 @@
-import type { HLoop, PStmt, Program, Stmt, VLoop } from '../../core/ir/types.js';
-import { mapStmtLists, sameExpr, type Launch } from '../../core/ir/rewrite.js';
-import { reads, writes, type Access } from '../../core/ir/walk.js';
+import type { HLoop, PStmt, Program, Stmt, VLoop, Launch } from '../../core/ir/types.js';
+import { sameExpr } from '../../core/ir/build.js';
+import { mapStmtLists, someStmt } from '../../core/ir/visit.js';
+import { reads, writes, type Access } from '../../core/ir/uses.js';
 
 /**
  * Loop fusion (simplify, second run): adjacent launches merge across stencil calls (see
@@ -51,9 +52,7 @@ function fuseVLoops(loops: VLoop[]): VLoop[] {
 
 /** Whether a launch has horizontal regions, whose bounds are relative to its domain. */
 function hasRegions(l: Launch): boolean {
-  const inStmts = (body: readonly Stmt[]): boolean =>
-    body.some((s) => s.kind === 'region' || (s.kind === 'if' && (inStmts(s.then) || inStmts(s.else))) || (s.kind === 'while' && inStmts(s.body)));
-  return l.loops.some((v) => v.body.some((h) => inStmts(h.body)));
+  return l.loops.some((v) => v.body.some((h) => someStmt(h.body, (s) => s.kind === 'region')));
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Expr, PStmt, Program, Stmt } from '../../core/ir/types.js';
-import { mapStmtLists, sameExpr } from '../../core/ir/rewrite.js';
-import { visitExpr, writes } from '../../core/ir/walk.js';
+import { sameExpr } from '../../core/ir/build.js';
+import { forEachPStmt, mapStmtBlocks, mapStmtLists, visitExpr } from '../../core/ir/visit.js';
+import { letNames, writes } from '../../core/ir/uses.js';
 
 /**
  * Merging of adjacent control-flow blocks: two `if`s on the same condition, when the first
@@ -16,26 +17,14 @@ function condNames(e: Expr): Set<string> {
   return out;
 }
 
-function pointLets(stmts: Stmt[], out = new Set<string>()): Set<string> {
-  for (const s of stmts) {
-    if (s.kind === 'let') out.add(s.name);
-    else if (s.kind === 'if') {
-      pointLets(s.then, out);
-      pointLets(s.else, out);
-    } else if (s.kind === 'while' || s.kind === 'region') pointLets(s.body, out);
-  }
-  return out;
-}
-
-function mergePoint(stmts: Stmt[]): Stmt[] {
+/** Merges adjacent blocks of one statement list (nested lists are merged first). */
+function mergeAdjacent(stmts: Stmt[]): Stmt[] {
   const out: Stmt[] = [];
-  for (const raw of stmts) {
-    const s: Stmt =
-      raw.kind === 'if' ? { ...raw, then: mergePoint(raw.then), else: mergePoint(raw.else) } : raw.kind === 'while' || raw.kind === 'region' ? { ...raw, body: mergePoint(raw.body) } : raw;
+  for (const s of stmts) {
     const last = out[out.length - 1];
     if (last?.kind === 'if' && s.kind === 'if' && sameExpr(last.cond, s.cond)) {
       const reads = condNames(s.cond);
-      const changed = new Set([...writes([last]), ...pointLets([last])]);
+      const changed = new Set([...writes([last]), ...letNames([last])]);
       if (![...reads].some((n) => changed.has(n))) {
         out[out.length - 1] = { ...last, then: [...last.then, ...s.then], else: [...last.else, ...s.else] };
         continue;
@@ -50,19 +39,14 @@ function mergePoint(stmts: Stmt[]): Stmt[] {
   return out;
 }
 
-function sets(stmts: PStmt[], out = new Set<string>()): Set<string> {
-  for (const s of stmts) {
+/** Program scalars a statement list assigns (sets, callback results, loop variables). */
+function sets(stmts: PStmt[]): Set<string> {
+  const out = new Set<string>();
+  forEachPStmt(stmts, (s) => {
     if (s.kind === 'set') out.add(s.name);
     else if (s.kind === 'callback' && s.result !== null) out.add(s.result);
-    else if (s.kind === 'for') {
-      out.add(s.var);
-      sets(s.body, out);
-    } else if (s.kind === 'while') sets(s.body, out);
-    else if (s.kind === 'if') {
-      sets(s.then, out);
-      sets(s.else, out);
-    }
-  }
+    else if (s.kind === 'for') out.add(s.var);
+  });
   return out;
 }
 
@@ -79,7 +63,7 @@ export function mergeBlocks(p: Program): Program {
           continue;
         }
       }
-      out.push(s.kind === 'launch' ? { ...s, loops: s.loops.map((v) => ({ ...v, body: v.body.map((h) => ({ ...h, body: mergePoint(h.body) })) })) } : s);
+      out.push(s.kind === 'launch' ? { ...s, loops: s.loops.map((v) => ({ ...v, body: v.body.map((h) => ({ ...h, body: mapStmtBlocks(h.body, mergeAdjacent) })) })) } : s);
     }
     return out;
   });

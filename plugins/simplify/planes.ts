@@ -1,6 +1,6 @@
-import type { ArrayDecl, Expr, Program } from '../../core/ir/types.js';
-import { mapStmtLists, type Launch } from '../../core/ir/rewrite.js';
-import { reads, touches } from '../../core/ir/walk.js';
+import type { ArrayDecl, Expr, Program, Launch } from '../../core/ir/types.js';
+import { mapStmtLists } from '../../core/ir/visit.js';
+import { reads, touches } from '../../core/ir/uses.js';
 import { definitelyWritten } from '../../core/ir/writtenBeforeRead.js';
 
 /**

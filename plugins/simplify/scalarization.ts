@@ -1,6 +1,6 @@
-import type { Expr, HLoop, Program, Stmt } from '../../core/ir/types.js';
-import { mapStmtLists, type Launch } from '../../core/ir/rewrite.js';
-import { checkTargets, mapExpr, reads, touches } from '../../core/ir/walk.js';
+import type { Expr, HLoop, Program, Stmt, Launch } from '../../core/ir/types.js';
+import { flatMapStmts, mapStmtLists, mapStmts } from '../../core/ir/visit.js';
+import { checkTargets, reads, touches } from '../../core/ir/uses.js';
 
 /**
  * Temporaries shrunk to scalars (simplify, second run): a transient that one loop nest
@@ -11,24 +11,7 @@ import { checkTargets, mapExpr, reads, touches } from '../../core/ir/walk.js';
 
 function toLocal(stmts: Stmt[], name: string): Stmt[] {
   const asScalar = (e: Expr): Expr => (e.kind === 'field' && e.name === name ? { kind: 'scalar', name, dtype: e.dtype } : e);
-  const rewrite = (list: Stmt[]): Stmt[] =>
-    list.map((s): Stmt => {
-      switch (s.kind) {
-        case 'assign':
-          return s.target === name ? { kind: 'let', name, value: mapExpr(s.value, asScalar), loc: s.loc } : { ...s, value: mapExpr(s.value, asScalar) };
-        case 'if':
-          return { ...s, cond: mapExpr(s.cond, asScalar), then: rewrite(s.then), else: rewrite(s.else) };
-        case 'while':
-          return { ...s, cond: mapExpr(s.cond, asScalar), body: rewrite(s.body) };
-        case 'region':
-          return { ...s, body: rewrite(s.body) };
-        case 'let':
-          return { ...s, value: mapExpr(s.value, asScalar) };
-        case 'check':
-          return s;
-      }
-    });
-  return rewrite(stmts);
+  return flatMapStmts(mapStmts(stmts, asScalar), (s): Stmt[] => (s.kind === 'assign' && s.target === name ? [{ kind: 'let', name, value: s.value, loc: s.loc }] : [s]));
 }
 
 function scalarizeLaunch(l: Launch, program: Program, removed: Set<string>): Launch {

@@ -1,7 +1,7 @@
-import type { HLoop, Program } from '../../core/ir/types.js';
+import type { HLoop, Program, Launch } from '../../core/ir/types.js';
 import { launchArrays } from '../../core/ir/accessBounds.js';
-import { launches, mapStmtLists, type Launch } from '../../core/ir/rewrite.js';
-import { reads, writes } from '../../core/ir/walk.js';
+import { launches, mapStmtLists } from '../../core/ir/visit.js';
+import { reads, writes } from '../../core/ir/uses.js';
 import { definitelyWritten } from '../../core/ir/writtenBeforeRead.js';
 
 /**

@@ -5,7 +5,7 @@ import koffi from 'koffi';
 import { NATIVE_DIR } from '../../core/cache/hashing.js';
 import type { DeviceMemory } from '../../core/runtime/deviceArgs.js';
 import type { TypedArray } from '../../core/runtime/ndarray.js';
-import type { CudaOutput } from '../../plugins/codegen/cuda.js';
+import type { CudaOutput } from '../../plugins/codegen/generateCuda.js';
 import { compileSharedLibrary } from '../../core/toolchain/gxx.js';
 
 /**

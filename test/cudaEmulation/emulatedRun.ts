@@ -6,7 +6,7 @@ import type { DebugOptions } from '../../core/config/types.js';
 import { formatDiagnostic, OrchError } from '../../core/diagnostics.js';
 import { NativeLibrary } from '../../core/runtime/NativeLibrary.js';
 import { syntheticInputs } from '../../core/runtime/syntheticInputs.js';
-import { generateCuda } from '../../plugins/codegen/cuda.js';
+import { generateCuda } from '../../plugins/codegen/generateCuda.js';
 import { runOnDevice } from '../deviceRuns.js';
 import { entryIR } from '../gpuJobs.js';
 import { buildEmulated, HostMemory } from './emulate.js';

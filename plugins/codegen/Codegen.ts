@@ -1,0 +1,105 @@
+import { fail } from '../../core/diagnostics.js';
+import type { ArrayDecl, DType, Expr, Program, ScalarVar, SourceLoc } from '../../core/ir/types.js';
+import { convert, cString } from './cText.js';
+import { ExprEmitter } from './ExprEmitter.js';
+import { HostShell } from './HostShell.js';
+import { Identifiers } from './Identifiers.js';
+import type { LoopStrategy } from './LoopStrategy.js';
+import { PointEmitter } from './PointEmitter.js';
+import { Writer } from './Writer.js';
+
+export interface CppOptions {
+  /** Loop nesting, outermost first: a permutation of 'IJK' (e.g. 'IJK', 'KJI', 'KIJ'). */
+  loopOrder: string;
+  openmp: boolean;
+  /** Emit `#line` directives so compiler errors point at the user's .py lines. */
+  lineDirectives: boolean;
+  /** Name the generated .cpp is written under; `#line` resets point at it. Default `<symbol>.cpp`. */
+  sourceFileName?: string;
+}
+
+/** What a point body needs to address arrays: the arrays hoisted by the current launch. */
+export interface PointContext {
+  hoisted: Map<string, ArrayDecl>;
+  /** point-local scalars of the HLoop being emitted */
+  locals: Map<string, DType>;
+  /** origin expressions of the launch, for debug reports */
+  origins: Record<string, Expr[]>;
+  /** The launch reads at variable K offsets (so it has a `vkerr`). */
+  variableK: boolean;
+}
+
+/**
+ * One program's code generation: the state its parts share (the writer, identifiers,
+ * declarations, where generation is) and the parts themselves. The host shell, point
+ * statements and expressions are the same for every backend; the backend's loop
+ * strategy (CPU loop nests, CUDA kernels) is made by `strategy` from this object.
+ */
+export class Codegen<L extends LoopStrategy = LoopStrategy> {
+  /** Where code goes; a backend writing another file points it there for a while (`into`). */
+  w = new Writer();
+  readonly ids = new Identifiers();
+  readonly arrays: Map<string, ArrayDecl>;
+  readonly scalars: Map<string, ScalarVar>;
+  /** The loop order, upper case. */
+  readonly order: string;
+  /** Source line of the point statement being generated, for run-time check messages. */
+  stmtLoc: SourceLoc | undefined;
+  /** The stencil of the launch being generated. */
+  launchName = '';
+  readonly ex: ExprEmitter;
+  readonly points: PointEmitter;
+  readonly loops: L;
+  readonly shell: HostShell;
+
+  constructor(
+    readonly program: Program,
+    readonly opts: CppOptions,
+    readonly symbol: string,
+    strategy: (cg: Codegen) => L,
+  ) {
+    this.arrays = new Map(program.arrays.map((a) => [a.name, a]));
+    this.scalars = new Map(program.scalars.map((s) => [s.name, s]));
+    const order = opts.loopOrder.toUpperCase();
+    if (order.length !== 3 || [...'IJK'].some((c) => !order.includes(c))) {
+      fail('E_OPTION', `loop order '${opts.loopOrder}' is not a permutation of IJK`, {
+        hint: "use e.g. 'IJK' (K innermost, best for C-contiguous IJK arrays) or 'KJI'",
+      });
+    }
+    this.order = order;
+    this.ex = new ExprEmitter(this);
+    this.points = new PointEmitter(this);
+    this.loops = strategy(this);
+    this.shell = new HostShell(this);
+  }
+
+  array(name: string): ArrayDecl {
+    const a = this.arrays.get(name);
+    if (!a) throw new Error(`program '${this.program.name}' references unknown array '${name}'`);
+    return a;
+  }
+
+  /** A host expression (no point context) as int64. */
+  int64(e: Expr): string {
+    return convert(this.ex.expr(e, undefined), e.dtype, 'int64');
+  }
+
+  /** Emits `emit` under a `#line` pointing at `loc`, then maps back to the generated file. */
+  mapped(loc: SourceLoc | undefined, emit: () => void): void {
+    if (!this.opts.lineDirectives || !loc) return emit();
+    this.w.directive(`#line ${Math.max(1, Math.trunc(loc.line))} ${cString(loc.file)}`);
+    emit();
+    this.w.reset();
+  }
+
+  /** Emits `emit` into `writer` instead of the current one. */
+  into(writer: Writer, emit: () => void): void {
+    const host = this.w;
+    this.w = writer;
+    try {
+      emit();
+    } finally {
+      this.w = host;
+    }
+  }
+}

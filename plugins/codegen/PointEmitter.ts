@@ -1,0 +1,81 @@
+import type { CheckStmt } from '../../core/ir/debugChecks.js';
+import { axisIndices, type HLoop, type Stmt } from '../../core/ir/types.js';
+import type { Codegen, PointContext } from './Codegen.js';
+import { CTYPE, convert, cString, floatLiteral } from './cText.js';
+import { regionCondition } from './ExprEmitter.js';
+
+/**
+ * Point statements: the body of a loop nest at one point (i, j, k), the same on host and
+ * device. Where backends differ (debug checks, the end of a `while` after a failed
+ * variable-K read) they ask the loop strategy.
+ */
+export class PointEmitter {
+  constructor(private readonly cg: Codegen) {}
+
+  /** Declares an HLoop's point-local scalars (zero at every point) inside the innermost loop. */
+  pointLocals(h: HLoop, ctx: PointContext): void {
+    ctx.locals = new Map((h.locals ?? []).map((l) => [l.name, l.dtype]));
+    for (const l of h.locals ?? []) this.cg.w.line(`${CTYPE[l.dtype]} ${this.cg.ids.local(l.name)} = ${convert('0', 'int32', l.dtype)};`);
+  }
+
+  stmts(body: readonly Stmt[], ctx: PointContext): void {
+    for (const s of body) this.stmt(s, ctx);
+  }
+
+  private stmt(s: Stmt, ctx: PointContext): void {
+    const w = this.cg.w;
+    this.cg.stmtLoc = s.loc;
+    switch (s.kind) {
+      case 'assign': {
+        const a = this.cg.array(s.target);
+        const value = convert(this.cg.ex.expr(s.value, ctx), s.value.dtype, a.dtype);
+        const stored = a.dtype === 'bool' ? `static_cast<uint8_t>(${value})` : value;
+        this.cg.mapped(s.loc, () => w.line(`${this.cg.ex.fieldRef(s.target, [0, 0, s.kOffset ?? 0], ctx)} = ${stored};`));
+        return;
+      }
+      case 'if':
+        this.cg.mapped(s.loc, () => w.open(`if (${this.cg.ex.cond(s.cond, ctx)}) {`));
+        this.stmts(s.then, ctx);
+        if (s.else.length) {
+          w.reopen('} else {');
+          this.stmts(s.else, ctx);
+        }
+        w.close();
+        return;
+      case 'while':
+        // after a failed variable-K read (which reads 0), a loop must still end
+        this.cg.mapped(s.loc, () => w.open(ctx.variableK ? `while (${this.cg.ex.cond(s.cond, ctx)} && !${this.cg.loops.variableKFailed}) {` : `while (${this.cg.ex.cond(s.cond, ctx)}) {`));
+        this.stmts(s.body, ctx);
+        w.close();
+        return;
+      case 'region':
+        this.cg.mapped(s.loc, () => w.open(`if (${regionCondition(s.regions)}) {`));
+        this.stmts(s.body, ctx);
+        w.close();
+        return;
+      case 'let': {
+        const dt = ctx.locals.get(s.name);
+        if (!dt) throw new Error(`let of '${s.name}', which is not a local of its loop nest`);
+        this.cg.mapped(s.loc, () => w.line(`${this.cg.ids.local(s.name)} = ${convert(this.cg.ex.expr(s.value, ctx), s.value.dtype, dt)};`));
+        return;
+      }
+      case 'check':
+        this.cg.loops.check(s, ctx);
+        return;
+    }
+  }
+
+  /**
+   * The checked value (as a double), the failing test, and the report's printf format (a
+   * C string): `%g` for the value of a 'negative' check, then `%lld` per array index.
+   */
+  checkParts(s: CheckStmt, ctx: PointContext): { value: string; test: string; format: string } {
+    const a = this.cg.array(s.target);
+    const value = `static_cast<double>(${this.cg.ex.fieldRef(s.target, [0, 0, s.kOffset ?? 0], ctx)})`;
+    const test = s.check.test === 'nan' ? `std::isnan(${value})` : `${value} < ${floatLiteral(s.check.threshold, 'float64')}`;
+    const fmtIdx = axisIndices(a.axes).map((ax) => `${'ijk'[ax]}=%lld`).join(', ');
+    const what = s.check.test === 'nan' ? 'is NaN' : `is %g, below ${s.check.threshold}`;
+    const msg = `debug check: ${s.target} ${what} at ${fmtIdx} in program ${s.check.program}, stencil ${s.check.stencil} (${s.loc.file}:${s.loc.line})`;
+    return { value, test, format: cString(msg.replace(/%(?!lld|g)/g, '%%')) };
+  }
+}

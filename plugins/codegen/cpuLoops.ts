@@ -1,0 +1,348 @@
+import type { Launch } from '../../core/ir/types.js';
+import { independentColumns } from '../../core/ir/columns.js';
+import { launchHasCheck, type CheckStmt } from '../../core/ir/debugChecks.js';
+import { tileLocalBoxes } from '../../core/ir/tileBoxes.js';
+import { axisIndices, type ArrayDecl, type Expr, type HaloStmt, type HLoop, type Tiling, type VLoop } from '../../core/ir/types.js';
+import type { Codegen, PointContext } from './Codegen.js';
+import { STORAGE, convert } from './cText.js';
+import type { VariableKParts } from './ExprEmitter.js';
+import { emitHalo } from './haloExchange.js';
+import type { LoopStrategy } from './LoopStrategy.js';
+
+/** The loop order of a level by level sweep: K outermost, then I and J as in `order`. */
+function planeOrder(order: string): string {
+  return `K${[...order].filter((c) => c !== 'K').join('')}`;
+}
+
+/**
+ * The CPU's loops: each HLoop a 3-D nest in the preset's loop order, threads (OpenMP)
+ * over its outer loops; a FORWARD/BACKWARD VLoop column by column when its columns are
+ * independent, else level by level; a tiled launch tile by tile, its tile-local arrays in
+ * the thread's scratch arena. Run-time errors found inside the loops are caught on the
+ * host: variable-K reads record into a `VarKError` on the stack, checks into the handle.
+ */
+export class CpuLoops implements LoopStrategy {
+  readonly stateType = 'orch::State';
+  readonly includes: readonly string[] = [];
+  readonly tilesLaunches = true;
+  readonly variableKFailed = 'vkerr.set.load(std::memory_order_relaxed)';
+  /** Set while generating the loops of one tile: the index of the vertical loop. */
+  private tileScope: number | undefined;
+  private readonly regionCond: string[] = [];
+  /** Inside a tile of a launch with FORWARD/BACKWARD loops: every nest runs level by level. */
+  private tileOrder: string | undefined;
+
+  constructor(private readonly cg: Codegen) {}
+
+  bufferType(a: ArrayDecl): string {
+    void a;
+    return 'orch::Buffer';
+  }
+  beforeRunProgram(): void {}
+  afterRunProgram(): void {}
+  runPrelude(): void {}
+  extraExports(api: string): void {
+    void api;
+  }
+  checkArguments(): void {}
+  beginLaunch(s: Launch): void {
+    void s;
+  }
+
+  beginLoops(ctx: PointContext): void {
+    if (ctx.variableK) this.cg.w.line('orch::VarKError vkerr;');
+  }
+
+  loops(s: Launch, tile: Tiling | undefined, ctx: PointContext, where: string): void {
+    if (tile) {
+      this.tiledLoops(s, tile, ctx, where);
+      this.afterVLoop(ctx);
+    } else {
+      for (const v of s.loops) {
+        this.vloop(v, ctx);
+        this.afterVLoop(ctx);
+      }
+    }
+  }
+
+  /** After each VLoop of a launch: a variable-K read that failed ends the run here. */
+  private afterVLoop(ctx: PointContext): void {
+    if (ctx.variableK) this.cg.w.line('if (vkerr.set.load()) return vkerr.report(st);');
+  }
+
+  /** After a launch: an abort-mode debug check that failed ends the run here. */
+  endLaunch(s: Launch, ctx: PointContext): void {
+    void ctx;
+    if (launchHasCheck(s, (c) => c.action === 'abort')) this.cg.w.line('if (st->debug_failed) return 1;');
+  }
+
+  /** A checked read at a variable K offset (see orch::vk_read). */
+  variableKRead(r: VariableKParts): string {
+    return `orch::vk_read(${r.base}, ${r.stride}, ${r.idx}, ${r.lo}, ${r.hi}, vkerr, ${r.head}, ${r.tail}, i, j, k)`;
+  }
+
+  /** A halo exchange on host arrays (native/orch_halo.h). */
+  halo(s: HaloStmt): void {
+    this.cg.mapped(s.loc, () => emitHalo(this.cg.w, this.cg.program, s, (name) => this.cg.ids.view(name)));
+  }
+
+  /** A debug check of the value just written; reports name the program, stencil, line and i, j, k. */
+  check(s: CheckStmt, ctx: PointContext): void {
+    const w = this.cg.w;
+    const { value, test, format } = this.cg.points.checkParts(s, ctx);
+    const origin = ctx.origins[s.target] ?? [];
+    const idx = axisIndices(this.cg.array(s.target).axes).map((ax, pos) => `(long long)(${convert(this.cg.ex.expr(origin[pos] ?? { kind: 'lit', value: 0, dtype: 'int64' }, undefined), 'int64', 'int64')} + ${'ijk'[ax]}${ax === 2 && s.kOffset ? ` + ${s.kOffset}` : ''})`);
+    const args = [...(s.check.test === 'nan' ? [] : [value]), ...idx];
+    this.cg.mapped(s.loc, () => w.open(`if (${test}) {`));
+    w.line('char msg[512];');
+    w.line(`std::snprintf(msg, sizeof msg, ${format}${args.length ? `, ${args.join(', ')}` : ''});`);
+    w.line(`orch::debug_report(st, ${s.check.action === 'abort' ? 'true' : 'false'}, msg);`);
+    w.close();
+  }
+
+  /**
+   * A tiled launch (see Tiling in core/ir/types.ts): threads take tiles; in each tile every
+   * loop runs over its nests' ranges clipped to the tile (grown by each nest's growth), and
+   * tile-local arrays are placed in the thread's scratch arena, sized to what the tile's
+   * nests touch, with the preset's innermost loop axis contiguous.
+   */
+  private tiledLoops(s: Launch, tile: Tiling, ctx: PointContext, where: string): void {
+    const w = this.cg.w;
+    const int64 = (e: Expr): string => convert(this.cg.ex.expr(e, undefined), e.dtype, 'int64');
+    const [ti, tj] = tile.size;
+    w.open('{');
+    const nests: { vi: number; n: number; h: HLoop; name: string }[] = [];
+    s.loops.forEach((v, vi) => {
+      w.line(`const int64_t klo_${vi} = ${int64(v.k.lo)}, khi_${vi} = ${int64(v.k.hi)};`);
+      v.body.forEach((h, n) => {
+        const name = `${vi}_${n}`;
+        nests.push({ vi, n, h, name });
+        w.line(`const int64_t Ilo_${name} = ${int64(h.i.lo)}, Ihi_${name} = ${int64(h.i.hi)}, Jlo_${name} = ${int64(h.j.lo)}, Jhi_${name} = ${int64(h.j.hi)};`);
+      });
+    });
+    const tk = tile.k;
+    w.line(
+      `const int64_t nti = std::max<int64_t>(1, (dom0 + ${ti - 1}) / ${ti}), ntj = std::max<int64_t>(1, (dom1 + ${tj - 1}) / ${tj}), ntk = ${tk ? `std::max<int64_t>(1, (dom2 + ${tk - 1}) / ${tk})` : '1'};`,
+    );
+    const points = nests.map(({ vi, name }) => `(Ihi_${name} - Ilo_${name}) * (Jhi_${name} - Jlo_${name}) * (khi_${vi} - klo_${vi})`).join(' + ');
+    w.line(`if (st->tiles.prepare(orch::max_threads())) return orch::fail(st, "%s: out of memory for the tile scratch arenas", ${where});`);
+    w.line('std::atomic<int> tile_oom{0};');
+    this.openRegion(this.cg.opts.openmp, `${points} >= ORCH_OMP_MIN_POINTS`, ctx, ['tile_oom']);
+    w.line('orch::Arena& scratch = st->tiles.of(orch::thread_index());');
+    if (this.cg.opts.openmp) w.directive('#pragma omp for collapse(3) schedule(static)');
+    w.open('for (int64_t ti = 0; ti < nti; ++ti) {');
+    w.open('for (int64_t tj = 0; tj < ntj; ++tj) {');
+    w.open('for (int64_t tk = 0; tk < ntk; ++tk) {');
+    s.loops.forEach((_, vi) => {
+      if (!tk) w.line(`const int64_t kclo_${vi} = klo_${vi}, kchi_${vi} = khi_${vi};`);
+      else w.line(`const int64_t kclo_${vi} = tk == 0 ? klo_${vi} : std::max<int64_t>(klo_${vi}, tk * ${tk}), kchi_${vi} = tk == ntk - 1 ? khi_${vi} : std::min<int64_t>(khi_${vi}, (tk + 1) * ${tk});`);
+    });
+    for (const { h, name } of nests) {
+      const g = h.grow ?? [0, 0, 0, 0];
+      w.line(
+        `const int64_t ilo_${name} = ti == 0 ? Ilo_${name} : std::max<int64_t>(Ilo_${name}, ti * ${ti} - ${g[0]}), ` +
+          `ihi_${name} = ti == nti - 1 ? Ihi_${name} : std::min<int64_t>(Ihi_${name}, (ti + 1) * ${ti} + ${g[1]}), ` +
+          `jlo_${name} = tj == 0 ? Jlo_${name} : std::max<int64_t>(Jlo_${name}, tj * ${tj} - ${g[2]}), ` +
+          `jhi_${name} = tj == ntj - 1 ? Jhi_${name} : std::min<int64_t>(Jhi_${name}, (tj + 1) * ${tj} + ${g[3]});`,
+      );
+    }
+    // A launch with FORWARD/BACKWARD loops runs them level by level in a tile (vloop), so
+    // there every nest runs K outermost and tile-local arrays are laid out to match.
+    const tileOrder = s.loops.some((v) => v.order !== 'PARALLEL') ? planeOrder(this.cg.order) : undefined;
+    // each tile-local array covers the points the tile's nests touch, offsets included
+    w.line('size_t tile_bytes = 0;');
+    const boxes = tileLocalBoxes(s, tile);
+    for (const l of tile.local) {
+      const a = this.cg.array(l.name);
+      const x = this.cg.ids.local(`tile_${l.name}`);
+      w.line(`int64_t ${x}_i0 = INT64_MAX, ${x}_i1 = INT64_MIN, ${x}_j0 = INT64_MAX, ${x}_j1 = INT64_MIN, ${x}_k0 = INT64_MAX, ${x}_k1 = INT64_MIN;`);
+      for (const b of boxes.get(l.name) ?? []) {
+        const name = `${b.vi}_${b.n}`;
+        w.open(`if (ilo_${name} < ihi_${name} && jlo_${name} < jhi_${name} && kclo_${b.vi} < kchi_${b.vi}) {`);
+        w.line(`${x}_i0 = std::min<int64_t>(${x}_i0, ilo_${name} + ${b.i[0]}); ${x}_i1 = std::max<int64_t>(${x}_i1, ihi_${name} - 1 + ${b.i[1]});`);
+        w.line(`${x}_j0 = std::min<int64_t>(${x}_j0, jlo_${name} + ${b.j[0]}); ${x}_j1 = std::max<int64_t>(${x}_j1, jhi_${name} - 1 + ${b.j[1]});`);
+        w.line(`${x}_k0 = std::min<int64_t>(${x}_k0, kclo_${b.vi} + ${b.k[0]}); ${x}_k1 = std::max<int64_t>(${x}_k1, kchi_${b.vi} - 1 + ${b.k[1]});`);
+        w.close();
+      }
+      const extent = { I: `${x}_ni`, J: `${x}_nj`, K: `${x}_nk` };
+      const ext = (a: string) => `${x}_${a}0 <= ${x}_${a}1 ? ${x}_${a}1 - ${x}_${a}0 + 1 : 0`;
+      w.line(`const int64_t ${x}_ni = ${ext('i')}, ${x}_nj = ${ext('j')}, ${x}_nk = ${ext('k')};`);
+      // untouched in this tile: no access, but keep the base pointer's arithmetic in range
+      w.line(`if (${x}_ni == 0 || ${x}_nj == 0 || ${x}_nk == 0) ${x}_i0 = ${x}_j0 = ${x}_k0 = 0;`);
+      w.line(`const size_t ${x}_at = tile_bytes;`);
+      w.line(`tile_bytes += (static_cast<size_t>(${x}_ni * ${x}_nj * ${x}_nk) * sizeof(${STORAGE[a.dtype]}) + 63) / 64 * 64;`);
+      // strides follow the loop order in the tile, so the innermost loop walks contiguous memory
+      const inner = [...(tileOrder ?? this.cg.order)].reverse();
+      const strides: Record<string, string> = {};
+      let acc = '1';
+      for (const axis of inner) {
+        strides[axis] = acc;
+        acc = acc === '1' ? extent[axis as 'I' | 'J' | 'K'] : `${acc} * ${extent[axis as 'I' | 'J' | 'K']}`;
+      }
+      w.line(`[[maybe_unused]] const int64_t ${this.cg.ids.stride(l.name, 0)} = ${strides.I}, ${this.cg.ids.stride(l.name, 1)} = ${strides.J}, ${this.cg.ids.stride(l.name, 2)} = ${strides.K};`);
+    }
+    w.open('if (!scratch.ensure(tile_bytes)) {');
+    w.line('tile_oom.store(1, std::memory_order_relaxed);');
+    w.line('continue;');
+    w.close();
+    for (const l of tile.local) {
+      const a = this.cg.array(l.name);
+      const x = this.cg.ids.local(`tile_${l.name}`);
+      const type = STORAGE[a.dtype];
+      w.line(
+        `${type}* __restrict__ const ${this.cg.ids.ptr(l.name)} = reinterpret_cast<${type}*>(scratch.base() + ${x}_at) - ${x}_i0 * ${this.cg.ids.stride(l.name, 0)} - ${x}_j0 * ${this.cg.ids.stride(l.name, 1)} - ${x}_k0 * ${this.cg.ids.stride(l.name, 2)};`,
+      );
+      if (l.zeroFill) w.line(`std::memset(scratch.base() + ${x}_at, 0, static_cast<size_t>(${x}_ni * ${x}_nj * ${x}_nk) * sizeof(${type}));`);
+      ctx.hoisted.set(l.name, a);
+    }
+    this.tileOrder = tileOrder;
+    s.loops.forEach((v, vi) => {
+      this.tileScope = vi;
+      this.vloop(v, ctx);
+    });
+    this.tileScope = undefined;
+    this.tileOrder = undefined;
+    w.close();
+    w.close();
+    w.close();
+    this.closeRegion(this.cg.opts.openmp);
+    w.line(`if (tile_oom.load()) return orch::fail(st, "%s: out of memory for the tile scratch arenas", ${where});`);
+    w.close();
+  }
+
+  // Where a launch's run-time errors (variable K reads, debug checks) are caught. On the
+  // CPU, reads record into a `VarKError` on the stack and checks into the handle.
+  // -------------------------------------------------------------------------------------
+  // Loops
+
+  private vloop(v: VLoop, ctx: PointContext): void {
+    const w = this.cg.w;
+    const int64 = (e: Expr): string => convert(this.cg.ex.expr(e, undefined), e.dtype, 'int64');
+    w.open('{');
+    const t = this.tileScope;
+    if (t === undefined) {
+      w.line(`const int64_t klo = ${int64(v.k.lo)}, khi = ${int64(v.k.hi)};`);
+      v.body.forEach((h, n) => {
+        w.line(`const int64_t ilo${n} = ${int64(h.i.lo)}, ihi${n} = ${int64(h.i.hi)}, jlo${n} = ${int64(h.j.lo)}, jhi${n} = ${int64(h.j.hi)};`);
+      });
+    } else {
+      // inside a tile: the ranges clipped to it (tiledLoops)
+      w.line(`const int64_t klo = kclo_${t}, khi = kchi_${t};`);
+      v.body.forEach((_, n) => w.line(`const int64_t ilo${n} = ilo_${t}_${n}, ihi${n} = ihi_${t}_${n}, jlo${n} = jlo_${t}_${n}, jhi${n} = jhi_${t}_${n};`));
+    }
+    if (v.order === 'PARALLEL') {
+      v.body.forEach((h, n) => this.parallelNest(h, n, ctx));
+    } else if (this.tileScope === undefined && independentColumns(v, this.cg.arrays)) {
+      // (inside a tile, level by level instead: the tile's columns are independent chains
+      // a core overlaps, where one column at a time waits on each level's divide)
+      this.columnNest(v, ctx);
+    } else {
+      const points = v.body.map((_, n) => `(ihi${n} - ilo${n}) * (jhi${n} - jlo${n})`).join(' + ') || '0';
+      const threaded = this.threaded();
+      this.openRegion(threaded, `${points} >= ORCH_OMP_MIN_POINTS`, ctx);
+      w.open(v.order === 'FORWARD' ? 'for (int64_t k = klo; k < khi; ++k) {' : 'for (int64_t k = khi - 1; k >= klo; --k) {');
+      v.body.forEach((h, n) => this.planeNest(h, n, ctx));
+      w.close();
+      this.closeRegion(threaded);
+    }
+    w.close();
+  }
+
+  /**
+   * A FORWARD/BACKWARD sweep whose columns are independent, column by column: threads over
+   * I and J, each walking K in order through every nest. With K contiguous in memory this
+   * streams each column instead of striding across planes level by level.
+   */
+  private columnNest(v: VLoop, ctx: PointContext): void {
+    const w = this.cg.w;
+    const ij = [...this.cg.order].filter((c) => c !== 'K');
+    const threaded = this.threaded();
+    this.openRegion(threaded, '(ihi0 - ilo0) * (jhi0 - jlo0) * (khi - klo) >= ORCH_OMP_MIN_POINTS', ctx);
+    if (threaded) w.directive('#pragma omp for collapse(2)');
+    w.open(this.loopHeader(ij[0], 0));
+    w.open(this.loopHeader(ij[1], 0));
+    w.open(v.order === 'FORWARD' ? 'for (int64_t k = klo; k < khi; ++k) {' : 'for (int64_t k = khi - 1; k >= klo; --k) {');
+    for (const h of v.body) {
+      w.open('{');
+      this.cg.points.pointLocals(h, ctx);
+      this.cg.points.stmts(h.body, ctx);
+      w.close();
+    }
+    w.close();
+    w.close();
+    w.close();
+    this.closeRegion(threaded);
+  }
+
+  /**
+   * Opens code that runs on a team of threads when `cond` holds and on the calling thread
+   * otherwise; its worksharing loops are orphaned `omp for`s. The code is a lambda called
+   * from either branch: `omp parallel if(false)` would still set up a team of one, which
+   * costs a small launch more than its loops (about 0.3 us per launch). It captures by
+   * value (with captures by reference, gcc no longer hoisted region masks out of the K
+   * loop: del-n damping ran 4x slower), except the error records it must update.
+   */
+  private openRegion(threaded: boolean, cond: string, ctx: PointContext, byRef: string[] = []): void {
+    this.cg.w.open('{');
+    const refs = [...byRef, ...(ctx.variableK ? ['vkerr'] : [])].map((r) => `, &${r}`).join('');
+    if (threaded) this.cg.w.open(`const auto region = [=${refs}]() {`);
+    this.regionCond.push(cond);
+  }
+
+  private closeRegion(threaded: boolean): void {
+    const w = this.cg.w;
+    const cond = this.regionCond.pop();
+    if (threaded) {
+      w.close('};');
+      w.open(`if (${cond}) {`);
+      w.directive('#pragma omp parallel');
+      w.line('region();');
+      w.reopen('} else {');
+      w.line('region();');
+      w.close();
+    }
+    w.close();
+  }
+
+  /** Loops spread over threads, except inside a tile (a thread runs a whole tile). */
+  private threaded(): boolean {
+    return this.cg.opts.openmp && this.tileScope === undefined;
+  }
+
+  private loopHeader(axis: string, n: number): string {
+    if (axis === 'K') return 'for (int64_t k = klo; k < khi; ++k) {';
+    const v = axis.toLowerCase();
+    return `for (int64_t ${v} = ${v}lo${n}; ${v} < ${v}hi${n}; ++${v}) {`;
+  }
+
+  /** A PARALLEL HLoop: a 3-D nest in the preset order, threads over the outer two loops. */
+  private parallelNest(h: HLoop, n: number, ctx: PointContext): void {
+    const w = this.cg.w;
+    const threaded = this.threaded();
+    this.openRegion(threaded, `(ihi${n} - ilo${n}) * (jhi${n} - jlo${n}) * (khi - klo) >= ORCH_OMP_MIN_POINTS`, ctx);
+    if (threaded) w.directive('#pragma omp for collapse(2)');
+    [...(this.tileOrder ?? this.cg.order)].forEach((axis, depth) => {
+      // Points of one HLoop are independent, so the innermost loop may be vectorized freely.
+      if (depth === 2) w.directive('#pragma GCC ivdep');
+      w.open(this.loopHeader(axis, n));
+    });
+    this.cg.points.pointLocals(h, ctx);
+    this.cg.points.stmts(h.body, ctx);
+    for (let d = 0; d < 3; d++) w.close();
+    this.closeRegion(threaded);
+  }
+
+  /** One level of a FORWARD/BACKWARD HLoop; the `omp for` ends with the barrier between nests. */
+  private planeNest(h: HLoop, n: number, ctx: PointContext): void {
+    const w = this.cg.w;
+    const ij = [...this.cg.order].filter((c) => c !== 'K');
+    if (this.threaded()) w.directive('#pragma omp for');
+    w.open(this.loopHeader(ij[0], n));
+    w.directive('#pragma GCC ivdep');
+    w.open(this.loopHeader(ij[1], n));
+    this.cg.points.pointLocals(h, ctx);
+    this.cg.points.stmts(h.body, ctx);
+    w.close();
+    w.close();
+  }
+}

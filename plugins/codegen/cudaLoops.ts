@@ -1,0 +1,193 @@
+import { fail } from '../../core/diagnostics.js';
+import type { Launch } from '../../core/ir/types.js';
+import { needsLevelBarrier } from '../../core/ir/columns.js';
+import { launchHasCheck, type CheckStmt } from '../../core/ir/debugChecks.js';
+import { axisIndices, type ArrayDecl, type Expr, type HaloStmt, type Tiling, type VLoop } from '../../core/ir/types.js';
+import type { Codegen, PointContext } from './Codegen.js';
+import { commentText, cString, locText } from './cText.js';
+import { CudaKernels } from './cudaKernels.js';
+import type { VariableKParts } from './ExprEmitter.js';
+import type { CudaOptions } from './generateCuda.js';
+import type { LoopStrategy } from './LoopStrategy.js';
+
+/**
+ * CUDA's loops: every HLoop becomes a kernel (cudaKernels.ts), which the host queues in
+ * program order on the handle's one stream, and the library shell gains the CUDA handle,
+ * `_sync`, `_set_stream` and `report_errors`.
+ *
+ * What the CPU build reports from inside its loops (a read at a variable K offset outside
+ * the array, a failed debug check) a kernel records in the handle's device error record
+ * (native/orch_cuda_device.h) and goes on, so the device stays usable. Each place that can
+ * record is a numbered *site*; the host reads the record back (after launches with debug
+ * checks, and at `sync`) and turns each entry into the CPU build's message with the
+ * generated `report_errors`, which knows every site's text.
+ */
+export class CudaLoops implements LoopStrategy {
+  readonly stateType = 'orch::cuda::State';
+  readonly includes: readonly string[];
+  /** Kernels over whole ranges: a tiled launch's tile-local arrays are ordinary transients here. */
+  readonly tilesLaunches = false;
+  readonly variableKFailed = 'vk_failed';
+  readonly kernels: CudaKernels;
+  /** The launch being emitted, as messages (a C string) and comments name it. */
+  private launchWhere = '""';
+  private launchComment = '';
+  /** The body of each site's `case` in `report_errors`, by site number. */
+  private readonly sites: string[] = [];
+
+  constructor(
+    private readonly cg: Codegen,
+    private readonly opts: CudaOptions,
+  ) {
+    this.includes = ['#include "orch_cuda.h"', `#include "${cg.symbol}_kernels.h"`];
+    this.kernels = new CudaKernels(cg, opts);
+  }
+
+  private get label(): string {
+    return cString(`program '${this.cg.program.name}'`);
+  }
+
+  /** Temporaries are laid out like the thread mapping: the preset's last loop axis is contiguous. */
+  bufferType(a: ArrayDecl): string {
+    const positions = [...this.cg.order].filter((axis) => a.axes.includes(axis)).map((axis) => a.axes.indexOf(axis));
+    return `orch::cuda::DeviceBuffer<${positions.join(', ')}>`;
+  }
+
+  runPrelude(): void {
+    this.cg.w.line(`if (orch::cuda::prepare(st, ${this.label}, ${this.sites.length > 0})) return 1;`);
+  }
+
+  beforeRunProgram(): void {
+    this.cg.w.line('int report_errors(orch::cuda::State* st, const orch::cuda::ErrorEntry& e);');
+    this.cg.w.line('');
+  }
+
+  /** `report_errors`: each site's entry in the device error record as the CPU build reports it. */
+  afterRunProgram(): void {
+    const w = this.cg.w;
+    w.line('');
+    w.line('/* An entry of the device error record, reported as the CPU build would; nonzero ends the run. */');
+    w.open('int report_errors(orch::cuda::State* st, [[maybe_unused]] const orch::cuda::ErrorEntry& e) {');
+    w.open('switch (e.site) {');
+    this.sites.forEach((body, n) => w.line(`case ${n}: ${body}`));
+    w.close();
+    w.line(`return orch::fail(st, "%s: the device error record holds an unknown site %d", ${this.label}, (int)e.site);`);
+    w.close();
+  }
+
+  /** Registers a site: `body` reports its entry `e` (a C++ statement that returns). */
+  private site(body: string): number {
+    this.sites.push(body);
+    return this.sites.length - 1;
+  }
+
+  extraExports(api: string): void {
+    const w = this.cg.w;
+    const st = 'static_cast<orch::cuda::State*>(handle)';
+    w.line('');
+    w.line(`${api} int ${this.cg.symbol}_sync(void* handle) { return handle ? orch::cuda::sync(${st}, ${this.label}, report_errors) : 1; }`);
+    w.line('');
+    w.open(`${api} int ${this.cg.symbol}_set_stream(void* handle, void* stream) {`);
+    w.line(`return handle ? orch::cuda::set_stream(${st}, ${this.label}, stream) : 1;`);
+    w.close();
+  }
+
+  /** Field data must be device memory. */
+  checkArguments(): void {
+    this.cg.program.params.forEach((param, n) => {
+      if (param.kind !== 'field') return;
+      this.cg.w.line(`if (orch::cuda::check_device_arg(st, ${n}, ${cString(param.name)}, ${this.cg.ids.view(param.name)}.data)) return 1;`);
+    });
+  }
+
+  beginLaunch(s: Launch): void {
+    const text = `program '${this.cg.program.name}': stencil '${s.stencil}' at ${locText(s.loc)}`;
+    this.launchWhere = cString(text);
+    this.launchComment = commentText(text);
+  }
+
+  // The CPU's host-side `vkerr` has no place here: kernels record into the handle's record.
+  beginLoops(): void {}
+
+  loops(s: Launch, tile: Tiling | undefined, ctx: PointContext): void {
+    void tile; // never set: tilesLaunches is false
+    for (const v of s.loops) this.vloop(v, ctx);
+  }
+
+  /**
+   * Debug checks are read back right after their launch, so an abort-mode failure ends the
+   * run there and log-mode reports come out in program order, as on the CPU (a debug build
+   * waits for each checked launch). Variable-K reads wait for `sync`, unless every launch
+   * is synchronized anyway.
+   */
+  endLaunch(s: Launch, ctx: PointContext): void {
+    if (launchHasCheck(s) || (ctx.variableK && this.opts.syncLaunches)) {
+      this.cg.w.line(`if (orch::cuda::read_errors(st, ${this.launchWhere}, report_errors)) return 1;`);
+    }
+  }
+
+  variableKRead(r: VariableKParts): string {
+    const site = this.site(`return orch::vk_report(st, ${r.head}, ${r.tail}, e.n[0], e.n[1], e.i, e.j, e.k);`);
+    return `orch::cuda::vk_read(${r.base}, ${r.stride}, ${r.idx}, ${r.lo}, ${r.hi}, errors, vk_failed, ${site}, i, j, k)`;
+  }
+
+  /** Device arrays would need staging through the host or CUDA-aware MPI: not built yet. */
+  halo(s: HaloStmt): void {
+    fail('E_HALO_CUDA', 'halo exchanges are not supported in CUDA builds yet', { loc: s.loc, hint: 'build this program with a CPU preset (cpu, cpu-native) to run it under MPI' });
+  }
+
+  /** A debug check in a kernel: the array indices come from the origin parameters. */
+  check(s: CheckStmt, ctx: PointContext): void {
+    const { value, test, format } = this.cg.points.checkParts(s, ctx);
+    const axes = axisIndices(this.cg.array(s.target).axes);
+    const abort = s.check.action === 'abort';
+    const values = [...(s.check.test === 'nan' ? [] : ['e.value']), ...axes.map((_, pos) => `(long long)e.n[${pos}]`)];
+    const site = this.site(
+      `{ char msg[512]; std::snprintf(msg, sizeof msg, ${format}, ${values.join(', ')}); orch::debug_report(st, ${abort}, msg); return ${abort ? 1 : 0}; }`,
+    );
+    const idx = [0, 1, 2].map((pos) => (pos < axes.length ? `${this.cg.ids.originParam(s.target, pos)} + ${'ijk'[axes[pos]]}${axes[pos] === 2 && s.kOffset ? ` + ${s.kOffset}` : ''}` : '0'));
+    this.cg.mapped(s.loc, () => this.cg.w.line(`if (${test}) orch::cuda::check_failed(errors, ${abort}, ${site}, ${value}, ${idx.join(', ')}, i, j, k);`));
+  }
+
+  /** The host side of a VLoop: its ranges, then launcher calls in IR order. */
+  private vloop(v: VLoop, ctx: PointContext): void {
+    const w = this.cg.w;
+    const int64 = (e: Expr): string => this.cg.int64(e);
+    const sweep = (kind: 'points' | 'column' | 'level', indices: number[]): string => this.kernels.sweep(kind, v, indices, ctx, this.launchComment);
+    w.open('{');
+    w.line(`const int64_t klo = ${int64(v.k.lo)}, khi = ${int64(v.k.hi)};`);
+    v.body.forEach((h, n) => {
+      w.line(`const int64_t ilo${n} = ${int64(h.i.lo)}, ihi${n} = ${int64(h.i.hi)}, jlo${n} = ${int64(h.j.lo)}, jhi${n} = ${int64(h.j.hi)};`);
+    });
+    const nonEmpty = (n: number): string => `ihi${n} > ilo${n} && jhi${n} > jlo${n}`;
+    if (v.order === 'PARALLEL') {
+      v.body.forEach((_, n) => {
+        const call = sweep('points', [n]);
+        w.open(`if (${nonEmpty(n)} && khi > klo) {`);
+        this.callLauncher(call);
+        w.close();
+      });
+    } else if (!needsLevelBarrier(v)) {
+      const all = v.body.map((_, n) => n);
+      const call = sweep('column', all);
+      w.open(`if (khi > klo && (${all.map((n) => `(${nonEmpty(n)})`).join(' || ')})) {`);
+      this.callLauncher(call);
+      w.close();
+    } else {
+      const calls = v.body.map((_, n) => sweep('level', [n]));
+      w.open(v.order === 'FORWARD' ? 'for (int64_t k = klo; k < khi; ++k) {' : 'for (int64_t k = khi - 1; k >= klo; --k) {');
+      calls.forEach((call, n) => {
+        w.open(`if (${nonEmpty(n)}) {`);
+        this.callLauncher(call);
+        w.close();
+      });
+      w.close();
+    }
+    w.close();
+  }
+
+  private callLauncher(call: string): void {
+    const sync = this.opts.syncLaunches ? 'true' : 'false';
+    this.cg.w.line(`if (orch::cuda::launched(st, ${this.launchWhere}, ${call}, ${sync})) return 1;`);
+  }
+}
