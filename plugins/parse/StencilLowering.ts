@@ -809,7 +809,11 @@ export class StencilLowering extends ExprLowering {
  */
 function writeOffsetHint(name: string, at: Offset, variableK: boolean, order: IterationOrder, temporary: boolean): string {
   if (at[0] !== 0 || at[1] !== 0) return `a stencil writes each point only at itself (GT4Py rejects I and J offset writes too): write ${name} = ... and shift the reads instead (e.g. ${name} = q[-1, 0, 0])`;
-  if (variableK) return `orch writes a field only at a constant offset: compute the level index into a K offset of the reads instead`;
+  if (variableK) {
+    return order === 'PARALLEL'
+      ? 'GT4Py rejects K offset writes in PARALLEL too (the levels have no order): use computation(FORWARD) or computation(BACKWARD)'
+      : `GT4Py accepts writes at a variable K offset in FORWARD and BACKWARD, but orch writes only at a constant offset yet: make each level write ${name} at itself and read its source at a variable K offset (${name} = q[0, 0, lev], with lev computed per level)`;
+  }
   if (order === 'PARALLEL') return `GT4Py rejects K offset writes in PARALLEL too (the levels have no order): use computation(FORWARD) or computation(BACKWARD), or write ${name} at its own level and shift the reads`;
   const k = at[2];
   const shift = (d: number) => `[0, 0, ${-d}]`;
