@@ -1,0 +1,183 @@
+import { fail } from '../../core/diagnostics.js';
+import type { Axes, DType, Expr, FieldDecl, IterationOrder, Offset, SourceLoc, Stmt } from '../../core/ir/types.js';
+import type { PyExpr, PyStmt } from '../../core/python/ast.js';
+import { StencilBindings } from './StencilBindings.js';
+import { cast } from './typeRules.js';
+import type { FunctionInfo } from '../../core/frontend/values.js';
+
+/**
+ * Assignments in a stencil: to fields, to new temporaries (typed or not), tuple unpacking
+ * of helper results, and GT4Py's rules on where a write may go (offsets, parallel axes).
+ */
+export abstract class StencilAssignments extends StencilBindings {
+  /** Inlines a helper call (see `StencilLowering`). */
+  protected abstract inline(fn: FunctionInfo, e: Extract<PyExpr, { t: 'call' }>): Expr | Expr[];
+
+  protected assign(s: Extract<PyStmt, { t: 'assign' }>): Stmt[] {
+    if (s.targets.length !== 1) fail('E_UNSUPPORTED', 'chained assignment is not supported', { loc: s.loc, hint: 'assign each target separately' });
+    const target = s.targets[0];
+    if (s.annotation) return this.typedAssign(target, s.annotation, s.value, s.loc);
+    if (target.t === 'tuple') {
+      // a, b = helper(...)  or  a, b = x, y
+      if (s.value.t === 'tuple') {
+        if (s.value.elts.length !== target.elts.length) fail('E_UNPACK', `cannot unpack ${s.value.elts.length} values into ${target.elts.length} targets`, { loc: s.loc, hint: 'match the number of targets and values' });
+        const values = s.value.elts.map((v) => this.expr(v));
+        return target.elts.flatMap((t, i) => this.store(t, values[i], s.loc));
+      }
+      const results = this.tupleCall(s.value, target.elts.length);
+      return target.elts.flatMap((t, i) => this.store(t, results[i], s.loc));
+    }
+    return this.assignTo(target, s.value, s.loc);
+  }
+
+  protected assignTo(target: PyExpr, value: PyExpr, loc: SourceLoc): Stmt[] {
+    const v = this.term(value);
+    if ('c' in v && v.c.k === 'tuple') fail('E_UNPACK', 'a tuple cannot be assigned to a single target', { loc, hint: 'unpack it: a, b = ...' });
+    return this.store(target, this.toExpr(v, value), loc);
+  }
+
+  /**
+   * `tmp: T = value`: a temporary declared with a type. GT4Py (at the pin) takes a dtype
+   * (`float`, `np.float32`, ...) or `Field[IJ, dtype]`, a 2-D temporary shared by every
+   * level; a field type with other axes it refuses, and so does orch.
+   */
+  protected typedAssign(target: PyExpr, annotation: PyExpr, value: PyExpr, loc: SourceLoc): Stmt[] {
+    if (target.t !== 'name') {
+      fail('E_ANNOTATION', 'only a new temporary name can carry a type annotation', {
+        loc: target.loc,
+        hint: 'declare the temporary first (tmp: float = 0), then assign at an offset; GT4Py rejects annotated offset writes too',
+      });
+    }
+    const t = this.loader.eval(annotation, this.scope.module);
+    let type: { dtype: DType; axes: Axes };
+    if (t.k === 'dtype') type = { dtype: t.dtype, axes: 'IJK' };
+    else if (t.k === 'fieldType') type = { dtype: t.dtype, axes: t.axes };
+    else {
+      fail('E_ANNOTATION', `the annotation of '${target.id}' is not a dtype or a field type${t.k === 'opaque' ? `: ${t.why}` : ''}`, {
+        loc: annotation.loc,
+        hint: 'annotate temporaries with a dtype (float, int, np.float64, ...) or Field[IJ, dtype]',
+      });
+    }
+    if (type.axes !== 'IJK' && type.axes !== 'IJ') {
+      fail('E_TEMP_AXES', `temporary '${target.id}' is declared with axes ${type.axes}`, {
+        loc: annotation.loc,
+        hint: 'GT4Py types temporaries as IJK or IJ only: a temporary is written at every (i, j) point, so it needs both horizontal axes. Use Field[IJ, dtype] for a 2-D one, or pass a K field as an argument',
+      });
+    }
+    const existing = this.scope.vars.get(target.id);
+    if (existing) {
+      const decl = existing.k === 'field' ? this.fields.get(existing.name) : undefined;
+      if (!decl || decl.role !== 'temp' || decl.dtype !== type.dtype || decl.axes !== type.axes) {
+        fail('E_ANNOTATION', `'${target.id}' is already defined${decl ? ` as a ${decl.dtype} ${decl.axes} ${decl.role === 'api' ? 'field argument' : 'temporary'}` : ''}`, {
+          loc: target.loc,
+          length: target.id.length,
+          hint: 'annotate a temporary only where it is first assigned, with one type',
+        });
+      }
+      return this.assignTo(target, value, loc);
+    }
+    const v = this.term(value);
+    if ('c' in v && v.c.k === 'tuple') fail('E_UNPACK', 'a tuple cannot be assigned to a single target', { loc, hint: 'unpack it: a, b = ...' });
+    return this.newTemp(target.id, this.toExpr(v, value), loc, type);
+  }
+
+  protected tupleCall(e: PyExpr, n: number): Expr[] {
+    if (e.t !== 'call') fail('E_UNPACK', 'only a helper call returning a tuple can be unpacked', { loc: e.loc, hint: 'return a tuple from a @gtscript.function' });
+    const f = this.term(e.func);
+    if (!('c' in f) || f.c.k !== 'function') fail('E_UNPACK', 'only a helper call returning a tuple can be unpacked', { loc: e.loc, hint: 'return a tuple from a @gtscript.function' });
+    const r = this.inline(f.c.fn, e);
+    if (!Array.isArray(r) || r.length !== n) {
+      fail('E_UNPACK', `${f.c.fn.name}() returns ${Array.isArray(r) ? r.length : 1} value(s), ${n} expected`, { loc: e.loc, hint: 'match the number of targets to the helper\'s return' });
+    }
+    return r;
+  }
+
+  protected store(target: PyExpr, value: Expr, loc: SourceLoc): Stmt[] {
+    let name: string;
+    if (target.t === 'name') name = target.id;
+    else if (target.t === 'subscript' && target.value.t === 'name') {
+      name = target.value.id;
+      const b = this.lookupVar(name);
+      if (!b || b.k !== 'field') fail('E_ASSIGN_TARGET', `'${name}' is not a field`, { loc: target.loc, hint: 'assign to fields or to new temporaries by name' });
+      const decl = this.fields.get(b.name)!;
+      const { offset: off, kOffset } = this.offsets(target, decl);
+      if (kOffset || off.some((o) => o !== 0) || b.offset.some((o) => o !== 0)) {
+        const at: Offset = [off[0] + b.offset[0], off[1] + b.offset[1], off[2] + b.offset[2]];
+        // GT4Py's K offset write: a field argument, a constant K offset, a level-by-level computation
+        const kWrite = !kOffset && at[0] === 0 && at[1] === 0 && this.order !== 'PARALLEL' && decl.role === 'api' && b.offset.every((o) => o === 0);
+        if (!kWrite) {
+          fail('E_WRITE_OFFSET', `${decl.role === 'temp' ? 'temporary' : 'field'} '${name}' is written at ${kOffset ? 'a variable K offset' : `offset [${at.join(', ')}]`}`, {
+            loc: target.loc,
+            length: name.length,
+            hint: writeOffsetHint(name, at, !!kOffset, this.order, decl.role === 'temp'),
+          });
+        }
+        this.checkWriteAxes(decl, target);
+        return [{ kind: 'assign', target: b.name, value: cast(value, decl.dtype), loc, kOffset: at[2] }];
+      }
+    } else {
+      fail('E_ASSIGN_TARGET', 'assignment target must be a name', { loc: target.loc, hint: 'assign to a field, a temporary or a new local name' });
+    }
+    const scope = this.scope;
+    const existing = scope.vars.get(name);
+    if (existing && existing.k === 'field' && existing.offset.every((o) => o === 0) && (scope.helper === null || scope.owned.has(existing.name))) {
+      const decl = this.fields.get(existing.name)!;
+      this.checkWriteAxes(decl, target);
+      return [{ kind: 'assign', target: existing.name, value: cast(value, decl.dtype), loc }];
+    }
+    if (existing && existing.k === 'expr' && existing.expr.kind === 'scalar' && scope.helper === null) {
+      fail('E_ASSIGN_SCALAR', `'${name}' is a scalar argument and cannot be assigned`, { loc: target.loc, hint: 'assign the value to a new temporary name instead' });
+    }
+    // a new local, or a helper assigning to its own parameter (arguments are passed by value)
+    return this.newTemp(name, value, loc);
+  }
+
+  protected newTemp(name: string, value: Expr, loc: SourceLoc, type: { dtype: DType; axes: Axes } = { dtype: value.dtype, axes: 'IJK' }): Stmt[] {
+    let real = this.scope.helper === null ? name : `${this.scope.helper}_${name}`;
+    while (this.fields.has(real) || this.scalars.has(real)) real = `${real}_${++this.uid}`;
+    const decl: FieldDecl = { name: real, dtype: type.dtype, axes: type.axes, role: 'temp' };
+    this.checkWriteAxes(decl, { loc, length: name.length });
+    this.fields.set(real, decl);
+    this.scope.owned.add(real);
+    this.scope.vars.set(name, { k: 'field', name: real, offset: [0, 0, 0] });
+    return [{ kind: 'assign', target: real, value: cast(value, decl.dtype), loc }];
+  }
+
+  /**
+   * GT4Py's rule for a write: the field has every parallel axis of the computation (I and
+   * J, and K in PARALLEL), else the points that run at once would write the same element.
+   */
+  protected checkWriteAxes(decl: FieldDecl, at: { loc: SourceLoc; length?: number } | PyExpr): void {
+    const need = this.order === 'PARALLEL' ? 'IJK' : 'IJ';
+    if ([...need].every((a) => decl.axes.includes(a))) return;
+    const where = 't' in at ? { loc: at.loc, length: at.t === 'name' ? at.id.length : at.t === 'subscript' && at.value.t === 'name' ? at.value.id.length : undefined } : at;
+    fail('E_WRITE_AXES', `${decl.role === 'temp' ? 'temporary' : 'field'} '${decl.name}' (${decl.axes}) is written in a ${this.order} computation, whose parallel axes are ${need}`, {
+      ...where,
+      hint:
+        this.order === 'PARALLEL' && decl.axes === 'IJ'
+          ? `GT4Py rejects this too (the levels of a PARALLEL computation run at once and would all write the same ${decl.axes} point): write '${decl.name}' in a computation(FORWARD) or computation(BACKWARD), where the last level written wins`
+          : `GT4Py rejects this too (the points that run at once would write the same element): only fields with the I and J axes can be written`,
+    });
+  }
+}
+
+/**
+ * What GT4Py (at the pin NDSL uses) does with a write at an offset, and the way out in orch:
+ * it rejects I/J offsets everywhere and K offsets in PARALLEL; it accepts a constant K offset
+ * in FORWARD/BACKWARD, which orch does not compile yet.
+ */
+function writeOffsetHint(name: string, at: Offset, variableK: boolean, order: IterationOrder, temporary: boolean): string {
+  if (at[0] !== 0 || at[1] !== 0) return `a stencil writes each point only at itself (GT4Py rejects I and J offset writes too): write ${name} = ... and shift the reads instead (e.g. ${name} = q[-1, 0, 0])`;
+  if (variableK) {
+    return order === 'PARALLEL'
+      ? 'GT4Py rejects K offset writes in PARALLEL too (the levels have no order): use computation(FORWARD) or computation(BACKWARD)'
+      : `GT4Py accepts writes at a variable K offset in FORWARD and BACKWARD, but orch writes only at a constant offset yet: make each level write ${name} at itself and read its source at a variable K offset (${name} = q[0, 0, lev], with lev computed per level)`;
+  }
+  if (order === 'PARALLEL') return `GT4Py rejects K offset writes in PARALLEL too (the levels have no order): use computation(FORWARD) or computation(BACKWARD), or write ${name} at its own level and shift the reads`;
+  const k = at[2];
+  const shift = (d: number) => `[0, 0, ${-d}]`;
+  const rewrite = `write the level itself and read one level ${k > 0 ? 'below' : 'above'} instead (${name}[0, 0, ${k}] = f(${name}, q) over levels L is ${name} = f(${name}${shift(k)}, q${shift(k)}) over levels L ${k > 0 ? '+' : '-'} ${Math.abs(k)})`;
+  if (temporary) return `orch writes only field arguments at a K offset, not temporaries: ${rewrite}`;
+  return `write the field argument '${name}' itself at the offset, or ${rewrite}`;
+}
+

@@ -1,0 +1,219 @@
+import { didYouMean, fail } from '../../core/diagnostics.js';
+import type { Expr, FieldDecl, IterationOrder, Offset, ScalarDecl, SourceLoc, Stmt } from '../../core/ir/types.js';
+import type { PyExpr, PyStmt } from '../../core/python/ast.js';
+import { ExprLowering, type Term } from './ExprLowering.js';
+import { GTSCRIPT_NAMES } from '../../core/frontend/knownModules.js';
+import { LAYOUT_EXTERNALS } from '../../core/frontend/layoutExternals.js';
+import type { ModuleLoader } from '../../core/frontend/ModuleLoader.js';
+import { cast } from './typeRules.js';
+import { describeValue, type FunctionInfo, type ModuleScope, type Value } from '../../core/frontend/values.js';
+
+/** What a name means inside a stencil or an inlined helper. */
+export type Binding =
+  | { k: 'field'; name: string; offset: Offset }
+  | { k: 'expr'; expr: Expr }
+  | { k: 'value'; value: Value };
+
+export interface Scope {
+  vars: Map<string, Binding>;
+  module: ModuleScope;
+  /** Set inside an inlined helper: local names get unique temporaries. */
+  helper: string | null;
+  /** Fields created by assignments in this scope (a helper may write only these). */
+  owned: Set<string>;
+}
+
+/**
+ * The state of a stencil lowering and what names mean in it: parameters, externals,
+ * temporaries and helper locals bound to fields, expressions or values, and field reads
+ * with their offsets. `StencilLowering` builds on it.
+ */
+export abstract class StencilBindings extends ExprLowering {
+  protected readonly fields = new Map<string, FieldDecl>();
+  protected readonly scalars = new Map<string, ScalarDecl>();
+  protected readonly params: string[] = [];
+  protected scope!: Scope;
+  /** Statements produced while lowering the current statement (inlined helper bodies). */
+  protected pre: Stmt[] = [];
+  protected uid = 0;
+  protected inlineDepth = 0;
+  /** Set while lowering an `if`/`while` test. */
+  protected condition: 'if' | 'while' | null = null;
+  protected readonly readLocs = new WeakMap<Expr, SourceLoc>();
+  /** The iteration order of the computation being lowered. */
+  protected order: IterationOrder = 'PARALLEL';
+
+  constructor(
+    readonly fn: FunctionInfo,
+    readonly externals: Record<string, Value>,
+    readonly loader: ModuleLoader,
+  ) {
+    super();
+  }
+
+  /**
+   * `from __externals__ import X` binds an external, `from __gtscript__ import X` a gtscript
+   * builtin (also spelled with the `gt4py.cartesian.` prefix, as GT4Py accepts).
+   */
+  protected importExternals(s: Extract<PyStmt, { t: 'importfrom' }>): void {
+    for (const a of s.names) {
+      if (placeholderModule(s.module) === '__gtscript__') {
+        const builtin = GTSCRIPT_NAMES[a.name];
+        if (!builtin) {
+          const guess = didYouMean(a.name, Object.keys(GTSCRIPT_NAMES));
+          fail('E_UNKNOWN_NAME', `'${a.name}' is not a gtscript name`, { loc: a.loc, length: a.name.length, hint: guess ? `did you mean '${guess}'?` : 'import gtscript builtins such as computation, interval, PARALLEL, __INLINED' });
+        }
+        this.scope.vars.set(a.asname ?? a.name, { k: 'value', value: builtin });
+        continue;
+      }
+      const v = this.externals[a.name];
+      if (v === undefined) {
+        const guess = didYouMean(a.name, Object.keys(this.externals));
+        fail('E_EXTERNAL_MISSING', `external '${a.name}' has no value`, {
+          loc: a.loc,
+          length: a.name.length,
+          hint: guess
+            ? `did you mean '${guess}'? `
+            : (LAYOUT_EXTERNALS as readonly string[]).includes(a.name)
+              ? `'${a.name}' is a region external of a rank layout: build with --layout NXxNY --rank-domain NX,NY,NZ (orch computes it per code path), or pass it with --externals`
+              : `pass it with --externals '{"${a.name}": ...}' or in the stencil's externals={...}`,
+        });
+      }
+      this.scope.vars.set(a.asname ?? a.name, { k: 'value', value: this.externalValue(a.name, v, a.loc) });
+    }
+  }
+
+  /** An external as the stencil sees it: function references resolve through the import path. */
+  protected externalValue(name: string, v: Value, loc: SourceLoc): Value {
+    if (v.k !== 'functionRef') return v;
+    return { k: 'function', fn: this.loader.resolveFunction(v.path, this.fn.module, loc, name) };
+  }
+
+  // ---- names and fields ----
+
+  protected lookupVar(id: string): Binding | undefined {
+    return this.scope.vars.get(id);
+  }
+
+  protected name(id: string, e: PyExpr): Term {
+    const b = this.lookupVar(id);
+    if (b) {
+      if (b.k === 'field') {
+        const f = this.fields.get(b.name)!;
+        return { r: this.read({ kind: 'field', name: b.name, offset: [...b.offset] as Offset, dtype: f.dtype }, e) };
+      }
+      if (b.k === 'expr') return { r: b.expr };
+      return { c: b.value };
+    }
+    const v = this.loader.lookup(this.scope.module, id);
+    if (v === undefined) {
+      const candidates = [...this.scope.vars.keys(), ...this.scope.module.names.keys()];
+      const guess = didYouMean(id, candidates);
+      fail('E_UNKNOWN_NAME', `name '${id}' is not defined`, {
+        loc: e.loc,
+        length: id.length,
+        hint: guess ? `did you mean '${guess}'?` : 'define it as a module constant, import it, or pass it as an external',
+      });
+    }
+    if (v.k === 'opaque') fail('E_UNKNOWN_NAME', `'${id}': ${v.why}`, { loc: e.loc, length: id.length, hint: 'only literals and simple arithmetic are evaluated at module level' });
+    return { c: v };
+  }
+
+  protected fieldRead(name: string, offset: Offset): Expr {
+    return { kind: 'field', name, offset: [...offset] as Offset, dtype: this.fields.get(name)!.dtype };
+  }
+
+  /** Remembers where a field read was written, for diagnostics about it after lowering. */
+  protected read(f: Expr, e: PyExpr): Expr {
+    this.readLocs.set(f, e.loc);
+    return f;
+  }
+
+  /**
+   * The offsets of `f[...]`: constants, except along K, where GT4Py also takes an int
+   * expression evaluated at the current point (`f[0, 0, lev + 1]`).
+   */
+  protected offsets(e: Extract<PyExpr, { t: 'subscript' }>, f: FieldDecl): { offset: Offset; kOffset?: Expr } {
+    const axes = [...f.axes].map((a) => 'IJK'.indexOf(a));
+    const terms = e.index.map((x) => this.term(x));
+    if (terms.some((t) => 'c' in t && (t.c.k === 'axis' || t.c.k === 'axisOffset'))) return { offset: axisOffsets(e, f, terms) };
+    const full = e.index.length === 3;
+    if (!full && e.index.length !== axes.length) {
+      const counts = axes.length === 3 ? '3' : `${axes.length} or 3`;
+      fail('E_OFFSET', `field '${f.name}' (${f.axes}) takes ${counts} offsets, got ${e.index.length}`, {
+        loc: e.loc,
+        hint: f.axes === 'K' ? 'write ak[1] or ak[0, 0, 1]' : `write offsets per axis (q[1, 0, -1]) or name the axes (q[I + 1], q[K - 1], q[I - 1, K + 1])`,
+      });
+    }
+    const out: Offset = [0, 0, 0];
+    let kOffset: Expr | undefined;
+    e.index.forEach((x, n) => {
+      const d = full ? n : axes[n];
+      const v = terms[n];
+      if ('r' in v) {
+        if (d !== 2) {
+          fail('E_OFFSET', `the ${'IJK'[d]} offset of '${f.name}' must be a constant`, { loc: x.loc, hint: 'only K offsets may be computed at run time (f[0, 0, lev]); I and J offsets are integer literals, constants or externals' });
+        }
+        if (!axes.includes(2)) fail('E_OFFSET', `field '${f.name}' has no K axis, so it takes no K offset`, { loc: x.loc, hint: `'${f.name}' is a ${f.axes} field` });
+        if (v.r.dtype !== 'int32' && v.r.dtype !== 'int64') {
+          fail('E_OFFSET', `a variable K offset must be an integer, got ${v.r.dtype}`, { loc: x.loc, hint: 'compute the level index in an int temporary or an int field (e.g. lev = 0; ... f[0, 0, lev])' });
+        }
+        kOffset = cast(v.r, 'int64');
+        return;
+      }
+      if (v.c.k !== 'num' || !v.c.isInt) fail('E_OFFSET', `field offsets must be integers, got ${describeValue(v.c)}`, { loc: x.loc, hint: 'write offsets like q[1, 0, -1]' });
+      if (!axes.includes(d) && v.c.value !== 0) {
+        fail('E_OFFSET', `field '${f.name}' has no ${'IJK'[d]} axis, so its ${'IJK'[d]} offset must be 0`, { loc: x.loc, hint: `'${f.name}' is a ${f.axes} field` });
+      }
+      out[d] = v.c.value;
+    });
+    return { offset: out, kOffset };
+  }
+
+  protected subscript(e: Extract<PyExpr, { t: 'subscript' }>): Term {
+    if (e.value.t !== 'name') fail('E_UNSUPPORTED', 'only fields can be indexed', { loc: e.loc, hint: 'index a field by name: q[1, 0, 0]' });
+    const b = this.lookupVar(e.value.id);
+    if (!b || b.k !== 'field') {
+      fail('E_UNSUPPORTED', `'${e.value.id}' is not a field and cannot be indexed`, { loc: e.loc, hint: 'only fields and temporaries take offsets' });
+    }
+    const f = this.fields.get(b.name)!;
+    const { offset: off, kOffset } = this.offsets(e, f);
+    const offset: Offset = [off[0] + b.offset[0], off[1] + b.offset[1], off[2] + b.offset[2]];
+    return { r: this.read(kOffset ? { kind: 'field', name: b.name, offset, kOffset, loc: e.loc, dtype: f.dtype } : { kind: 'field', name: b.name, offset, dtype: f.dtype }, e) };
+  }
+
+  protected override attr(e: Extract<PyExpr, { t: 'attr' }>): Term {
+    if (e.attr === 'at') {
+      fail('E_UNSUPPORTED', 'absolute K indexing field.at(K=...) is not supported', {
+        loc: e.loc,
+        hint: 'GT4Py has it; orch does not yet: copy the level into a 2-D temporary in a FORWARD computation (with interval(k, k + 1): lev: Field[IJ, float] = q) and read that',
+      });
+    }
+    return super.attr(e);
+  }
+}
+
+/** The offset of `f[I + 1, K - 1]`: each index names an axis of the field, at most once. */
+function axisOffsets(e: Extract<PyExpr, { t: 'subscript' }>, f: FieldDecl, terms: Term[]): Offset {
+  const out: Offset = [0, 0, 0];
+  const seen = new Set<string>();
+  terms.forEach((t, n) => {
+    const x = e.index[n];
+    if (!('c' in t) || (t.c.k !== 'axis' && t.c.k !== 'axisOffset')) {
+      fail('E_OFFSET', `field '${f.name}' is indexed by axis names and plain offsets at once`, { loc: x.loc, hint: 'name every axis (q[I + 1, K - 1]) or give every offset (q[1, 0, -1])' });
+    }
+    const axis = t.c.axis;
+    if (!f.axes.includes(axis)) fail('E_OFFSET', `field '${f.name}' (${f.axes}) has no ${axis} axis`, { loc: x.loc, hint: `'${f.name}' is a ${f.axes} field: offset it along ${[...f.axes].join(', ')}` });
+    if (seen.has(axis)) fail('E_OFFSET', `the ${axis} offset of '${f.name}' is given twice`, { loc: x.loc, hint: `write each axis once: ${f.name}[I + 1, K - 1]` });
+    seen.add(axis);
+    out['IJK'.indexOf(axis)] = t.c.k === 'axisOffset' ? t.c.offset : 0;
+  });
+  return out;
+}
+
+/** `__externals__` or `__gtscript__` when `module` names one of GT4Py's placeholder modules, bare or qualified. */
+export function placeholderModule(module: string): '__externals__' | '__gtscript__' | null {
+  const bare = module.startsWith('gt4py.cartesian.') ? module.slice('gt4py.cartesian.'.length) : module;
+  return bare === '__externals__' || bare === '__gtscript__' ? bare : null;
+}
+
