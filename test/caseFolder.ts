@@ -4,7 +4,7 @@ import type { NDArray } from '../core/runtime/ndarray.js';
 import { readNpy } from '../core/runtime/npy.js';
 
 /**
- * A case folder in the conformance kit's layout (../shared/conformance/README.md):
+ * A case folder in the conformance kit's layout (test/conformance/README.md):
  * `module.py`, `case.json`, `in/<field>.npy` and `out/<field>.npy`. The shared kit and
  * orch's own fixtures (fixtures/language) are read and checked the same way.
  */

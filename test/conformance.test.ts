@@ -17,7 +17,7 @@ import { parseExternals } from '../core/frontend/externalsJson.js';
 import { loadInputs, readCaseSpec, withinTolerance } from './caseFolder.js';
 
 /**
- * Every case of the conformance kit (test/conformance, a copy of ../shared/conformance), interpreted and compiled, compared with the
+ * Every case of the conformance kit (test/conformance, a copy of the shared kit), interpreted and compiled, compared with the
  * outputs GT4Py computed (within the case's tolerance) and with each other.
  */
 

@@ -8,16 +8,16 @@ import type { NDArray } from '../core/runtime/ndarray.js';
 import { parseExternals } from '../core/frontend/externalsJson.js';
 
 /**
- * The conformance kit (a copy of ../shared/conformance in test/conformance) as the tests and the GPU
+ * The conformance kit (a copy of the shared kit, in test/conformance) as the tests and the GPU
  * benchmark read it: case specs, inputs, the build request and call of each case, and
  * the comparison with GT4Py's outputs.
  */
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-/** The in-repository copy of the kit (test/conformance); conformanceDrift.test checks it against ../shared. */
+/** The in-repository copy of the kit (test/conformance); conformanceDrift.test checks it against the shared kit beside the checkout. */
 export const KIT_DIR = path.resolve(here, '../../test/conformance');
 export const CASES_DIR = path.join(KIT_DIR, 'cases');
-/** The tools that drive `orch run` from outside (copied from ../shared/tools). */
+/** The tools that drive `orch run` from outside (copied from the shared kit's tools). */
 export const TOOLS_DIR = path.resolve(here, '../../test/tools');
 export const FIXTURES_DIR = path.resolve(here, '../../fixtures');
 
