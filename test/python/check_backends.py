@@ -15,7 +15,7 @@ from gt4py.cartesian.gtscript import PARALLEL, computation, interval
 asked = []
 
 
-def fake_build(file, entry, defines, *, build=True, layout_args=(), preset=None):
+def fake_build(file, entry, defines, *, preset=None, **options):
     asked.append(preset)
     raise orch.BuildError("stop here")
 
