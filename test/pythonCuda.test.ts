@@ -37,7 +37,7 @@ def axpy(x: FloatField, y: FloatField, a: Float):
 
 @stencil
 def to_plane(x: FloatField, p: FloatFieldIJ):
-    with computation(PARALLEL), interval(0, 1):
+    with computation(FORWARD), interval(0, 1):
         p = x
 
 

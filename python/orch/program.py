@@ -16,6 +16,7 @@ from . import cli, layout, modes
 from .callback import resolve as resolve_callbacks
 from .compiletime import is_compiletime
 from .library import build_and_open
+from .parameter_list import parameter_list
 from .source import source_file
 
 
@@ -128,19 +129,9 @@ def _dispatcher(fn, file, entry, method):
     while any(p.name == this for p in params):
         this += "_"
     names = {"_bound": {}, "_calls": {}, "_load": None, "_fn": fn, "_modes": modes, "_mode": modes.mode}
-    rendered = []
+    rendered = parameter_list(params, names)
     passed = [this] if method else []
-    star = False
-    for p in params:
-        if p.kind == p.KEYWORD_ONLY and not star:
-            rendered.append("*")
-            star = True
-        text = p.name
-        if p.default is not p.empty:
-            names[f"_default_{p.name}"] = p.default
-            text += f"=_default_{p.name}"
-        rendered.append(text)
-        passed.append(f"{p.name}={p.name}" if p.kind == p.KEYWORD_ONLY else p.name)
+    passed += [f"{p.name}={p.name}" if p.kind == p.KEYWORD_ONLY else p.name for p in params]
     key = "(" + "".join(f"{n}, " for n in compile_time) + ")"
     if method:
         key = f"({this}._orch_key, {key})"

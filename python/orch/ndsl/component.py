@@ -13,6 +13,7 @@ from .. import cli, layout
 from ..callback import resolve as resolve_callbacks
 from ..errors import BuildError, CacheMissError, OrchError
 from ..library import build_and_open
+from ..parameter_list import parameter_list
 from .closure import Resolver, to_json
 
 #: Build mode: what each orchestrated component's build gave, for the summary at exit
@@ -114,21 +115,13 @@ def _generate(func, signature, access, order, program):
     missing = [p for p in order if p not in access]
     if missing:
         raise OrchError(f"the library of {func.__qualname__} takes {missing[0]!r}, which its closure does not describe")
-    rendered = []
-    star = False
-    for p in list(signature.parameters.values())[1:]:
+    params = list(signature.parameters.values())[1:]
+    for p in params:
         if p.name in ("_self", "_run") or p.name.startswith("_default_"):
             raise OrchError(f"{func.__qualname__}: a parameter named {p.name!r} clashes with orch's generated call; rename it")
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
             raise OrchError(f"{func.__qualname__} takes *{p.name}: orchestrated methods declare every argument by name")
-        if p.kind == p.KEYWORD_ONLY and not star:
-            rendered.append("*")
-            star = True
-        text = p.name
-        if p.default is not p.empty:
-            names[f"_default_{p.name}"] = p.default
-            text += f"=_default_{p.name}"
-        rendered.append(text)
+    rendered = parameter_list(params, names)
     source = f"def call(_self, {', '.join(rendered)}):\n    return _run({', '.join(access[p] for p in order)})\n"
     exec(compile(source, f"<orch call of {func.__qualname__}>", "exec"), names)  # noqa: S102 - generated from the closure
     return names["call"]
