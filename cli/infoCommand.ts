@@ -23,7 +23,7 @@ function describeTotals(m: MemoryBytes): string[] {
   const b = (n: number | undefined) => (n === undefined ? 'unknown' : n < 1000 ? `${n} bytes` : `${n} bytes (${formatBytes(n)})`);
   const t = m.totals;
   return [
-    `bytes for domain ${m.domain.join('x')}: arguments ${b(t.argBytes)} (the caller's), temporary arena ${b(t.temporaryArenaBytes)}, transient arena ${b(t.transientArenaBytes)}, unpooled ${b(t.unpooledBytes)}`,
+    `bytes for domain ${m.domain.join('x')}: the caller's arguments ${b(t.argBytes)}, temporary arena ${b(t.temporaryArenaBytes)}, transient arena ${b(t.transientArenaBytes)}, unpooled ${b(t.unpooledBytes)}`,
     `orch allocates ${b(t.orchBytes)}; ${b(t.totalBytes)} with the arguments`,
   ];
 }
