@@ -49,6 +49,12 @@ t('threads of one process share its serve process', async () => {
   assert.match(r.stdout, /^ok 4 threads x 5 calls$/m);
 });
 
+t('a forked child starts its own serve process and leaves its parent's alone', async () => {
+  const r = await transport('fork');
+  assert.is(r.code, 0, r.stderr + r.stdout);
+  assert.match(r.stdout, /^ok parent and forked child each had their own$/m);
+});
+
 t('a serve process that dies mid-call gives a clean OrchError, and the next call starts a new one', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'orch-py-serve-stand-in-'));
   const standIn = path.join(dir, 'orch');

@@ -4,6 +4,7 @@ framing of cli/serveFrames.ts), so a call costs the interpreter's time, not file
 process starts. The serve process lowers each stencil once and keeps it."""
 import atexit
 import json
+import os
 import struct
 import subprocess
 import threading
@@ -38,13 +39,17 @@ class Serve:
 
     def __init__(self):
         self._process = None
+        self._owner = None
         self._next = 0
         self._lock = threading.Lock()
         atexit.register(self.close)
 
     def call(self, header, arrays):
-        """Sends one request; returns (answer header, [(name, dtype, shape, bytes)])."""
+        """Sends one request; returns the answer's header, its arrays as [(name, dtype, shape, bytes)] under "arrays"."""
         with self._lock:
+            if self._owner != os.getpid():
+                # a forked child (multiprocessing) must not share its parent's pipes
+                self._process, self._owner = None, os.getpid()
             if self._process is None or self._process.poll() is not None:
                 self._process = subprocess.Popen(cli.command() + ["serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
             self._next += 1
@@ -86,7 +91,7 @@ class Serve:
 
     def close(self):
         process, self._process = self._process, None
-        if process is not None and process.poll() is None:
+        if process is not None and self._owner == os.getpid() and process.poll() is None:
             process.stdin.close()
             try:
                 process.wait(timeout=10)

@@ -92,6 +92,26 @@ elif CASE == "threads":
     assert not failures, failures
     print("ok 4 threads x 5 calls")
 
+elif CASE == "fork":
+    # a forked child gets its own serve process: sharing the parent's pipes would mix answers
+    write("kinds.py", KINDS)
+    mixed_call(0)
+    parent = orch.interpreter._serve._process.pid
+    child = os.fork()
+    if child == 0:
+        try:
+            mixed_call(1)
+            same = orch.interpreter._serve._process.pid == parent
+            os._exit(2 if same else 0)
+        except BaseException as e:
+            print(f"child: {e!r}", flush=True)
+            os._exit(1)
+    _, status = os.waitpid(child, 0)
+    assert os.WEXITSTATUS(status) == 0, f"the child failed (exit status {os.WEXITSTATUS(status)}; 2: it used its parent's serve process)"
+    mixed_call(2)
+    assert orch.interpreter._serve._process.pid == parent
+    print("ok parent and forked child each had their own")
+
 elif CASE == "crash":
     # ORCH_CLI is a stand-in that, the first time, reads part of the request and dies
     write("kinds.py", KINDS)
