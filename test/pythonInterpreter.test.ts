@@ -49,7 +49,7 @@ t('threads of one process share its serve process', async () => {
   assert.match(r.stdout, /^ok 4 threads x 5 calls$/m);
 });
 
-t('a forked child starts its own serve process and leaves its parent's alone', async () => {
+t("a forked child starts its own serve process and leaves its parent's alone", async () => {
   const r = await transport('fork');
   assert.is(r.code, 0, r.stderr + r.stdout);
   assert.match(r.stdout, /^ok parent and forked child each had their own$/m);
