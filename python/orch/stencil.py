@@ -7,7 +7,7 @@ import os
 
 import numpy as np
 
-from . import backends, cli, layout, modes
+from . import backends, interpreter, layout, modes
 from .library import build_and_open
 from .source import source_file
 
@@ -37,7 +37,7 @@ class Stencil:
                 return self._gt4py_stencil()(**values, origin=origin, domain=domain, **extra)
             fields = {k: v for k, v in values.items() if isinstance(v, np.ndarray)}
             scalars = {k: _plain(v) for k, v in values.items() if not isinstance(v, np.ndarray)}
-            return cli.run_interpreted(source_file(self.definition), self.definition.__name__, fields, scalars, origin, domain, self._tagged_externals())
+            return interpreter.run(source_file(self.definition), self.definition.__name__, fields, scalars, origin, domain, self._tagged_externals())
         return self._run_compiled(values, origin, domain)
 
     def _arguments(self, args, kwargs):
