@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { suite } from 'uvu';
@@ -58,8 +59,8 @@ async function drive(layout: RankLayout, mode: string, opts: { mpi: boolean; els
     },
   });
   const output = String(r.all ?? '');
-  const reports = output.split('\n').filter((l) => l.startsWith('{"rank"')).map((l) => JSON.parse(l) as { rank: number; python_exchanges: number });
-  const pythonExchanges = Array.from({ length: ranks }, (_, rank) => reports.find((x) => x.rank === rank)?.python_exchanges ?? -1);
+  const report = (rank: number) => path.join(folder, `rank${rank}`, 'report.json');
+  const pythonExchanges = Array.from({ length: ranks }, (_, rank) => (existsSync(report(rank)) ? (JSON.parse(readFileSync(report(rank), 'utf8')) as { python_exchanges: number }).python_exchanges : -1));
   const gathered = () => HALO_FIELDS.map((f) => gather(Array.from({ length: ranks }, (_, rank) => readNpy(path.join(folder, `rank${rank}`, `${f}.out.npy`))), domain, layout));
   return { code: r.exitCode ?? -1, output, pythonExchanges, gathered };
 }

@@ -5,8 +5,8 @@ and ORCH_BOUNDARY the layout.
 
 usage: [mpirun -np N] halo_drive.py FOLDER [elsewhere]
 
-Reads FOLDER/rank<r>/{q,r,s}.npy, writes FOLDER/rank<r>/{q,r,s}.out.npy, and prints one
-JSON line: the mode, and how many exchanges NDSL's updaters ran in Python."""
+Reads FOLDER/rank<r>/{q,r,s}.npy, writes FOLDER/rank<r>/{q,r,s}.out.npy and
+FOLDER/rank<r>/report.json: the mode, and how many exchanges NDSL's updaters ran in Python."""
 import json
 import os
 import sys
@@ -57,4 +57,5 @@ component = HaloDiffusion(stencil_factory, quantity_factory, comm, state, nu=0.0
 component(state)
 for name in "qrs":
     np.save(os.path.join(here, f"{name}.out.npy"), fields[name].data)
-print(json.dumps({"rank": rank, "mode": orch.mode(), "python_exchanges": len(exchanges)}))
+with open(os.path.join(here, "report.json"), "w") as f:
+    json.dump({"rank": rank, "mode": orch.mode(), "python_exchanges": len(exchanges)}, f)
