@@ -1,4 +1,4 @@
-import { launchAccessBounds, launchArrays, variableKReads, type AccessBound } from '../../core/ir/accessBounds.js';
+import { launchAccessBounds, launchArrays, computedDataReads, variableKReads, type AccessBound } from '../../core/ir/accessBounds.js';
 import type { Launch } from '../../core/ir/types.js';
 import { launchWrites } from '../../core/ir/launchWrites.js';
 import { tileLocalNames } from '../../core/ir/uses.js';
@@ -288,7 +288,7 @@ export class HostShell {
     // Hoist base pointers (shifted to the origin) and strides of every array the launch touches.
     const written = launchWrites(s);
     const variableK = variableKReads(s);
-    const ctx: PointContext = { hoisted: new Map(), locals: new Map(), origins: s.origins, variableK: variableK.size > 0 };
+    const ctx: PointContext = { hoisted: new Map(), locals: new Map(), origins: s.origins, variableK: variableK.size > 0 || computedDataReads(s) };
     this.cg.loops.beginLoops(ctx);
     for (const name of new Set([...bounds.map((b) => b.array), ...launchArrays(s)])) {
       if (perTile.has(name)) continue;
