@@ -296,8 +296,9 @@ export class HostShell {
       const origin = s.origins[name];
       const rank = a.axes.length;
       const strides = Array.from({ length: rank }, (_, pos) => `${this.cg.ids.stride(name, pos)} = ${this.cg.ids.view(name)}.strides[${pos}]`);
-      w.line(`[[maybe_unused]] const int64_t ${strides.join(', ')};`);
-      const shift = origin.map((o, pos) => `${int64(o)} * ${this.cg.ids.stride(name, pos)}`).join(' + ');
+      // a GlobalTable has no spatial axis: no strides, no shift
+      if (rank) w.line(`[[maybe_unused]] const int64_t ${strides.join(', ')};`);
+      const shift = origin.map((o, pos) => `${int64(o)} * ${this.cg.ids.stride(name, pos)}`).join(' + ') || '0';
       const type = STORAGE[a.dtype];
       const constness = written.has(name) ? '' : 'const ';
       w.line(
