@@ -10,7 +10,8 @@ import { fieldUpperBoundaries } from '../ir/fieldBoundaries.js';
 export interface EntryInterface {
   name: string;
   entryKind: 'program' | 'stencil';
-  params: { name: string; kind: 'field' | 'scalar'; dtype: DType; axes?: Axes }[];
+  /** `dims`: the data dimensions of a field, stored after its spatial axes. */
+  params: { name: string; kind: 'field' | 'scalar'; dtype: DType; axes?: Axes; dims?: number[] }[];
   /** Host callbacks (ABI index order), with the bodies orch's own hosts can evaluate. */
   callbacks?: CallbackDecl[];
   /** Stencil entries: the user's scalars, and the generated domain/origin parameters. */
@@ -27,7 +28,7 @@ export function entryInterface(program: Program): EntryInterface {
   const params = program.params.map((p) => {
     if (p.kind === 'field') {
       const a = program.arrays.find((x) => x.name === p.name)!;
-      return { name: p.name, kind: 'field' as const, dtype: a.dtype, axes: a.axes };
+      return { name: p.name, kind: 'field' as const, dtype: a.dtype, axes: a.axes, ...(a.dims ? { dims: a.dims } : {}) };
     }
     return { name: p.name, kind: 'scalar' as const, dtype: program.scalars.find((x) => x.name === p.name)!.dtype };
   });
@@ -74,10 +75,17 @@ export function buildEntryArgs(program: EntryInterface, spec: CallSpec): EntryAr
   for (const name of fieldNames) {
     const a = spec.fields[name];
     if (!a) fail('E_ARG_MISSING', `missing field argument '${name}' of ${program.name}`, { hint: `pass --in ${name}=path.npy` });
-    const decl = program.params.find((x) => x.name === name) as { dtype: DType; axes: Axes };
+    const decl = program.params.find((x) => x.name === name) as { dtype: DType; axes: Axes; dims?: number[] };
     if (a.dtype !== decl.dtype) fail('E_ARG_DTYPE', `field '${name}' has dtype ${a.dtype}, but ${program.name} declares ${decl.dtype}`, { hint: `save it as ${decl.dtype}` });
-    if (a.shape.length !== decl.axes.length) {
-      fail('E_ARG_SHAPE', `field '${name}' has ${a.shape.length} dimensions (shape ${fmt(a.shape)}), but it is a ${decl.axes} field`, { hint: `pass an array with ${decl.axes.length} dimension(s)` });
+    const dims = decl.dims ?? [];
+    const kind = `${decl.axes ? `a ${decl.axes} field` : 'a GlobalTable'}${dims.length ? ` with data dimensions ${fmt(dims)}` : ''}`;
+    if (a.shape.length !== decl.axes.length + dims.length) {
+      fail('E_ARG_SHAPE', `field '${name}' has ${a.shape.length} dimensions (shape ${fmt(a.shape)}), but it is ${kind}`, {
+        hint: `pass an array with ${decl.axes.length + dims.length} dimension(s)${dims.length ? `: ${decl.axes.length} spatial, then ${fmt(dims)}` : ''}`,
+      });
+    }
+    if (a.shape.slice(decl.axes.length).some((n, d) => n !== dims[d])) {
+      fail('E_ARG_SHAPE', `field '${name}' has shape ${fmt(a.shape)}, but it is ${kind}`, { hint: `its last ${dims.length} dimension(s) must be ${fmt(dims)}` });
     }
     args[name] = a;
   }
