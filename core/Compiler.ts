@@ -180,8 +180,8 @@ export class Compiler {
         try {
           entries = req.entry ? [req.entry] : (req.entries?.[file] ?? this.entriesOf(file, compilation));
         } catch (e) {
+          // its result carries the errors; they join `errors` with every other result's below
           const diags = toDiagnostics(e);
-          errors.push(...diags);
           refs.push({ module: file, moduleRel, entry: '*' });
           results.push({ module: file, moduleRel, entry: '*', status: 'error', errors: diags, warnings: [], durationS: 0, timings: {}, files: [...compilation.loader.dependencies(file).keys(), file] });
           continue;

@@ -163,6 +163,8 @@ export const CODES = {
   E_USAGE_RANK: { means: '--rank that is not a rank of the layout', todo: 'ranks are 0 .. N-1' },
   E_USAGE_BOUNDARY: { means: 'an unknown tile boundary', todo: 'use one of the boundaries listed' },
   E_USAGE_CLOSURE: { means: '--closure that is not one readable closure file for the one class targeted', todo: 'write orch build comp.py:MyComponent --closure closure.json, with a file written by orch.ndsl' },
+  E_USAGE_SIZE: { means: '--max-size or cache.maxSize that is not a size', todo: 'write a number with an optional unit: 500M, 2G, 64Ki' },
+  E_USAGE_AGE: { means: '--older-than that is not a duration', todo: 'write a number and a unit: 45s, 30m, 12h, 7d or 2w' },
   E_USAGE_BAD_ENTRY: { means: '--bad-entry that is not KEY=REASON', todo: 'the Python package passes it; report a bug if you did not' },
 } as const satisfies Record<string, CodeInfo>;
 

@@ -2,6 +2,7 @@
 mode without GT4Py) or as its own compiled library (compiled modes, called directly)."""
 import functools
 import inspect
+import json
 import os
 
 import numpy as np
@@ -72,7 +73,10 @@ class Stencil:
         key = layout.current_key()
         bound = self._compiled.get(key)
         if bound is None:
-            report, program = build_and_open(source_file(self.definition), self.definition.__name__, {}, lambda _: {}, build=modes.mode() != "run", layout_args=layout.cli_args(), preset=self.preset)
+            # the externals this object was made with are part of what is built (and of its key)
+            tagged = self._tagged_externals()
+            extra = ["--externals", json.dumps(tagged)] if tagged else []
+            report, program = build_and_open(source_file(self.definition), self.definition.__name__, {}, lambda _: {}, build=modes.mode() != "run", layout_args=layout.cli_args(), extra_args=extra, preset=self.preset)
             bound = (report["interface"]["stencil"], program)
             self._compiled[key] = bound
         if modes.mode() == "build":
