@@ -94,7 +94,7 @@ function stmts(list: Stmt[], ind: string, out: string[]): void {
   }
 }
 
-export function printStencil(def: StencilDef, ind = ''): string {
+function printStencil(def: StencilDef, ind = ''): string {
   const out: string[] = [];
   const params = def.params.map((p) => {
     const f = def.fields.find((x) => x.name === p);

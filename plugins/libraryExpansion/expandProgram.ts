@@ -2,7 +2,7 @@ import type { Program } from '../../core/ir/types.js';
 import { flatMapPStmts } from '../../core/ir/visit.js';
 import { expandCall } from './expandStencil.js';
 
-export interface ExpansionOptions {
+interface ExpansionOptions {
   /** The preset's tile size: every launch is marked for tiling (simplify's tiling pass decides). */
   tile?: [number, number] | [number, number, number] | false;
 }
