@@ -1,7 +1,7 @@
 import { OrchError, type Diagnostic } from '../diagnostics.js';
 
 /** What a code means to a user, and what to do about it (the table of docs/troubleshooting.md). */
-export interface CodeInfo {
+interface CodeInfo {
   means: string;
   todo: string;
 }
