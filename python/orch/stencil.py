@@ -83,11 +83,14 @@ class Stencil:
             return None
         spec, program = bound
         fields = {f["name"]: f["axes"] for f in spec["fields"]}
+        upper = {f["name"]: f.get("upper") or [0] * len(f["axes"]) for f in spec["fields"]}
         origins = {name: _field_origin(origin, name, axes) for name, axes in fields.items()}
         if domain is None:
+            # GT4Py's default: what every field holds from its origin, less how far past the
+            # domain's end the stencil touches it
             domain = []
             for axis in range(3):
-                extents = [values[n].shape[axes.index("IJK"[axis])] - origins[n][axes.index("IJK"[axis])] for n, axes in fields.items() if "IJK"[axis] in axes]
+                extents = [values[n].shape[axes.index("IJK"[axis])] - origins[n][axes.index("IJK"[axis])] - upper[n][axes.index("IJK"[axis])] for n, axes in fields.items() if "IJK"[axis] in axes]
                 domain.append(min(extents) if extents else 1)
         args = dict(values)
         for name, value in zip(spec["domainParams"], domain):
