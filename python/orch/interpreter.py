@@ -113,7 +113,7 @@ def _exactly(stream, n):
 _serve = Serve()
 
 def run(file, entry, fields, scalars, origin, domain, externals=None):
-    """One call of stencil `file:entry` on orch's interpreter; fields are updated in place.
+    """One call of stencil `file:entry` on orch's interpreter; the fields it changed are updated in place.
     `externals`: those the stencil object was made with, tagged as in a closure."""
     import numpy as np
 
