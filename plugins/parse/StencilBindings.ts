@@ -2,7 +2,7 @@ import { didYouMean, fail } from '../../core/diagnostics.js';
 import type { Expr, FieldDecl, IterationOrder, Offset, ScalarDecl, SourceLoc, Stmt } from '../../core/ir/types.js';
 import type { PyExpr, PyStmt } from '../../core/python/ast.js';
 import { ExprLowering, type Term } from './ExprLowering.js';
-import { GTSCRIPT_NAMES } from '../../core/frontend/knownModules.js';
+import { GT4PY_BODY_BUILTINS, GTSCRIPT_NAMES } from '../../core/frontend/knownModules.js';
 import { LAYOUT_EXTERNALS } from '../../core/frontend/layoutExternals.js';
 import type { ModuleLoader } from '../../core/frontend/ModuleLoader.js';
 import { cast } from './typeRules.js';
@@ -105,7 +105,7 @@ export abstract class StencilBindings extends ExprLowering {
       if (b.k === 'expr') return { r: b.expr };
       return { c: b.value };
     }
-    const v = this.loader.lookup(this.scope.module, id);
+    const v = this.loader.lookup(this.scope.module, id) ?? (GT4PY_BODY_BUILTINS.has(id) ? GTSCRIPT_NAMES[id] : undefined);
     if (v === undefined) {
       const candidates = [...this.scope.vars.keys(), ...this.scope.module.names.keys()];
       const guess = didYouMean(id, candidates);
