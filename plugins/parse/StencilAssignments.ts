@@ -66,7 +66,7 @@ export abstract class StencilAssignments extends StencilBindings {
     if (t.k === 'fieldType' && t.dims) {
       fail('E_TEMP_AXES', `temporary '${target.id}' is declared with data dimensions inside a computation`, {
         loc: annotation.loc,
-        hint: `GT4Py declares temporaries with data dimensions at function level, before the computations, with a constant initial value: ${target.id}: Field[(dtype, (${t.dims.join(', ')}))] = 0`,
+        hint: `GT4Py declares temporaries with data dimensions at function level, before the computations, with a constant initial value: ${target.id}: Field[(dtype, (${t.dims.join(', ')}${t.dims.length === 1 ? ',' : ''}))] = 0`,
       });
     }
     if (type.axes !== 'IJK' && type.axes !== 'IJ') {
