@@ -209,7 +209,7 @@ export abstract class StencilBindings extends ExprLowering {
   }
 
   /** orch computes at most one index of a read at run time (a data index, or a K offset). */
-  private oneComputedIndex(name: string, data: readonly Expr[], variableK: boolean, loc: SourceLoc): void {
+  protected oneComputedIndex(name: string, data: readonly Expr[], variableK: boolean, loc: SourceLoc): void {
     const computed = data.filter((d) => d.kind !== 'lit').length + (variableK ? 1 : 0);
     if (computed <= 1) return;
     fail('E_DATA_DIMS', `'${name}' is read with ${computed} indices computed at run time`, {
