@@ -145,6 +145,7 @@ export const CODES = {
   E_NPY_DTYPE: { means: 'a .npy array of a dtype orch does not support', todo: 'use float64, float32, int32, int64 or bool arrays' },
   E_NPY_ORDER: { means: 'a .npy array stored in Fortran order', todo: 'save numpy.ascontiguousarray(a)' },
   E_OUTPUT_WRITE: { means: 'the outputs cannot be written', todo: 'choose a writable --out folder' },
+  E_SERVE_PROTOCOL: { means: 'orch serve got bytes that are not a request frame (the Python package and the command line are different versions)', todo: 'install the orch Python package and command line of the same version' },
   // the command line (exit status 2)
   E_USAGE: { means: 'a command line orch cannot read', todo: 'see orch --help' },
   E_USAGE_TARGET: { means: 'a target that is not path/to/module.py[:entry]', todo: 'write path/to/module.py:entry' },

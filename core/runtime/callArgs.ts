@@ -1,6 +1,7 @@
 import { didYouMean, fail } from '../diagnostics.js';
 import type { Axes, CallbackDecl, DType, Program } from '../ir/types.js';
 import type { NDArray } from './ndarray.js';
+import { fieldUpperBoundaries } from '../ir/fieldBoundaries.js';
 
 /**
  * What a caller needs to know about an entry, stored in build-info.json so a cache hit
@@ -14,7 +15,13 @@ export interface EntryInterface {
   /** Host callbacks (ABI index order), with the bodies orch's own hosts can evaluate. */
   callbacks?: CallbackDecl[];
   /** Stencil entries: the user's scalars, and the generated domain/origin parameters. */
-  stencil?: { scalars: string[]; fields: { name: string; axes: Axes }[]; domainParams: string[]; originParams: Record<string, string[]> };
+  stencil?: {
+    scalars: string[];
+    /** `upper`: how far past the domain's end the stencil touches the field, per axis (GT4Py's boundary), for the default domain. */
+    fields: { name: string; axes: Axes; upper?: number[] }[];
+    domainParams: string[];
+    originParams: Record<string, string[]>;
+  };
 }
 
 export function entryInterface(program: Program): EntryInterface {
@@ -35,7 +42,9 @@ export function entryInterface(program: Program): EntryInterface {
     const originParams: Record<string, string[]> = {};
     let n = 3;
     for (const f of fields) originParams[f.name] = extra.slice(n, (n += f.axes.length));
-    out.stencil = { scalars, fields, domainParams: extra.slice(0, 3), originParams };
+    const domainParams = extra.slice(0, 3);
+    const upper = fieldUpperBoundaries(program, domainParams, originParams);
+    out.stencil = { scalars, fields: fields.map((f) => ({ ...f, upper: upper[f.name] })), domainParams, originParams };
   }
   return out;
 }
@@ -133,12 +142,13 @@ function stencilArgs(program: EntryInterface, spec: CallSpec, args: EntryArgs): 
   for (const f of api) origins[f.name] = originOf(f.name, f.axes);
   let domain = spec.domain;
   if (!domain) {
-    // GT4Py's default: as large as every field allows from its origin
+    // GT4Py's default: as large as every field allows from its origin, less the part of the
+    // field the stencil touches past the domain's end (entries built before orch knew that: 0)
     domain = [0, 1, 2].map((ax) => {
       let n = Infinity;
       for (const f of api) {
         const pos = f.axes.indexOf('IJK'[ax]);
-        if (pos >= 0) n = Math.min(n, (args[f.name] as NDArray).shape[pos] - origins[f.name][pos]);
+        if (pos >= 0) n = Math.min(n, (args[f.name] as NDArray).shape[pos] - origins[f.name][pos] - (f.upper?.[pos] ?? 0));
       }
       return Number.isFinite(n) ? n : 1;
     });
