@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,11 +15,15 @@ import { heaviestFirst, readTestTimes, writeTestTimes, type TestTimes } from './
  *   ORCH_TEST_JOBS=4        parallel files (default: max(2, cores)); many tests wait on g++,
  *                           python or mpirun, so more jobs than cores can pay off
  *   ORCH_TEST_TIMEOUT_S=900 per-file limit
+ *   ORCH_TEST_ROOT=dir      run the *.test.js files under dir instead of dist/ (the runner's
+ *                           own test); no timing record is kept then
+ * Test files that run work in parallel themselves read ORCH_TEST_JOBS too (test/gpuJobs.ts).
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const dist = path.join(root, 'dist');
-const worker = path.join(dist, 'test', 'runFile.js');
-const timesFile = path.join(root, '.test-times.json');
+const worker = path.join(root, 'dist', 'test', 'runFile.js');
+const dist = process.env.ORCH_TEST_ROOT ? path.resolve(process.env.ORCH_TEST_ROOT) : path.join(root, 'dist');
+// kept beside dist/, which every build removes
+const timesFile = process.env.ORCH_TEST_ROOT ? undefined : path.join(root, '.test-times.json');
 
 function positiveInt(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -139,10 +143,10 @@ async function main(): Promise<number> {
   const pattern = new RegExp(process.argv[2] ?? '\\.test\\.js$', 'i');
   const jobs = positiveInt('ORCH_TEST_JOBS', Math.max(2, os.availableParallelism()));
   const timeoutS = positiveInt('ORCH_TEST_TIMEOUT_S', 900);
-  const previous: TestTimes = readTestTimes(timesFile);
+  const previous: TestTimes = timesFile ? readTestTimes(timesFile) : {};
   const queue = heaviestFirst(testFiles(pattern), previous);
   if (!queue.length) {
-    process.stderr.write(`no test file under dist/ matches /${pattern.source}/i (did \`npm run build\` run?)\n`);
+    process.stderr.write(`no test file under ${path.relative(root, dist) || dist} matches /${pattern.source}/i (did \`npm run build\` run?)\n`);
     process.stdout.write('0 passed, 1 failed\n');
     return 2;
   }
@@ -162,7 +166,9 @@ async function main(): Promise<number> {
   });
   await Promise.all(pool);
   rmSync(runDir, { recursive: true, force: true });
-  writeTestTimes(timesFile, previous, Object.fromEntries(results.map((r) => [r.name, Math.round(r.seconds * 10) / 10])));
+  // files that no longer exist leave the record
+  const kept = Object.fromEntries(Object.entries(previous).filter(([name]) => existsSync(path.join(dist, name))));
+  if (timesFile) writeTestTimes(timesFile, kept, Object.fromEntries(results.map((r) => [r.name, Math.round(r.seconds * 10) / 10])));
 
   const passed = results.reduce((s, r) => s + r.passed, 0);
   const failed = results.reduce((s, r) => s + r.failed, 0);
