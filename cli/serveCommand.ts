@@ -3,7 +3,7 @@ import { fail, formatDiagnostic, OrchError, OrchErrors, type Diagnostic } from '
 import { internalError } from '../core/diagnostics/codes.js';
 import { EntryRunner, type ReadyEntry } from '../core/runtime/EntryRunner.js';
 import { buildEntryArgs, type CallSpec } from '../core/runtime/callArgs.js';
-import { openSession, parseTarget, type CommonOptions } from './session.js';
+import { jsonDiagnostic, openSession, parseTarget, type CommonOptions } from './session.js';
 import { closureValue, type ClosureValue } from '../core/frontend/closure.js';
 import { changedArrays, encodeFrame, frameArrays, readFrames } from './serveFrames.js';
 
@@ -79,7 +79,8 @@ export async function serveCommand(opts: CommonOptions): Promise<number> {
         answer({ id: req.id, ok: true }, changedArrays(frame, fields));
       } catch (e) {
         const diags: Diagnostic[] = e instanceof OrchError ? [e.diagnostic] : e instanceof OrchErrors ? e.diagnostics : [internalError((e as Error)?.stack ?? String(e)).diagnostic];
-        answer({ id: req.id, ok: false, error: diags.map((d) => formatDiagnostic(d)).join('\n\n'), codes: diags.map((d) => d.code) });
+        // the text as orch prints it, and the diagnostics as data (as --json gives them) for the package to raise its own way
+        answer({ id: req.id, ok: false, error: diags.map((d) => formatDiagnostic(d)).join('\n\n'), diagnostics: diags.map(jsonDiagnostic) });
       }
     }
   } catch (e) {

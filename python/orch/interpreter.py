@@ -126,6 +126,9 @@ def run(file, entry, fields, scalars, origin, domain, externals=None):
         request["externals"] = externals
     answer = _serve.call(request, [(name, _wire(value)) for name, value in fields.items()])
     if not answer.get("ok"):
-        raise OrchError(f"orch could not run {request['target']}:\n{answer.get('error')}")
+        error = OrchError(f"orch could not run {request['target']}:\n{answer.get('error')}")
+        # the diagnostics as data: [{code, message, file, line, col, hint, ...}]
+        error.diagnostics = answer.get("diagnostics", [])
+        raise error
     for name, dtype, shape, data in answer["arrays"]:
         fields[name][...] = np.frombuffer(data, dtype=dtype).reshape(shape)

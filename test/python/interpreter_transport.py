@@ -174,6 +174,7 @@ elif CASE == "errors":
         raise SystemExit("a float16 field raised nothing")
     except OrchError as e:
         assert "float16" in str(e), str(e)
+        assert [d["code"] for d in e.diagnostics] == ["E_ARG_DTYPE"], e.diagnostics
         print(f"error: {e}")
     pid = orch.interpreter._serve._process.pid
     try:
