@@ -138,7 +138,7 @@ export const CODES = {
   E_ARG_STALE: { means: 'an array reallocated after bind()', todo: 'call bind(args) again after replacing an array' },
   E_DOMAIN_FIT: { means: 'the domain and origin reach outside an array', todo: 'give --origin/--domain that leave room for the stencil\'s offsets' },
   E_RUNTIME: { means: 'the library failed while running (out of memory, a bad domain)', todo: 'the message says what; check the arguments' },
-  E_OUT_OF_BOUNDS: { means: 'a read at a variable K offset outside the field', todo: 'keep variable K offsets inside the field\'s levels' },
+  E_OUT_OF_BOUNDS: { means: "an array accessed outside its shape: a call's domain and origin that do not fit it, or a read at a variable K offset that leaves it", todo: 'enlarge the array, shrink the domain at the call, or keep variable K offsets inside the levels' },
   E_DEBUG_CHECK: { means: 'a debug checker (NaN, negative tracer) failed', todo: 'fix the value; set the debug action to log to continue past failed checks' },
   E_CUDA: { means: 'the CUDA runtime is missing or failed', todo: 'install the CUDA toolkit, or point ORCH_CUDART (or CUDA_HOME) at it' },
   E_NPY_READ: { means: 'an --in file that cannot be read', todo: 'check the path given to --in' },
