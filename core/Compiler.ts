@@ -6,6 +6,8 @@ import path from 'node:path';
 import { AsyncSeriesHook, SyncHook } from 'tapable';
 import { BuildCache, type BuildInfo, type EntryInputs, type Lookup } from './cache/BuildCache.js';
 import { describeOwner } from './cache/EntryLock.js';
+import { CacheLimitPlugin } from './cache/CacheLimitPlugin.js';
+import type { EvictionResult } from './cache/eviction.js';
 import type { CodePath, LayoutTarget } from './layout/RankLayout.js';
 import { nativeHeaderFiles, nativeHeadersHash, orchVersion, PACKAGE_ROOT, sha256 } from './cache/hashing.js';
 import { Compilation, type EntryRef, type PipelineOptions } from './Compilation.js';
@@ -76,6 +78,8 @@ export interface BuildResult {
   fileDependencies: string[];
   /** pass:plugin -> milliseconds (for --time-passes) */
   passTimes: Map<string, number>;
+  /** What `cache.maxSize` evicted after the build (CacheLimitPlugin). */
+  evicted?: EvictionResult;
 }
 
 /**
@@ -107,6 +111,7 @@ export class Compiler {
   ) {
     this.cache = new BuildCache(config.cacheRoot, codepath);
     for (const p of [...config.stages(), ...config.plugins]) p.apply(this);
+    if (config.cache?.maxBytes !== undefined) new CacheLimitPlugin(config.cache.maxBytes).apply(this);
   }
 
   /** Module path relative to the project root (cache folder and messages). */
