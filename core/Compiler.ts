@@ -7,6 +7,8 @@ import { AsyncSeriesHook, SyncHook } from 'tapable';
 import { BuildCache, type BuildInfo, type EntryInputs } from './cache/BuildCache.js';
 import { EntryCache, type EntryTransaction } from './cache/EntryCache.js';
 import { describeOwner } from './cache/EntryLock.js';
+import { CacheLimitPlugin } from './cache/CacheLimitPlugin.js';
+import type { EvictionResult } from './cache/eviction.js';
 import type { CodePath, LayoutTarget } from './layout/RankLayout.js';
 import { nativeHeaderFiles, nativeHeadersHash, orchVersion, PACKAGE_ROOT, sha256 } from './cache/hashing.js';
 import { Compilation, type EntryRef, type PipelineOptions } from './Compilation.js';
@@ -79,6 +81,8 @@ export interface BuildResult {
   fileDependencies: string[];
   /** pass:plugin -> milliseconds (for --time-passes) */
   passTimes: Map<string, number>;
+  /** What `cache.maxSize` evicted after the build (CacheLimitPlugin). */
+  evicted?: EvictionResult;
 }
 
 /**
@@ -115,6 +119,7 @@ export class Compiler {
       this.pipeline.print(`orch: waiting for ${moduleRel}:${entry}, being built by ${describeOwner(owner)}${since ? ` since ${since.toISOString()}` : ''}`),
     );
     for (const p of [...config.stages(), ...config.plugins]) p.apply(this);
+    if (config.cache?.maxBytes !== undefined) new CacheLimitPlugin(config.cache.maxBytes).apply(this);
   }
 
   /** Module path relative to the project root (cache folder and messages). */
