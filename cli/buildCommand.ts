@@ -1,3 +1,4 @@
+import { exitStatus } from './failure.js';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
@@ -186,5 +187,5 @@ export async function buildCommand(opts: BuildOptions): Promise<number> {
     const built = entries.filter((e) => e.status === 'built').length;
     session.out(`${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}: ${hits} hit, ${built} built, ${errors.length} error(s) in ${durationS.toFixed(2)} s`);
   }
-  return errors.length ? 1 : 0;
+  return exitStatus(errors);
 }
