@@ -138,7 +138,7 @@ async function main(rawArgv: string[]): Promise<number> {
     )
     .command(
       'serve',
-      'answer JSON-line requests on stdin by running entries on the reference interpreter (for the Python package)',
+      'run entries on the reference interpreter for requests framed on stdin, fields as raw bytes (for the Python package)',
       (y) => common(y),
       async (a) => {
         code = await serveCommand(a);

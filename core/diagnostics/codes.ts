@@ -47,6 +47,7 @@ export const CODES = {
   E_INTERVAL_OVERLAP: { means: 'two intervals of one computation share levels', todo: 'split the work into separate computations, or adjust the bounds' },
   E_EMPTY_INTERVAL: { means: 'an interval that needs more K levels than the call\'s domain has', todo: 'call the stencil with a larger K domain, or move the computation' },
   E_REGION: { means: 'a horizontal(region[...]) orch cannot read', todo: 'write region[i_start, :] or region[i_start - 1 : i_start + 1, j_end]' },
+  E_DATA_DIMS: { means: 'a field with data dimensions indexed or assigned in a way GT4Py does not define (wrong index count, index out of range, mismatched extents)', todo: 'index every data dimension within its extent, or assign whole fields of the same data dimensions' },
   E_OFFSET: { means: 'a field access with the wrong number or kind of offsets', todo: 'give one offset per axis of the field' },
   E_AXIS_VALUE: { means: 'an axis (I, J, K) used as a value', todo: 'use the index builtins, or pass the value as a scalar' },
   E_NOT_A_FIELD: { means: 'a field was expected', todo: 'pass a field argument or a temporary' },
@@ -146,6 +147,7 @@ export const CODES = {
   E_NPY_DTYPE: { means: 'a .npy array of a dtype orch does not support', todo: 'use float64, float32, int32, int64 or bool arrays' },
   E_NPY_ORDER: { means: 'a .npy array stored in Fortran order', todo: 'save numpy.ascontiguousarray(a)' },
   E_OUTPUT_WRITE: { means: 'the outputs cannot be written', todo: 'choose a writable --out folder' },
+  E_SERVE_PROTOCOL: { means: 'orch serve got bytes that are not a request frame (the Python package and the command line are different versions)', todo: 'install the orch Python package and command line of the same version' },
   // the command line (exit status 2)
   E_USAGE: { means: 'a command line orch cannot read', todo: 'see orch --help' },
   E_USAGE_TARGET: { means: 'a target that is not path/to/module.py[:entry]', todo: 'write path/to/module.py:entry' },
