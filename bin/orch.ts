@@ -5,6 +5,7 @@ import { hideBin } from 'yargs/helpers';
 import { buildCommand } from '../cli/buildCommand.js';
 import { cleanCommand } from '../cli/cleanCommand.js';
 import { infoCommand } from '../cli/infoCommand.js';
+import { statsCommand } from '../cli/statsCommand.js';
 import { runCommand, type RunMode } from '../cli/runCommand.js';
 import { watchCommand } from '../cli/watchCommand.js';
 import { serveCommand } from '../cli/serveCommand.js';
@@ -124,21 +125,42 @@ async function main(argv: string[]): Promise<number> {
     )
     .command(
       'serve',
-      'answer JSON-line requests on stdin by running entries on the reference interpreter (for the Python package)',
+      'run entries on the reference interpreter for requests framed on stdin, fields as raw bytes (for the Python package)',
       (y) => common(y),
       async (a) => {
         code = await serveCommand(a);
       },
     )
-    .command('clean', 'remove the cache folders under the cache root', (y) => y.option('quiet', { type: 'boolean', alias: 'q' }), async (a) => {
-      code = await cleanCommand(a);
-    })
+    .command(
+      'clean',
+      'remove the cache folders under the cache root, or evict old variants (--older-than, --max-size)',
+      (y) =>
+        y
+          .option('quiet', { type: 'boolean', alias: 'q' })
+          .option('json', { type: 'boolean', describe: 'print one JSON object' })
+          .option('older-than', { type: 'string', describe: 'remove only variants not used for this long: 45s, 30m, 12h, 7d, 2w' })
+          .option('max-size', { type: 'string', describe: 'then remove least recently used variants until the cache fits: 500M, 2G, 64Ki' })
+          .option('dry-run', { type: 'boolean', describe: 'say what would be removed, remove nothing' })
+          .example('$0 clean --older-than 7d', 'remove the variants no build or run used for a week')
+          .example('$0 clean --max-size 500M', 'keep the cache under 500 MB, dropping least recently used variants first'),
+      async (a) => {
+        code = await cleanCommand(a);
+      },
+    )
     .command(
       'info [module]',
       'list cache entries: keys, hits and misses, last miss reason, memory and build info',
-      (y) => y.positional('module', { type: 'string' }).option('json', { type: 'boolean' }).option('codepath', { type: 'string', default: 'A' }),
+      (y) =>
+        y
+          .positional('module', { type: 'string' })
+          .option('json', { type: 'boolean' })
+          .option('codepath', { type: 'string', default: 'A' })
+          .option('domain', { type: 'string', describe: 'NX,NY,NZ: the memory report in bytes for arguments of this shape' })
+          .option('stats', { type: 'boolean', describe: 'totals of the whole cache root: entries, variants, hits, misses, bytes per module (like ccache -s)' })
+          .example('$0 info --stats', 'how big the cache is, and how often it hit')
+          .example('$0 info smooth.py --domain 192,192,80', 'the memory of each array of smooth.py for 192x192x80 fields'),
       async (a) => {
-        code = await infoCommand(a);
+        code = a.stats ? await statsCommand(a) : await infoCommand(a);
       },
     )
     .example('$0 build smooth.py', 'build the stencils and programs of smooth.py into the cache')

@@ -58,6 +58,17 @@ export function jsonDiagnostic(d: Diagnostic) {
   return { code: d.code, severity: d.severity, message: d.message, file: d.loc?.file, line: d.loc?.line, col: d.loc?.col, hint: d.hint, plugin: d.plugin, hook: d.hook };
 }
 
+/** Each diagnostic once: modules that import one broken module all report its error. */
+export function distinctDiagnostics(diags: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return diags.filter((d) => {
+    const text = formatDiagnostic(d);
+    if (seen.has(text)) return false;
+    seen.add(text);
+    return true;
+  });
+}
+
 /** Prints each distinct diagnostic once (modules that import one broken module share its error). */
 export function printDiagnostics(diags: Diagnostic[], verbose = false): void {
   const seen = new Set<string>();

@@ -155,12 +155,16 @@ struct VarKError {
   std::atomic<bool> set{false};
   const char* head = "";
   const char* tail = "";
+  /* what the extent counts: "levels" (K), "entries" (a data dimension) */
+  const char* unit = "levels";
   int64_t index = 0, extent = 0, i = 0, j = 0, k = 0;
-  void record(const char* h, const char* t, int64_t idx, int64_t n, int64_t pi, int64_t pj, int64_t pk) {
+  void record(const char* h, const char* t, int64_t idx, int64_t n, int64_t pi, int64_t pj, int64_t pk,
+              const char* u = "levels") {
     bool expected = false;
     if (set.compare_exchange_strong(expected, true)) {
       head = h;
       tail = t;
+      unit = u;
       index = idx;
       extent = n;
       i = pi;
@@ -174,19 +178,22 @@ struct VarKError {
 
 /* The message of a read at a variable K offset outside the array (CPU and CUDA builds). */
 inline int vk_report(State* st, const char* head, const char* tail, int64_t index, int64_t extent, int64_t i,
-                     int64_t j, int64_t k) {
-  return fail(st, "%s%lld, outside its %lld levels (compute point %lld, %lld, %lld)%s", head, (long long)index,
-              (long long)extent, (long long)i, (long long)j, (long long)k, tail);
+                     int64_t j, int64_t k, const char* unit = "levels") {
+  return fail(st, "%s%lld, outside its %lld %s (compute point %lld, %lld, %lld)%s", head, (long long)index,
+              (long long)extent, unit, (long long)i, (long long)j, (long long)k, tail);
 }
 
-inline int VarKError::report(State* st) const { return vk_report(st, head, tail, index, extent, i, j, k); }
+inline int VarKError::report(State* st) const { return vk_report(st, head, tail, index, extent, i, j, k, unit); }
 
-/* base[idx * stride] when lo <= idx < hi (indices relative to the array's origin), else 0. */
+/*
+ * base[idx * stride] when lo <= idx < hi (indices relative to the array's origin), else 0.
+ * Also a data index computed at run time (lo 0, hi the extent, unit "entries").
+ */
 template <class T>
 inline T vk_read(const T* base, int64_t stride, int64_t idx, int64_t lo, int64_t hi, VarKError& err,
-                 const char* head, const char* tail, int64_t i, int64_t j, int64_t k) {
+                 const char* head, const char* tail, int64_t i, int64_t j, int64_t k, const char* unit = "levels") {
   if (__builtin_expect(idx >= lo && idx < hi, 1)) return base[idx * stride];
-  err.record(head, tail, idx - lo, hi - lo, i, j, k);
+  err.record(head, tail, idx - lo, hi - lo, i, j, k, unit);
   return T{};
 }
 

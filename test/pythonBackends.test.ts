@@ -22,13 +22,14 @@ backends('numpy means Python mode, the CPU names the cpu preset, the GPU names c
     String(r.stdout),
     [
       'numpy build-and-run 36.0 []',
+      'debug build-and-run 36.0 []',
       'gt:cpu_ifirst cpu',
       'gt:cpu_kfirst cpu',
       'dace:cpu cpu',
       'gt:gpu cuda',
       'dace:gpu cuda',
       'cuda cuda',
-      "UnknownBackendError True unknown backend 'gt:gpuu': did you mean 'gt:gpu'? orch knows numpy (Python mode), gt:cpu_ifirst, gt:cpu_kfirst, dace:cpu (the cpu preset), gt:gpu, dace:gpu and cuda (the cuda preset)",
+      "UnknownBackendError True unknown backend 'gt:gpuu': did you mean 'gt:gpu'? orch knows numpy and debug (Python mode), gt:cpu_ifirst, gt:cpu_kfirst, dace:cpu (the cpu preset), gt:gpu, dace:gpu and cuda (the cuda preset)",
     ].join('\n'),
   );
 });

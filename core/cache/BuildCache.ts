@@ -1,6 +1,6 @@
 import { launcherRank } from '../layout/HaloTopology.js';
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import { fail } from '../diagnostics.js';
@@ -366,6 +366,8 @@ export class BuildCache {
       ensureDir(root);
       const rank = launcherRank();
       appendNoFollow(path.join(root, 'history.jsonl'), `${JSON.stringify({ ...rec, pid: process.pid, ...(rank !== undefined ? { rank } : {}) })}\n`);
+      // the variant's last use, for LRU eviction (orch clean --max-size): one utimes, no write
+      if (rec.result === 'hit' && rec.key && /^[0-9a-f]{64}$/.test(rec.key)) utimesSync(path.join(root, rec.key), new Date(), new Date());
     } catch {
       // history is informational; a read-only cache must not fail a hit
     }

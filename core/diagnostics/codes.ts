@@ -47,6 +47,7 @@ export const CODES = {
   E_INTERVAL_OVERLAP: { means: 'two intervals of one computation share levels', todo: 'split the work into separate computations, or adjust the bounds' },
   E_EMPTY_INTERVAL: { means: 'an interval that needs more K levels than the call\'s domain has', todo: 'call the stencil with a larger K domain, or move the computation' },
   E_REGION: { means: 'a horizontal(region[...]) orch cannot read', todo: 'write region[i_start, :] or region[i_start - 1 : i_start + 1, j_end]' },
+  E_DATA_DIMS: { means: 'a field with data dimensions indexed or assigned in a way GT4Py does not define (wrong index count, index out of range, mismatched extents)', todo: 'index every data dimension within its extent, or assign whole fields of the same data dimensions' },
   E_OFFSET: { means: 'a field access with the wrong number or kind of offsets', todo: 'give one offset per axis of the field' },
   E_AXIS_VALUE: { means: 'an axis (I, J, K) used as a value', todo: 'use the index builtins, or pass the value as a scalar' },
   E_NOT_A_FIELD: { means: 'a field was expected', todo: 'pass a field argument or a temporary' },
@@ -144,6 +145,7 @@ export const CODES = {
   E_NPY_DTYPE: { means: 'a .npy array of a dtype orch does not support', todo: 'use float64, float32, int32, int64 or bool arrays' },
   E_NPY_ORDER: { means: 'a .npy array stored in Fortran order', todo: 'save numpy.ascontiguousarray(a)' },
   E_OUTPUT_WRITE: { means: 'the outputs cannot be written', todo: 'choose a writable --out folder' },
+  E_SERVE_PROTOCOL: { means: 'orch serve got bytes that are not a request frame (the Python package and the command line are different versions)', todo: 'install the orch Python package and command line of the same version' },
   // the command line (exit status 2)
   E_USAGE: { means: 'a command line orch cannot read', todo: 'see orch --help' },
   E_USAGE_TARGET: { means: 'a target that is not path/to/module.py[:entry]', todo: 'write path/to/module.py:entry' },
@@ -160,6 +162,8 @@ export const CODES = {
   E_USAGE_RANK: { means: '--rank that is not a rank of the layout', todo: 'ranks are 0 .. N-1' },
   E_USAGE_BOUNDARY: { means: 'an unknown tile boundary', todo: 'use one of the boundaries listed' },
   E_USAGE_CLOSURE: { means: '--closure that is not one readable closure file for the one class targeted', todo: 'write orch build comp.py:MyComponent --closure closure.json, with a file written by orch.ndsl' },
+  E_USAGE_SIZE: { means: '--max-size or cache.maxSize that is not a size', todo: 'write a number with an optional unit: 500M, 2G, 64Ki' },
+  E_USAGE_AGE: { means: '--older-than that is not a duration', todo: 'write a number and a unit: 45s, 30m, 12h, 7d or 2w' },
   E_USAGE_BAD_ENTRY: { means: '--bad-entry that is not KEY=REASON', todo: 'the Python package passes it; report a bug if you did not' },
 } as const satisfies Record<string, CodeInfo>;
 

@@ -38,8 +38,12 @@ export type ClosureNode =
   | { kind: 'scalar'; param: string; dtype: DType }
   /** Configuration: specialized at compile time. */
   | { kind: 'value'; value: ClosureValue }
-  /** A plain object, dict, list or dataclass: only the members the method reads (`.name`, `[key]`). */
-  | { kind: 'record'; type: string; items: Record<string, ClosureNode> }
+  /**
+   * A plain object, dict, list or dataclass: only the members the method reads (`.name`, `[key]`).
+   * An NDSL WrappedHaloUpdater is one too: with `halo`, its `update()`, `start()` and `wait()`
+   * are the compiled exchange of those parameters; with `halo_callback`, NDSL's, called back (why).
+   */
+  | { kind: 'record'; type: string; items: Record<string, ClosureNode>; halo?: ClosureHalo; halo_callback?: string }
   /** An orchestrated component (inlined); calling it calls `method`. */
   | { kind: 'component'; file: string; class: string; method: string; items: Record<string, ClosureNode> }
   /** Another orchestrated method of the owning component (inlined). */
@@ -50,6 +54,12 @@ export type ClosureNode =
   | { kind: 'callback'; path: string; file: string; class: string | null; name: string }
   /** Something orch cannot compile: an error where the method uses it. */
   | { kind: 'unsupported'; type: string; why: string; hint: string };
+
+/** A WrappedHaloUpdater compiled: the array parameters it exchanges and its width (NDSL's n_points). */
+export interface ClosureHalo {
+  fields: string[];
+  width: number;
+}
 
 const DTYPES = new Set(['float64', 'float32', 'int64', 'int32', 'bool']);
 const AXES = new Set(['IJK', 'IJ', 'IK', 'JK', 'I', 'J', 'K']);
@@ -69,6 +79,7 @@ export function parseClosure(text: string, from: string): Closure {
     if (!n || typeof n !== 'object') return bad(`${where} is not a closure node`);
     if (n.kind === 'array' && (!DTYPES.has(n.dtype) || !AXES.has(n.axes))) bad(`${where}: array of dtype ${n.dtype}, axes ${n.axes}`);
     if (n.kind === 'scalar' && !DTYPES.has(n.dtype)) bad(`${where}: scalar of dtype ${n.dtype}`);
+    if (n.kind === 'record' && n.halo && (!Array.isArray(n.halo.fields) || !n.halo.fields.every((f) => typeof f === 'string') || !Number.isInteger(n.halo.width))) bad(`${where}: halo must be {fields, width}`);
     if (n.kind === 'record' || n.kind === 'component') for (const [k, v] of Object.entries(n.items)) check(v, where + k);
   };
   for (const [k, v] of Object.entries(c.args ?? {})) check(v, k);
@@ -124,6 +135,8 @@ export function describeClosure(c: Closure): string[] {
         for (const [k, v] of Object.entries(n.items)) walk(v, name + k);
         return;
       case 'record':
+        if (n.halo) return lines.push(`  ${name}: ${n.type}: compiled halo exchange of ${n.halo.fields.join(', ')} (width ${n.halo.width})`);
+        if (n.halo_callback) lines.push(`  ${name}: ${n.type}: called back (${n.halo_callback})`);
         for (const [k, v] of Object.entries(n.items)) walk(v, name + k);
         return;
     }

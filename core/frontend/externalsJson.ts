@@ -55,6 +55,8 @@ function toValue(key: string, v: unknown): Value {
   if (typeof v === 'string') return { k: 'str', value: v };
   if (v && typeof v === 'object' && !Array.isArray(v)) {
     const o = v as Record<string, unknown>;
+    const tagged = taggedValue(key, o);
+    if (tagged) return tagged;
     if ('function' in o) {
       const fn = o.function;
       if (typeof fn !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/.test(fn)) {
@@ -70,6 +72,35 @@ function toValue(key: string, v: unknown): Value {
     }
   }
   fail('E_USAGE_EXTERNALS', `external '${key}' has a value orch cannot use`, { hint: 'externals are numbers, booleans, axis indices {"axis": "I", "index": 0, "offset": 3} or helper functions {"function": "pkg.module.name"}' });
+}
+
+/**
+ * The tagged form the Python package writes for a stencil object's externals
+ * (`{"int": 1}`, `{"float": 1.0}`, `{"tuple": [...]}`...): ints and floats stay apart
+ * exactly, as they do in a closure. Undefined for any other object.
+ */
+function taggedValue(key: string, o: Record<string, unknown>): Value | undefined {
+  const keys = Object.keys(o);
+  if (keys.length !== 1 && !(keys.length === 3 && 'enum' in o)) return undefined;
+  const num = (x: unknown) => (typeof x === 'string' && x.startsWith(FLOAT_TAG) ? Number(x.slice(FLOAT_TAG.length)) : typeof x === 'number' ? x : NaN);
+  const bad = (what: string): never =>
+    fail('E_USAGE_EXTERNALS', `external '${key}': ${what}`, { hint: 'tagged values are {"int": 1}, {"float": 1.5}, {"bool": true}, {"str": "x"}, {"none": true} or {"tuple": [...]}' });
+  if ('int' in o) {
+    const n = num(o.int);
+    if (!Number.isSafeInteger(n)) bad(`{"int": ...} needs an integer, got ${JSON.stringify(o.int)}`);
+    return { k: 'num', value: n, isInt: true };
+  }
+  if ('float' in o) {
+    const n = num(o.float);
+    if (Number.isNaN(n)) bad(`{"float": ...} needs a number, got ${JSON.stringify(o.float)}`);
+    return { k: 'num', value: n, isInt: false };
+  }
+  if ('bool' in o) return typeof o.bool === 'boolean' ? { k: 'bool', value: o.bool } : bad('{"bool": ...} needs true or false');
+  if ('str' in o) return typeof o.str === 'string' ? { k: 'str', value: o.str } : bad('{"str": ...} needs a string');
+  if ('none' in o) return { k: 'none' };
+  if ('tuple' in o) return Array.isArray(o.tuple) ? { k: 'tuple', items: o.tuple.map((x) => toValue(key, x)) } : bad('{"tuple": ...} needs a list');
+  if ('enum' in o && typeof o.enum === 'string' && typeof o.name === 'string') return { k: 'enumMember', enum: o.enum, name: o.name, value: toValue(key, o.value) };
+  return undefined;
 }
 
 /** `--define k=v` values: JSON numbers/booleans, or Python's True/False. */

@@ -24,7 +24,7 @@ export function exprChildren(e: Expr): Expr[] {
     case 'call':
       return e.args;
     case 'field':
-      return e.kOffset ? [e.kOffset] : [];
+      return [...(e.kOffset ? [e.kOffset] : []), ...(e.data ?? [])];
     case 'lit':
     case 'scalar':
     case 'shape':
@@ -50,8 +50,12 @@ export function mapExpr(e: Expr, fn: (e: Expr) => Expr): Expr {
       return fn({ ...e, cond: mapExpr(e.cond, fn), then: mapExpr(e.then, fn), else: mapExpr(e.else, fn) });
     case 'call':
       return fn({ ...e, args: e.args.map((a) => mapExpr(a, fn)) });
-    case 'field':
-      return fn(e.kOffset ? { ...e, kOffset: mapExpr(e.kOffset, fn) } : { ...e });
+    case 'field': {
+      const copy = { ...e };
+      if (e.kOffset) copy.kOffset = mapExpr(e.kOffset, fn);
+      if (e.data) copy.data = e.data.map((d) => mapExpr(d, fn));
+      return fn(copy);
+    }
     default:
       return fn({ ...e });
   }

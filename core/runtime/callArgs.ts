@@ -1,6 +1,7 @@
 import { didYouMean, fail } from '../diagnostics.js';
 import type { Axes, CallbackDecl, DType, Program } from '../ir/types.js';
 import type { NDArray } from './ndarray.js';
+import { fieldUpperBoundaries } from '../ir/fieldBoundaries.js';
 
 /**
  * What a caller needs to know about an entry, stored in build-info.json so a cache hit
@@ -9,18 +10,25 @@ import type { NDArray } from './ndarray.js';
 export interface EntryInterface {
   name: string;
   entryKind: 'program' | 'stencil';
-  params: { name: string; kind: 'field' | 'scalar'; dtype: DType; axes?: Axes }[];
+  /** `dims`: the data dimensions of a field, stored after its spatial axes. */
+  params: { name: string; kind: 'field' | 'scalar'; dtype: DType; axes?: Axes; dims?: number[] }[];
   /** Host callbacks (ABI index order), with the bodies orch's own hosts can evaluate. */
   callbacks?: CallbackDecl[];
   /** Stencil entries: the user's scalars, and the generated domain/origin parameters. */
-  stencil?: { scalars: string[]; fields: { name: string; axes: Axes }[]; domainParams: string[]; originParams: Record<string, string[]> };
+  stencil?: {
+    scalars: string[];
+    /** `upper`: how far past the domain's end the stencil touches the field, per axis (GT4Py's boundary), for the default domain. */
+    fields: { name: string; axes: Axes; upper?: number[] }[];
+    domainParams: string[];
+    originParams: Record<string, string[]>;
+  };
 }
 
 export function entryInterface(program: Program): EntryInterface {
   const params = program.params.map((p) => {
     if (p.kind === 'field') {
       const a = program.arrays.find((x) => x.name === p.name)!;
-      return { name: p.name, kind: 'field' as const, dtype: a.dtype, axes: a.axes };
+      return { name: p.name, kind: 'field' as const, dtype: a.dtype, axes: a.axes, ...(a.dims ? { dims: a.dims } : {}) };
     }
     return { name: p.name, kind: 'scalar' as const, dtype: program.scalars.find((x) => x.name === p.name)!.dtype };
   });
@@ -34,7 +42,9 @@ export function entryInterface(program: Program): EntryInterface {
     const originParams: Record<string, string[]> = {};
     let n = 3;
     for (const f of fields) originParams[f.name] = extra.slice(n, (n += f.axes.length));
-    out.stencil = { scalars, fields, domainParams: extra.slice(0, 3), originParams };
+    const domainParams = extra.slice(0, 3);
+    const upper = fieldUpperBoundaries(program, domainParams, originParams);
+    out.stencil = { scalars, fields: fields.map((f) => ({ ...f, upper: upper[f.name] })), domainParams, originParams };
   }
   return out;
 }
@@ -65,10 +75,17 @@ export function buildEntryArgs(program: EntryInterface, spec: CallSpec): EntryAr
   for (const name of fieldNames) {
     const a = spec.fields[name];
     if (!a) fail('E_ARG_MISSING', `missing field argument '${name}' of ${program.name}`, { hint: `pass --in ${name}=path.npy` });
-    const decl = program.params.find((x) => x.name === name) as { dtype: DType; axes: Axes };
+    const decl = program.params.find((x) => x.name === name) as { dtype: DType; axes: Axes; dims?: number[] };
     if (a.dtype !== decl.dtype) fail('E_ARG_DTYPE', `field '${name}' has dtype ${a.dtype}, but ${program.name} declares ${decl.dtype}`, { hint: `save it as ${decl.dtype}` });
-    if (a.shape.length !== decl.axes.length) {
-      fail('E_ARG_SHAPE', `field '${name}' has ${a.shape.length} dimensions (shape ${fmt(a.shape)}), but it is a ${decl.axes} field`, { hint: `pass an array with ${decl.axes.length} dimension(s)` });
+    const dims = decl.dims ?? [];
+    const kind = `${decl.axes ? `a ${decl.axes} field` : 'a GlobalTable'}${dims.length ? ` with data dimensions ${fmt(dims)}` : ''}`;
+    if (a.shape.length !== decl.axes.length + dims.length) {
+      fail('E_ARG_SHAPE', `field '${name}' has ${a.shape.length} dimensions (shape ${fmt(a.shape)}), but it is ${kind}`, {
+        hint: `pass an array with ${decl.axes.length + dims.length} dimension(s)${dims.length ? `: ${decl.axes.length} spatial, then ${fmt(dims)}` : ''}`,
+      });
+    }
+    if (a.shape.slice(decl.axes.length).some((n, d) => n !== dims[d])) {
+      fail('E_ARG_SHAPE', `field '${name}' has shape ${fmt(a.shape)}, but it is ${kind}`, { hint: `its last ${dims.length} dimension(s) must be ${fmt(dims)}` });
     }
     args[name] = a;
   }
@@ -125,12 +142,13 @@ function stencilArgs(program: EntryInterface, spec: CallSpec, args: EntryArgs): 
   for (const f of api) origins[f.name] = originOf(f.name, f.axes);
   let domain = spec.domain;
   if (!domain) {
-    // GT4Py's default: as large as every field allows from its origin
+    // GT4Py's default: as large as every field allows from its origin, less the part of the
+    // field the stencil touches past the domain's end (entries built before orch knew that: 0)
     domain = [0, 1, 2].map((ax) => {
       let n = Infinity;
       for (const f of api) {
         const pos = f.axes.indexOf('IJK'[ax]);
-        if (pos >= 0) n = Math.min(n, (args[f.name] as NDArray).shape[pos] - origins[f.name][pos]);
+        if (pos >= 0) n = Math.min(n, (args[f.name] as NDArray).shape[pos] - origins[f.name][pos] - (f.upper?.[pos] ?? 0));
       }
       return Number.isFinite(n) ? n : 1;
     });

@@ -1,4 +1,4 @@
-import { launchAccessBounds, launchArrays, variableKReads, type AccessBound } from '../../core/ir/accessBounds.js';
+import { launchAccessBounds, launchArrays, computedDataReads, variableKReads, type AccessBound } from '../../core/ir/accessBounds.js';
 import type { Launch } from '../../core/ir/types.js';
 import { launchWrites } from '../../core/ir/launchWrites.js';
 import { tileLocalNames } from '../../core/ir/uses.js';
@@ -288,7 +288,7 @@ export class HostShell {
     // Hoist base pointers (shifted to the origin) and strides of every array the launch touches.
     const written = launchWrites(s);
     const variableK = variableKReads(s);
-    const ctx: PointContext = { hoisted: new Map(), locals: new Map(), origins: s.origins, variableK: variableK.size > 0 };
+    const ctx: PointContext = { hoisted: new Map(), locals: new Map(), origins: s.origins, variableK: variableK.size > 0 || computedDataReads(s) };
     this.cg.loops.beginLoops(ctx);
     for (const name of new Set([...bounds.map((b) => b.array), ...launchArrays(s)])) {
       if (perTile.has(name)) continue;
@@ -296,8 +296,9 @@ export class HostShell {
       const origin = s.origins[name];
       const rank = a.axes.length;
       const strides = Array.from({ length: rank }, (_, pos) => `${this.cg.ids.stride(name, pos)} = ${this.cg.ids.view(name)}.strides[${pos}]`);
-      w.line(`[[maybe_unused]] const int64_t ${strides.join(', ')};`);
-      const shift = origin.map((o, pos) => `${int64(o)} * ${this.cg.ids.stride(name, pos)}`).join(' + ');
+      // a GlobalTable has no spatial axis: no strides, no shift
+      if (rank) w.line(`[[maybe_unused]] const int64_t ${strides.join(', ')};`);
+      const shift = origin.map((o, pos) => `${int64(o)} * ${this.cg.ids.stride(name, pos)}`).join(' + ') || '0';
       const type = STORAGE[a.dtype];
       const constness = written.has(name) ? '' : 'const ';
       w.line(

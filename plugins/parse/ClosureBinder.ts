@@ -63,7 +63,7 @@ export class ClosureBinder {
         return { k: 'value', value: closureValue(n.value) };
       case 'record': {
         const attrs = new Map<string, PBinding>();
-        const rec: PBinding = { k: 'record', type: n.type, attrs };
+        const rec: PBinding = { k: 'record', type: n.type, attrs, ...(n.halo ? { halo: n.halo } : {}) };
         for (const [key, item] of Object.entries(n.items)) attrs.set(key, this.bind(item, owner));
         return rec;
       }

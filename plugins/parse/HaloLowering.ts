@@ -42,16 +42,33 @@ export class HaloLowering {
       if (!last || !args.length) fail('E_HALO_ARGS', `${name}() takes the fields, then the halo width`, { loc: e.loc, hint: `write ${name}(q, 3), or ${name}(u, v, 3) for several fields` });
       const w = this.ctx.constant(last, 'the halo width');
       if (w.k !== 'num' || !w.isInt) fail('E_HALO_ARGS', 'the halo width must be an int known at compile time', { loc: last.loc, hint: `write ${name}(q, 3)` });
-      width = w.value;
-      if (width < 1 || width > this.ctx.halo) {
-        fail('E_HALO_WIDTH', `halo width ${width} is outside 1..${this.ctx.halo} (the arrays' halo)`, { loc: last.loc, hint: `exchange at most ${this.ctx.halo} points, or build with a wider --halo` });
-      }
+      width = this.width(w.value, last.loc);
     } else if (!args.length) fail('E_HALO_ARGS', 'halo_update_wait() takes the fields of its halo_update_start', { loc: e.loc, hint: 'write halo_update_wait(q) after halo_update_start(q, 3)' });
+    return this.exchange(name, args.map((a) => ({ decl: this.ctx.arrayOf(a), loc: a.loc })), width, e.loc);
+  }
+
+  /**
+   * An NDSL WrappedHaloUpdater's `update()`, `start()` or `wait()` (`call` at `loc`), whose
+   * closure found it exchanges these arrays (by parameter name) at this width.
+   */
+  lowerUpdater(call: 'update' | 'start' | 'wait', fields: ArrayDecl[], width: number, loc: SourceLoc): PStmt {
+    const name = call === 'update' ? 'halo_update' : call === 'start' ? 'halo_update_start' : 'halo_update_wait';
+    return this.exchange(name, fields.map((decl) => ({ decl, loc })), call === 'wait' ? null : this.width(width, loc), loc);
+  }
+
+  private width(width: number, loc: SourceLoc): number {
+    if (width < 1 || width > this.ctx.halo) {
+      fail('E_HALO_WIDTH', `halo width ${width} is outside 1..${this.ctx.halo} (the arrays' halo)`, { loc, hint: `exchange at most ${this.ctx.halo} points, or build with a wider --halo` });
+    }
+    return width;
+  }
+
+  private exchange(name: HaloBuiltin, args: { decl: ArrayDecl; loc: SourceLoc }[], width: number | null, loc: SourceLoc): PStmt {
+    const e = { loc };
     const fields: string[] = [];
-    for (const a of args) {
-      const decl = this.ctx.arrayOf(a);
-      if (!decl.axes.startsWith('IJ')) fail('E_HALO_FIELD', `'${decl.name}' has axes ${decl.axes}: only fields with I and J axes have a horizontal halo`, { loc: a.loc, hint: 'exchange IJK or IJ fields' });
-      if (fields.includes(decl.name)) fail('E_HALO_FIELD', `'${decl.name}' is passed twice`, { loc: a.loc, hint: 'name each field once' });
+    for (const { decl, loc: at } of args) {
+      if (!decl.axes.startsWith('IJ')) fail('E_HALO_FIELD', `'${decl.name}' has axes ${decl.axes}: only fields with I and J axes have a horizontal halo`, { loc: at, hint: 'exchange IJK or IJ fields' });
+      if (fields.includes(decl.name)) fail('E_HALO_FIELD', `'${decl.name}' is passed twice`, { loc: at, hint: 'name each field once' });
       fields.push(decl.name);
     }
     const key = [...fields].sort().join('\0');

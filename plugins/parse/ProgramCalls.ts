@@ -16,6 +16,15 @@ export abstract class ProgramCalls extends ProgramStatements {
   // ---- calls ----
 
   protected callStmt(e: Extract<PyExpr, { t: 'call' }>): PStmt[] {
+    if (e.func.t === 'attr' && (e.func.attr === 'update' || e.func.attr === 'start' || e.func.attr === 'wait')) {
+      // an NDSL WrappedHaloUpdater the closure compiles: orch's exchange of its arrays
+      const updater = this.resolve(e.func.value);
+      if (updater?.k === 'record' && updater.halo) {
+        if (e.args.length || e.kwargs.length) fail('E_HALO_ARGS', `${chainText(e.func)}() takes no arguments`, { loc: e.loc, hint: 'NDSL\'s WrappedHaloUpdater exchanges the quantities it was made with' });
+        const fields = updater.halo.fields.map((f) => this.arrays.get(f) ?? fail('E_CLOSURE', `halo exchange field '${f}' is not a closure array`, { loc: e.loc, hint: 'the closure file is written by the orch Python package' }));
+        return [this.halos.lowerUpdater(e.func.attr, fields, updater.halo.width, e.loc)];
+      }
+    }
     const target = this.resolve(e.func);
     const what = chainText(e.func);
     if (target?.k === 'stencil') return [this.stencilCall(target.fn, e, target)];

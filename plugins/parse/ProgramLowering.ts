@@ -88,7 +88,7 @@ export class ProgramLowering extends ProgramCalls {
         compiletime[p.name] = v;
         this.scope.vars.set(p.name, { k: 'value', value });
       } else if (t.k === 'fieldType') {
-        this.arrays.set(p.name, { name: p.name, dtype: t.dtype, axes: t.axes, role: 'arg', loc: p.loc });
+        this.arrays.set(p.name, { name: p.name, dtype: t.dtype, axes: t.axes, ...(t.dims ? { dims: t.dims } : {}), role: 'arg', loc: p.loc });
         this.scope.vars.set(p.name, { k: 'array', name: p.name });
         params.push({ name: p.name, kind: 'field' });
       } else if (t.k === 'dtype') {

@@ -14,8 +14,11 @@ export type PBinding =
   | { k: 'object'; cls: ClassInfo; attrs: Map<string, PBinding>; call?: string; closed?: boolean }
   /** A method of an instance (inlined like a nested program, `self` bound). */
   | { k: 'method'; fn: FunctionInfo; self: PObject }
-  /** A plain object, dict or list of a closure: the members the method reads. */
-  | { k: 'record'; type: string; attrs: Map<string, PBinding> }
+  /**
+   * A plain object, dict or list of a closure: the members the method reads; `halo`: an
+   * NDSL WrappedHaloUpdater whose update/start/wait are the compiled exchange of these arrays.
+   */
+  | { k: 'record'; type: string; attrs: Map<string, PBinding>; halo?: { fields: string[]; width: number } }
   /** A stencil object of a closure, with its own externals and a FrozenStencil's origin/domain. */
   | { k: 'stencil'; fn: FunctionInfo; externals: Record<string, Value>; origin: number[] | null; domain: number[] | null }
   /** A host callback of a closure (`path` names it for the host); `method`: bound to its object. */

@@ -29,6 +29,9 @@ a = np.full((3, 3, 2), 2.0)
 b = np.zeros((3, 3, 2))
 gtscript.stencil(backend="numpy", definition=copy)(a, b)
 print("numpy", orch.mode(), b.sum(), sorted(d for d in os.listdir(".") if d.startswith(".gt_cache")))
+b[...] = 0
+gtscript.stencil(backend="debug", definition=copy)(a, b)
+print("debug", orch.mode(), b.sum(), sorted(d for d in os.listdir(".") if d.startswith(".gt_cache")))
 
 cli.build_entry = fake_build
 for name in ["gt:cpu_ifirst", "gt:cpu_kfirst", "dace:cpu", "gt:gpu", "dace:gpu", "cuda"]:

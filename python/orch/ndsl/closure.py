@@ -19,6 +19,7 @@ import types
 import numpy as np
 
 from ..source import source_file
+from .halo import HALO_CALLS, halo_exchange, is_wrapped_halo_updater
 
 _DIMS_TO_AXES = {"x": "I", "x_interface": "I", "y": "J", "y_interface": "J", "z": "K", "z_interface": "K"}
 #: NDSL's region externals: orch computes them per code path in a layout build
@@ -53,6 +54,7 @@ class Resolver:
         self.access = Access()
         self.compiletime = set(compiletime_names)
         self._described = {}  # id(component) -> (its node, its expression, its hint): a shared component is described once
+        self._halo_updaters = []  # (record node, WrappedHaloUpdater): compiled or called back, decided once all arrays are known
 
     # ---- entry ----
 
@@ -63,6 +65,8 @@ class Resolver:
         args = {name: self._argument(name, value) for name, value in arguments.items()}
         root = self._component(obj, method_name, "_self", "self")
         root["method"] = method_name
+        for node, updater in self._halo_updaters:
+            node.update(halo_exchange(updater, self.access._arrays))
         return {"file": source_file(cls), "class": cls.__name__, "method": method_name, "args": args, "self": root}
 
     # ---- the method's arguments ----
@@ -171,9 +175,15 @@ class Resolver:
                 self._describe_method(obj, name)
                 return {"kind": "method", "name": name}
             return _unsupported(value, "an orchestrated method of an object that is not an orchestrated component", "orchestrate the object's methods in its own __init__")
+        if is_wrapped_halo_updater(value):
+            node = {"kind": "record", "type": type(value).__name__, "items": {}}
+            self._halo_updaters.append((node, value))
+            return node
         if callable(value) and (inspect.ismethod(value) or inspect.isfunction(value)):
             fn = value.__func__ if inspect.ismethod(value) else value
-            if getattr(fn, "__orch_callback__", False) or getattr(fn, "__dace_inhibitor__", False):
+            # NDSL's dace_inhibitor marks nothing: a WrappedHaloUpdater's methods are known by name
+            halo_call = is_wrapped_halo_updater(owner) and fn.__name__ in HALO_CALLS
+            if getattr(fn, "__orch_callback__", False) or getattr(fn, "__dace_inhibitor__", False) or halo_call:
                 path = expr
                 self.access.callbacks[path] = value
                 cls = _user_class(value.__self__) if inspect.ismethod(value) else None

@@ -1,7 +1,24 @@
 """Quantity (an array with dims and units) and QuantityFactory, as NDSL's."""
+import dataclasses
+
 import numpy as np
 
 from .constants import X_INTERFACE_DIM, Y_INTERFACE_DIM, Z_INTERFACE_DIM
+
+
+@dataclasses.dataclass
+class QuantityHaloSpec:
+    """NDSL's: the memory a halo exchange moves, and how many halo points."""
+
+    n_points: int
+    strides: tuple
+    itemsize: int
+    shape: tuple
+    origin: tuple
+    extent: tuple
+    dims: tuple
+    numpy_module: object
+    dtype: object
 
 
 class Quantity:
@@ -11,6 +28,9 @@ class Quantity:
         self.units = units
         self.origin = tuple(origin) if origin is not None else (0,) * len(dims)
         self.extent = tuple(extent) if extent is not None else data.shape
+
+    def halo_spec(self, n_halo):
+        return QuantityHaloSpec(n_halo, self.data.strides, self.data.itemsize, self.data.shape, self.origin, self.extent, self.dims, np, self.data.dtype)
 
     @property
     def view(self):
@@ -38,3 +58,11 @@ class QuantityFactory:
 
     def empty(self, dims, units, dtype=None):
         return self.zeros(dims, units, dtype)
+
+    def get_quantity_halo_spec(self, dims, n_halo=None, dtype=None):
+        """The halo specification of a Quantity of these dims (its compute domain inside the halo)."""
+        h = self._grid.n_halo
+        q = self.zeros(dims, "", dtype)
+        q.origin = tuple(h if d.startswith(("x", "y")) else 0 for d in dims)
+        q.extent = tuple(s - 2 * h if d.startswith(("x", "y")) else s for d, s in zip(dims, q.data.shape))
+        return q.halo_spec(h if n_halo is None else n_halo)
