@@ -58,7 +58,20 @@ function splitList(v: string[] | undefined): string[] | undefined {
   return v?.flatMap((x) => x.split(',')).filter(Boolean);
 }
 
-async function main(argv: string[]): Promise<number> {
+/** Options whose value may start with a minus (--origin -1,0,0), which yargs would read as a flag. */
+const SIGNED_LISTS = ['--origin', '--domain', '--shape', '--rank-domain', '--repeat'];
+
+function joinSignedValues(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (SIGNED_LISTS.includes(argv[i]) && /^-[\d.]/.test(argv[i + 1] ?? '')) out.push(`${argv[i]}=${argv[++i]}`);
+    else out.push(argv[i]);
+  }
+  return out;
+}
+
+async function main(rawArgv: string[]): Promise<number> {
+  const argv = joinSignedValues(rawArgv);
   let code = 0;
   const envMode = process.env.ORCH_MODE as RunMode | 'build' | undefined;
   const parser = yargs(argv);
@@ -104,7 +117,7 @@ async function main(argv: string[]): Promise<number> {
           .option('scalars', { type: 'string', describe: 'scalar arguments as JSON' })
           .option('in', { type: 'string', array: true, describe: 'field input name=path.npy (repeatable)' })
           .option('out', { type: 'string', describe: 'folder to write every field after the call' })
-          .option('repeat', { type: 'number', default: 0, describe: 'time N further calls' })
+          .option('repeat', { type: 'string', default: '0', describe: 'time N further calls' })
           .option('check', { type: 'boolean', describe: 'also run the interpreter and compare every field' })
           .option('shape', { type: 'string', describe: 'NX,NY,NZ: fill fields not given with --in with deterministic values' })
           .option('layout', { type: 'string', describe: 'rank layout NXxNY (with --rank): run the code path of that rank' })

@@ -194,5 +194,6 @@ export async function buildCommand(opts: BuildOptions): Promise<number> {
     const built = entries.filter((e) => e.status === 'built').length;
     session.out(`${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}: ${hits} hit, ${built} built, ${errors.length} error(s) in ${durationS.toFixed(2)} s`);
   }
-  return errors.length ? 1 : 0;
+  // a command line the entries cannot take (--define of a name none has) is a usage error
+  return errors.length ? (errors.every((d) => d.code.startsWith('E_USAGE')) ? 2 : 1) : 0;
 }

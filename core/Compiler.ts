@@ -21,7 +21,9 @@ import { ensureDir } from './cache/ensureDir.js';
 import { ModuleEntriesSchema } from './cache/cacheSchemas.js';
 import { readCacheJson } from './cache/readCacheJson.js';
 import { entryInterface, type EntryInterface } from './runtime/callArgs.js';
-import { moduleEntries } from './frontend/entries.js';
+import { findEntry, moduleEntries } from './frontend/entries.js';
+import { entryDefines, entrySignature } from './frontend/entrySignature.js';
+import { checkBackend } from './config/gt4pyBackend.js';
 import type { Value } from './frontend/values.js';
 import type { Closure } from './frontend/closure.js';
 
@@ -229,12 +231,23 @@ export class Compiler {
     return result;
   }
 
-  private async buildEntry(file: string, moduleRel: string, entry: string, req: BuildRequest, compilation: Compilation): Promise<EntryResult> {
+  private async buildEntry(file: string, moduleRel: string, entry: string, asked: BuildRequest, compilation: Compilation): Promise<EntryResult> {
     const t0 = performance.now();
-    const inputs = await this.entryInputs(file, moduleRel, entry, req);
     const base = { module: file, moduleRel, entry, warnings: [] as Diagnostic[], errors: [] as Diagnostic[], timings: {} as Record<string, number>, files: [file] };
     // what an entry that failed part-way read, so watch mode still sees its imports
     const readSoFar = () => [...new Set([file, ...compilation.loader.dependencies(file).keys()])];
+    let req = asked;
+    // an orchestrated component's closure names its class and carries its own values
+    if (!asked.closure) {
+      try {
+        const sig = entrySignature(compilation.loader, findEntry(compilation.loader.load(file), entry));
+        req = { ...asked, defines: entryDefines(sig, asked.defines) };
+        if (sig.backend && asked.mode !== 'python') checkBackend(sig.name, sig.backend, { name: this.config.preset.name, backend: this.config.backend.name });
+      } catch (e) {
+        return { ...base, status: 'error', errors: toDiagnostics(e), files: readSoFar(), durationS: (performance.now() - t0) / 1000 };
+      }
+    }
+    const inputs = await this.entryInputs(file, moduleRel, entry, req);
     if (req.mode !== 'python') {
       let build: EntryBuild | undefined;
       const got = await this.cache.fetch(

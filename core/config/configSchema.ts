@@ -13,7 +13,7 @@ const plugin = z.custom<OrchPlugin>((p) => !!p && typeof p === 'object' && typeo
   message: 'a plugin: an object with a name and an apply(compiler) method',
 });
 
-export const compilerSchema = z.strictObject({
+const compilerSchema = z.strictObject({
   cxx: z.string(),
   flags: z.array(z.string()),
   extraFlags: z.array(z.string()),
@@ -23,7 +23,7 @@ export const compilerSchema = z.strictObject({
   timeoutS: z.number().positive().finite(),
 });
 
-export const codegenSchema = z.strictObject({
+const codegenSchema = z.strictObject({
   loopOrder: z.string().regex(/^(?=.*I)(?=.*J)(?=.*K)[IJK]{3}$/, 'a loop order: I, J and K once each, outermost first, e.g. "KJI"'),
   openmp: z.boolean(),
   lineDirectives: z.boolean(),
@@ -33,9 +33,9 @@ export const codegenSchema = z.strictObject({
   tile: z.union([z.tuple([positiveInt, positiveInt]), z.tuple([positiveInt, positiveInt, positiveInt]), z.literal(false)]),
 });
 
-export const passesSchema = z.strictObject(Object.fromEntries(PASS_NAMES.map((n) => [n, z.boolean()])) as Record<(typeof PASS_NAMES)[number], z.ZodBoolean>);
+const passesSchema = z.strictObject(Object.fromEntries(PASS_NAMES.map((n) => [n, z.boolean()])) as Record<(typeof PASS_NAMES)[number], z.ZodBoolean>);
 
-export const debugSchema = z.strictObject({
+const debugSchema = z.strictObject({
   enabled: z.boolean(),
   nan: z.boolean(),
   tracers: z.array(z.string()),
@@ -44,7 +44,7 @@ export const debugSchema = z.strictObject({
   action: z.enum(['abort', 'log']),
 });
 
-export const layoutSchema = z.strictObject({
+const layoutSchema = z.strictObject({
   layout: z.string().regex(/^\d+x\d+$/, "a rank layout 'NXxNY', e.g. '3x3'"),
   domain: z.tuple([positiveInt, positiveInt, positiveInt]),
   halo: z.number().int().nonnegative().optional(),

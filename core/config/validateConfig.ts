@@ -75,7 +75,7 @@ function valueAt(root: unknown, keys: PropertyKey[]): unknown {
 }
 
 /** Where `keys` (object keys, nested) are written in the config file: the last one's position. */
-export function locateKey(file: string, keys: string[]): SourceLoc | undefined {
+function locateKey(file: string, keys: string[]): SourceLoc | undefined {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
