@@ -4,7 +4,7 @@ import { ExprParser } from './ir/parseExpr.js';
 import type { Expr } from './ir/types.js';
 
 /** One array of a memory report, in bytes for a given domain (undefined: not known from the domain alone). */
-interface ArrayBytes {
+export interface ArrayBytes {
   name: string;
   role: string;
   dtype: string;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SIZE_PATTERN } from '../cache/quantities.js';
 import { PASS_NAMES, type OrchPlugin } from './types.js';
 
 /**
@@ -49,6 +50,10 @@ const layoutSchema = z.strictObject({
   halo: z.number().int().nonnegative().optional(),
 });
 
+export const cacheSchema = z.strictObject({
+  maxSize: z.union([z.number().int().nonnegative(), z.string().regex(SIZE_PATTERN, "a size such as '500M'")]),
+});
+
 export const configSchema = z.strictObject({
   modules: z.array(z.string()),
   preset: z.string(),
@@ -63,6 +68,7 @@ export const configSchema = z.strictObject({
   passes: passesSchema.partial(),
   debug: debugSchema.partial(),
   layout: layoutSchema,
+  cache: cacheSchema.partial(),
 }).partial();
 
 /** The keys each object of the config may hold, by its path ('' for the top level). */
@@ -73,4 +79,5 @@ export const CONFIG_KEYS: Record<string, string[]> = {
   passes: [...PASS_NAMES],
   debug: Object.keys(debugSchema.shape),
   layout: Object.keys(layoutSchema.shape),
+  cache: Object.keys(cacheSchema.shape),
 };

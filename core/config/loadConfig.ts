@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { parseSize } from '../cache/quantities.js';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { backendNamed } from './Backend.js';
@@ -138,5 +139,6 @@ export async function resolveConfig(toolset: Toolset, over: ConfigOverrides = {}
       ...(over.debug ? { enabled: true } : {}),
     },
     layout: user.layout,
+    cache: { maxBytes: typeof user.cache?.maxSize === 'string' ? parseSize(user.cache.maxSize, 'cache.maxSize') : user.cache?.maxSize },
   };
 }
