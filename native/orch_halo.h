@@ -9,6 +9,12 @@
  * uses: directions W, E, S, N, SW, SE, NW, NE; strips walked I, then J, then K. The run's
  * layout is $ORCH_LAYOUT (NXxNY, default 1x1) and its tile boundary $ORCH_BOUNDARY
  * (`edges`, the default, or `periodic`).
+ *
+ * Messages are packed into buffers (the default). Built with -DORCH_HALO_DATATYPES, a
+ * blocking halo_update sends and receives in place through MPI derived datatypes (one
+ * struct of hvectors per neighbour, kept while the arrays stay where they are); a split
+ * start/wait still packs, so that writes between them are not sent and the halo changes
+ * only at the wait. docs/mpi.md has the measurement that chose the default.
  */
 #ifndef ORCH_HALO_H
 #define ORCH_HALO_H
@@ -124,9 +130,16 @@ struct Exchange {
   std::vector<char> send[kDirections], recv[kDirections];
 #ifdef ORCH_MPI
   MPI_Request req[2 * kDirections];
+#ifdef ORCH_HALO_DATATYPES
+  // in place: one committed type per direction and side, for the arrays of `signature`
+  MPI_Datatype send_type[kDirections], recv_type[kDirections];
+  std::vector<int64_t> signature;
+  bool typed = false;
+#endif
 #endif
   int nreq = 0;
   bool active = false;
+  bool direct = false;
 };
 
 struct Box {
@@ -180,8 +193,69 @@ inline char* copy_box(const Field& f, const Box& b, char* buf, bool pack) {
   return buf;
 }
 
-/* Packs every field's strips and posts the messages (exchange `id` tags them apart). */
-inline int start(State* st, Topology& t, Exchange& ex, const Field* fields, int n, int width, int halo, int id, const char* where) {
+#if defined(ORCH_MPI) && defined(ORCH_HALO_DATATYPES)
+/* The boxes of every field towards (or from) d, in place: absolute addresses (MPI_BOTTOM). */
+inline MPI_Datatype box_type(const Field* fields, int n, int halo, int width, int d, bool inside) {
+  std::vector<MPI_Datatype> parts(n);
+  std::vector<MPI_Aint> at(n);
+  std::vector<int> ones(n, 1);
+  for (int f = 0; f < n; ++f) {
+    const Field& F = fields[f];
+    const Box b = box(F, halo, width, d, inside);
+    const int64_t nk = F.dims > 2 ? F.a.shape[2] : 1;
+    const int64_t sk = F.dims > 2 ? F.a.strides[2] : 1;
+    MPI_Datatype k, j;
+    if (sk == 1) MPI_Type_contiguous((int)(nk * F.elem), MPI_BYTE, &k);
+    else {
+      MPI_Datatype e;
+      MPI_Type_contiguous(F.elem, MPI_BYTE, &e);
+      MPI_Type_create_hvector((int)nk, 1, (MPI_Aint)(sk * F.elem), e, &k);
+      MPI_Type_free(&e);
+    }
+    MPI_Type_create_hvector((int)(b.j1 - b.j0), 1, (MPI_Aint)(F.a.strides[1] * F.elem), k, &j);
+    MPI_Type_create_hvector((int)(b.i1 - b.i0), 1, (MPI_Aint)(F.a.strides[0] * F.elem), j, &parts[f]);
+    MPI_Type_free(&k);
+    MPI_Type_free(&j);
+    char* p = static_cast<char*>(F.a.data) + (b.i0 * F.a.strides[0] + b.j0 * F.a.strides[1]) * F.elem;
+    MPI_Get_address(p, &at[f]);
+  }
+  MPI_Datatype all;
+  MPI_Type_create_struct(n, ones.data(), at.data(), parts.data(), &all);
+  MPI_Type_commit(&all);
+  for (auto& p : parts) MPI_Type_free(&p);
+  return all;
+}
+
+/* The committed types of an exchange, rebuilt only when its arrays moved or changed shape. */
+inline void ensure_types(Exchange& ex, const Topology& t, const Field* fields, int n, int width, int halo) {
+  std::vector<int64_t> sig = {n, width, halo};
+  for (int f = 0; f < n; ++f) {
+    sig.push_back(reinterpret_cast<int64_t>(fields[f].a.data));
+    for (int a = 0; a < fields[f].dims; ++a) {
+      sig.push_back(fields[f].a.shape[a]);
+      sig.push_back(fields[f].a.strides[a]);
+    }
+  }
+  if (ex.typed && sig == ex.signature) return;
+  for (int d = 0; d < kDirections && ex.typed; ++d) {
+    if (ex.send_type[d] != MPI_DATATYPE_NULL) MPI_Type_free(&ex.send_type[d]);
+    if (ex.recv_type[d] != MPI_DATATYPE_NULL) MPI_Type_free(&ex.recv_type[d]);
+  }
+  for (int d = 0; d < kDirections; ++d) {
+    const bool used = t.nb[d].rank >= 0;
+    ex.send_type[d] = used ? box_type(fields, n, halo, width, d, true) : MPI_DATATYPE_NULL;
+    ex.recv_type[d] = used ? box_type(fields, n, halo, width, d, false) : MPI_DATATYPE_NULL;
+  }
+  ex.signature = sig;
+  ex.typed = true;
+}
+#endif
+
+/*
+ * Packs every field's strips and posts the messages (exchange `id` tags them apart).
+ * `direct`: a blocking update, nothing runs before its wait (in place with ORCH_HALO_DATATYPES).
+ */
+inline int start(State* st, Topology& t, Exchange& ex, const Field* fields, int n, int width, int halo, int id, const char* where, bool direct = false) {
   if (topology(st, t)) return 1;
   if (ex.active) return fail(st, "%s: halo exchange started again before its wait", where);
   for (int f = 0; f < n; ++f) {
@@ -191,6 +265,22 @@ inline int start(State* st, Topology& t, Exchange& ex, const Field* fields, int 
                   fields[f].name, (long long)fields[f].a.shape[0], (long long)fields[f].a.shape[1], (long long)nx, (long long)ny, width, halo);
   }
   ex.nreq = 0;
+  ex.direct = false;
+#if defined(ORCH_MPI) && defined(ORCH_HALO_DATATYPES)
+  if (direct) {
+    ensure_types(ex, t, fields, n, width, halo);
+    for (int d = 0; d < kDirections; ++d) {
+      if (t.nb[d].rank < 0) continue;
+      if (MPI_Irecv(MPI_BOTTOM, 1, ex.recv_type[d], t.nb[d].rank, id * kDirections + opposite(d), MPI_COMM_WORLD, &ex.req[ex.nreq++]) != MPI_SUCCESS ||
+          MPI_Isend(MPI_BOTTOM, 1, ex.send_type[d], t.nb[d].rank, id * kDirections + d, MPI_COMM_WORLD, &ex.req[ex.nreq++]) != MPI_SUCCESS)
+        return fail(st, "%s: posting the halo messages to rank %d failed", where, t.nb[d].rank);
+    }
+    ex.direct = true;
+    ex.active = true;
+    return 0;
+  }
+#endif
+  (void)direct;
   for (int d = 0; d < kDirections; ++d) {
     if (t.nb[d].rank < 0) continue;
     int64_t bytes = 0, rbytes = 0;
@@ -226,6 +316,7 @@ inline int wait(State* st, Topology& t, Exchange& ex, const Field* fields, int n
 #ifdef ORCH_MPI
   std::vector<MPI_Status> status(ex.nreq);
   if (MPI_Waitall(ex.nreq, ex.req, status.data()) != MPI_SUCCESS) return fail(st, "%s: the halo messages of rank %d did not complete", where, t.rank);
+  if (ex.direct) return 0;  // received in place
 #endif
   for (int d = 0; d < kDirections; ++d) {
     if (t.nb[d].rank < 0) continue;

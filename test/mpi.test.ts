@@ -20,7 +20,8 @@ import { ORCH_BIN, REPO, TempProject } from './TempProject.js';
 
 const domain: GlobalDomain = { n: 12, nz: 2 };
 const project = new TempProject('mpi');
-project.write('orch.config.ts', "export default { compiler: { mpi: true, flags: ['-O0', '-std=c++17', '-fPIC', '-shared'] } };\n");
+// HALO_DATATYPES=1 builds the exchange's other variant (MPI derived datatypes, in place)
+project.write('orch.config.ts', "export default { compiler: { mpi: true, flags: ['-O0', '-std=c++17', '-fPIC', '-shared'], extraFlags: process.env.HALO_DATATYPES ? ['-DORCH_HALO_DATATYPES'] : [] } };\n");
 copyFileSync(HALO_FIXTURE, project.path('halo_diffusion.py'));
 copyFileSync(path.join(REPO, 'fixtures/mpi/rank_run.py'), project.path('rank_run.py'));
 
@@ -135,6 +136,13 @@ for (const [entry, boundary, layout] of [['diffuse_periodic', 'periodic', '3x3']
     assertSame(r.gathered(), await simulate(entry, l, boundary, domain), `compiled ${layout} vs simulated ${layout}`);
   });
 }
+
+t('the derived-datatype variant (-DORCH_HALO_DATATYPES: blocking updates in place) gives the packed exchange\'s result bit for bit on 2x2', async () => {
+  const r = await mpiRun('diffuse_periodic', parseLayout('2x2'), 'periodic', 'build-and-run', { env: { HALO_DATATYPES: '1' } });
+  assert.is(r.code, 0, r.output);
+  assert.ok(oneByOne.periodic, 'the 1x1 run of the periodic tile ran first');
+  assertSame(oneByOne.periodic, r.gathered(), 'packed 1x1 vs datatypes 2x2');
+});
 
 t('a rank killed mid-run: the others do not hang; mpirun ends the job and says which rank died', async () => {
   const four = parseLayout('2x2');
