@@ -15,6 +15,12 @@
  * struct of hvectors per neighbour, kept while the arrays stay where they are); a split
  * start/wait still packs, so that writes between them are not sent and the halo changes
  * only at the wait. docs/mpi.md has the measurement that chose the default.
+ *
+ * In a CUDA build (orch_cuda.h included before this header) the arrays are device memory: the strips are staged through host
+ * buffers by the copy engine (cudaMemcpy2D, one call per I plane of a box, on the legacy
+ * default stream, which orders itself with the handle's blocking stream: the kernels
+ * before a start have finished writing, the kernels after a wait see the halo), and MPI
+ * moves host memory, so no CUDA-aware MPI is needed.
  */
 #ifndef ORCH_HALO_H
 #define ORCH_HALO_H
@@ -29,6 +35,10 @@
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
+#endif
+
+#if defined(ORCH_MPI) && defined(ORCH_HALO_DATATYPES) && !defined(ORCH_CUDA_H)
+#define ORCH_HALO_IN_PLACE 1  // device arrays would need CUDA-aware MPI
 #endif
 
 namespace orch {
@@ -130,7 +140,7 @@ struct Exchange {
   std::vector<char> send[kDirections], recv[kDirections];
 #ifdef ORCH_MPI
   MPI_Request req[2 * kDirections];
-#ifdef ORCH_HALO_DATATYPES
+#ifdef ORCH_HALO_IN_PLACE
   // in place: one committed type per direction and side, for the arrays of `signature`
   MPI_Datatype send_type[kDirections], recv_type[kDirections];
   std::vector<int64_t> signature;
@@ -170,6 +180,33 @@ inline int64_t box_bytes(const Field& f, const Box& b) {
   return (b.i1 - b.i0) * (b.j1 - b.j0) * nk * f.elem;
 }
 
+#ifdef ORCH_CUDA_H  // a CUDA build (orch_cuda.h comes first): device arrays
+/* Copies a box of a device array to (pack) or from (unpack) a host buffer, I then J then K; null on a CUDA error. */
+inline char* copy_box(const Field& f, const Box& b, char* buf, bool pack) {
+  const int64_t nk = f.dims > 2 ? f.a.shape[2] : 1;
+  const int64_t sk = f.dims > 2 ? f.a.strides[2] : 1;
+  char* base = static_cast<char*>(f.a.data);
+  for (int64_t i = b.i0; i < b.i1; ++i) {
+    if (sk == 1) {
+      // the box's J rows of this I plane: nk contiguous elements each, strides[1] apart
+      const size_t row = nk * f.elem, pitch = f.a.strides[1] * f.elem, rows = b.j1 - b.j0;
+      char* p = base + (i * f.a.strides[0] + b.j0 * f.a.strides[1]) * f.elem;
+      const cudaError_t e = pack ? cudaMemcpy2D(buf, row, p, pitch, row, rows, cudaMemcpyDeviceToHost) : cudaMemcpy2D(p, pitch, buf, row, row, rows, cudaMemcpyHostToDevice);
+      if (e != cudaSuccess) return nullptr;
+      buf += row * rows;
+      continue;
+    }
+    for (int64_t j = b.j0; j < b.j1; ++j) {
+      for (int64_t k = 0; k < nk; ++k, buf += f.elem) {
+        char* p = base + (i * f.a.strides[0] + j * f.a.strides[1] + k * sk) * f.elem;
+        const cudaError_t e = pack ? cudaMemcpy(buf, p, f.elem, cudaMemcpyDeviceToHost) : cudaMemcpy(p, buf, f.elem, cudaMemcpyHostToDevice);
+        if (e != cudaSuccess) return nullptr;
+      }
+    }
+  }
+  return buf;
+}
+#else
 /* Copies a box out of (pack) or into (unpack) an array, I then J then K. */
 inline char* copy_box(const Field& f, const Box& b, char* buf, bool pack) {
   const int64_t nk = f.dims > 2 ? f.a.shape[2] : 1;
@@ -192,8 +229,9 @@ inline char* copy_box(const Field& f, const Box& b, char* buf, bool pack) {
   }
   return buf;
 }
+#endif
 
-#if defined(ORCH_MPI) && defined(ORCH_HALO_DATATYPES)
+#ifdef ORCH_HALO_IN_PLACE
 /* The boxes of every field towards (or from) d, in place: absolute addresses (MPI_BOTTOM). */
 inline MPI_Datatype box_type(const Field* fields, int n, int halo, int width, int d, bool inside) {
   std::vector<MPI_Datatype> parts(n);
@@ -266,7 +304,7 @@ inline int start(State* st, Topology& t, Exchange& ex, const Field* fields, int 
   }
   ex.nreq = 0;
   ex.direct = false;
-#if defined(ORCH_MPI) && defined(ORCH_HALO_DATATYPES)
+#ifdef ORCH_HALO_IN_PLACE
   if (direct) {
     ensure_types(ex, t, fields, n, width, halo);
     for (int d = 0; d < kDirections; ++d) {
@@ -291,7 +329,10 @@ inline int start(State* st, Topology& t, Exchange& ex, const Field* fields, int 
     ex.send[d].resize(bytes);
     ex.recv[d].resize(rbytes);
     char* p = ex.send[d].data();
-    for (int f = 0; f < n; ++f) p = copy_box(fields[f], box(fields[f], halo, width, d, true), p, true);
+    for (int f = 0; f < n && p; ++f) {
+      p = copy_box(fields[f], box(fields[f], halo, width, d, true), p, true);
+      if (!p) return fail(st, "%s: copying the halo strips of '%s' from the GPU failed", where, fields[f].name);
+    }
 #ifdef ORCH_MPI
     // what the neighbour in d sent towards us went in the opposite direction
     if (MPI_Irecv(ex.recv[d].data(), (int)rbytes, MPI_BYTE, t.nb[d].rank, id * kDirections + opposite(d), MPI_COMM_WORLD, &ex.req[ex.nreq++]) != MPI_SUCCESS ||
@@ -320,8 +361,11 @@ inline int wait(State* st, Topology& t, Exchange& ex, const Field* fields, int n
 #endif
   for (int d = 0; d < kDirections; ++d) {
     if (t.nb[d].rank < 0) continue;
-    const char* p = ex.recv[d].data();
-    for (int f = 0; f < n; ++f) p = copy_box(fields[f], box(fields[f], halo, width, d, false), const_cast<char*>(p), false);
+    char* p = ex.recv[d].data();
+    for (int f = 0; f < n && p; ++f) {
+      p = copy_box(fields[f], box(fields[f], halo, width, d, false), p, false);
+      if (!p) return fail(st, "%s: copying the halo of '%s' to the GPU failed", where, fields[f].name);
+    }
   }
   return 0;
 }
