@@ -10,11 +10,11 @@
  * layout is $ORCH_LAYOUT (NXxNY, default 1x1) and its tile boundary $ORCH_BOUNDARY
  * (`edges`, the default, or `periodic`).
  *
- * Messages are packed into buffers (the default). Built with -DORCH_HALO_DATATYPES, a
- * blocking halo_update sends and receives in place through MPI derived datatypes (one
+ * A blocking halo_update sends and receives in place through MPI derived datatypes (one
  * struct of hvectors per neighbour, kept while the arrays stay where they are); a split
- * start/wait still packs, so that writes between them are not sent and the halo changes
- * only at the wait. docs/mpi.md has the measurement that chose the default.
+ * start/wait packs into buffers, so that writes between them are not sent and the halo
+ * changes only at the wait. -DORCH_HALO_PACK packs every exchange. docs/mpi.md has the
+ * measurement that chose in-place updates.
  *
  * In a CUDA build (orch_cuda.h included before this header) the arrays are device memory: the strips are staged through host
  * buffers by the copy engine (cudaMemcpy2D, one call per I plane of a box, on the legacy
@@ -37,7 +37,7 @@
 #include <mpi.h>
 #endif
 
-#if defined(ORCH_MPI) && defined(ORCH_HALO_DATATYPES) && !defined(ORCH_CUDA_H)
+#if defined(ORCH_MPI) && !defined(ORCH_HALO_PACK) && !defined(ORCH_CUDA_H)
 #define ORCH_HALO_IN_PLACE 1  // device arrays would need CUDA-aware MPI
 #endif
 
@@ -291,7 +291,7 @@ inline void ensure_types(Exchange& ex, const Topology& t, const Field* fields, i
 
 /*
  * Packs every field's strips and posts the messages (exchange `id` tags them apart).
- * `direct`: a blocking update, nothing runs before its wait (in place with ORCH_HALO_DATATYPES).
+ * `direct`: a blocking update, nothing runs before its wait (in place, unless ORCH_HALO_PACK).
  */
 inline int start(State* st, Topology& t, Exchange& ex, const Field* fields, int n, int width, int halo, int id, const char* where, bool direct = false) {
   if (topology(st, t)) return 1;

@@ -20,8 +20,8 @@ import { ORCH_BIN, REPO, TempProject } from './TempProject.js';
 
 const domain: GlobalDomain = { n: 12, nz: 2 };
 const project = new TempProject('mpi');
-// HALO_DATATYPES=1 builds the exchange's other variant (MPI derived datatypes, in place)
-project.write('orch.config.ts', "export default { compiler: { mpi: true, flags: ['-O0', '-std=c++17', '-fPIC', '-shared'], extraFlags: process.env.HALO_DATATYPES ? ['-DORCH_HALO_DATATYPES'] : [] } };\n");
+// HALO_PACK=1 builds the exchange's other variant (every exchange packed into buffers)
+project.write('orch.config.ts', "export default { compiler: { mpi: true, flags: ['-O0', '-std=c++17', '-fPIC', '-shared'], extraFlags: process.env.HALO_PACK ? ['-DORCH_HALO_PACK'] : [] } };\n");
 copyFileSync(HALO_FIXTURE, project.path('halo_diffusion.py'));
 copyFileSync(path.join(REPO, 'fixtures/mpi/rank_run.py'), project.path('rank_run.py'));
 
@@ -137,11 +137,11 @@ for (const [entry, boundary, layout] of [['diffuse_periodic', 'periodic', '3x3']
   });
 }
 
-t('the derived-datatype variant (-DORCH_HALO_DATATYPES: blocking updates in place) gives the packed exchange\'s result bit for bit on 2x2', async () => {
-  const r = await mpiRun('diffuse_periodic', parseLayout('2x2'), 'periodic', 'build-and-run', { env: { HALO_DATATYPES: '1' } });
+t('the packed variant (-DORCH_HALO_PACK: blocking updates packed too, not in place) gives the same result bit for bit on 2x2', async () => {
+  const r = await mpiRun('diffuse_periodic', parseLayout('2x2'), 'periodic', 'build-and-run', { env: { HALO_PACK: '1' } });
   assert.is(r.code, 0, r.output);
   assert.ok(oneByOne.periodic, 'the 1x1 run of the periodic tile ran first');
-  assertSame(oneByOne.periodic, r.gathered(), 'packed 1x1 vs datatypes 2x2');
+  assertSame(oneByOne.periodic, r.gathered(), 'in-place 1x1 vs packed 2x2');
 });
 
 t('a rank killed mid-run: the others do not hang; mpirun ends the job and says which rank died', async () => {
