@@ -6,9 +6,31 @@ import type { MemoryReport } from '../core/EntryBuild.js';
 import { MemoryReportSchema } from '../core/cache/cacheSchemas.js';
 import { readCacheJson } from '../core/cache/readCacheJson.js';
 import { describeClosure, type Closure } from '../core/frontend/closure.js';
+import { memoryBytes, type MemoryBytes } from '../core/memoryBytes.js';
+import { formatBytes } from '../core/cache/quantities.js';
+import { notIntegers } from '../core/diagnostics/codes.js';
+
+/** `--domain NX,NY,NZ`: three non-negative integers. */
+export function parseDomain(text: string): number[] {
+  const parts = text.split(',').map((x) => x.trim());
+  const nums = parts.map(Number);
+  if (parts.length !== 3 || parts.some((p) => p === '') || nums.some((n) => !Number.isInteger(n) || n < 0)) throw notIntegers('domain', text);
+  return nums;
+}
+
+/** The byte totals of a memory report for one domain, in words. */
+function describeTotals(m: MemoryBytes): string[] {
+  const b = (n: number | undefined) => (n === undefined ? 'unknown' : n < 1000 ? `${n} bytes` : `${n} bytes (${formatBytes(n)})`);
+  const t = m.totals;
+  return [
+    `bytes for domain ${m.domain.join('x')}: the caller's arguments ${b(t.argBytes)}, temporary arena ${b(t.temporaryArenaBytes)}, transient arena ${b(t.transientArenaBytes)}, unpooled ${b(t.unpooledBytes)}`,
+    `orch allocates ${b(t.orchBytes)}; ${b(t.totalBytes)} with the arguments`,
+  ];
+}
 
 /** `orch info [module]`: cache entries, keys, hit/miss history, last miss reason, memory and build info. */
-export async function infoCommand(opts: { module?: string; json?: boolean; codepath?: string }): Promise<number> {
+export async function infoCommand(opts: { module?: string; json?: boolean; codepath?: string; domain?: string }): Promise<number> {
+  const domain = opts.domain !== undefined ? parseDomain(opts.domain) : undefined;
   const config = await resolveConfig();
   const cache = new BuildCache(config.cacheRoot, opts.codepath ?? 'A');
   // named as the cache names modules (Compiler.moduleRel): outside the root, by absolute path
@@ -42,6 +64,7 @@ export async function infoCommand(opts: { module?: string; json?: boolean; codep
       status: typeof info === 'string' ? info : 'ok',
       build: typeof info === 'string' ? undefined : summarize(info),
       memory,
+      ...(memory && domain ? { memory_bytes: memoryBytes(memory as unknown as MemoryReport, domain) } : {}),
     });
   }
   if (opts.json) process.stdout.write(`${JSON.stringify(rows, null, 1)}\n`);
@@ -62,7 +85,13 @@ export async function infoCommand(opts: { module?: string; json?: boolean; codep
         // a CUDA build's arrays are all device memory: say so once, and what that means per role
         const device = mem.arrays.length > 0 && mem.arrays.every((a) => a.storage === 'device');
         process.stdout.write(`  memory: ${mem.arrays.length} array(s)${device ? ' in GPU device memory' : ''}\n`);
-        for (const a of mem.arrays) process.stdout.write(`    ${a.role.padEnd(9)} ${a.name} ${a.dtype}[${a.shape.join(', ')}]${a.pooled ? ' pooled' : ''}${a.tile ? ` ${a.tile}` : ''}\n`);
+        const sized = r.memory_bytes?.arrays;
+        for (const [i, a] of mem.arrays.entries()) {
+          const b = sized?.[i];
+          const bytes = b ? `: ${b.bytes === undefined ? 'size unknown for this domain' : `${b.shape!.join('x')} = ${b.bytes} bytes${b.tile ? ' per tile' : ''}`}` : '';
+          process.stdout.write(`    ${a.role.padEnd(9)} ${a.name} ${a.dtype}[${a.shape.join(', ')}]${a.pooled ? ' pooled' : ''}${a.tile ? ` ${a.tile}` : ''}${bytes}\n`);
+        }
+        if (r.memory_bytes) for (const line of describeTotals(r.memory_bytes)) process.stdout.write(`  ${line}\n`);
         if (device) {
           for (const [role, t] of Object.entries(mem.totals ?? {})) if (t.arrays && t.note) process.stdout.write(`    ${role}: ${t.note}\n`);
         }

@@ -23,7 +23,7 @@ export interface CommonOptions {
   debug?: boolean;
 }
 
-export interface Session {
+interface Session {
   config: ResolvedConfig;
   compiler: Compiler;
   externals: Record<string, Value>;
@@ -56,6 +56,17 @@ export async function openSession(opts: CommonOptions): Promise<Session> {
 /** A diagnostic as --json prints it. */
 export function jsonDiagnostic(d: Diagnostic) {
   return { code: d.code, severity: d.severity, message: d.message, file: d.loc?.file, line: d.loc?.line, col: d.loc?.col, hint: d.hint, plugin: d.plugin, hook: d.hook };
+}
+
+/** Each diagnostic once: modules that import one broken module all report its error. */
+export function distinctDiagnostics(diags: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return diags.filter((d) => {
+    const text = formatDiagnostic(d);
+    if (seen.has(text)) return false;
+    seen.add(text);
+    return true;
+  });
 }
 
 /** Prints each distinct diagnostic once (modules that import one broken module share its error). */

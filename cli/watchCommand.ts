@@ -9,9 +9,9 @@ import { ProgressPlugin } from '../core/ProgressPlugin.js';
 import { Watching, type WatchRun } from '../core/Watching.js';
 import { ProgressDisplay } from './ProgressDisplay.js';
 import { resolveModules, type BuildOptions } from './buildCommand.js';
-import { jsonDiagnostic, openSession, printDiagnostics } from './session.js';
+import { distinctDiagnostics, jsonDiagnostic, openSession, printDiagnostics } from './session.js';
 
-export interface WatchCommandOptions extends BuildOptions {
+interface WatchCommandOptions extends BuildOptions {
   /** Debounce in milliseconds (default 50). */
   aggregateTimeout?: number;
   poll?: number;
@@ -35,11 +35,13 @@ export async function watchCommand(opts: WatchCommandOptions): Promise<number> {
   const report = (run: WatchRun) => {
     live?.stop();
     const { result } = run;
+    // counted as printed: once each
+    const errors = distinctDiagnostics(result.errors);
     const built = result.entries.filter((e) => e.status === 'built');
     const hits = result.entries.filter((e) => e.status === 'hit').length;
     const rebuilt = [...new Set(built.map((e) => e.moduleRel))];
     for (const e of built) printDiagnostics(e.warnings, opts.verbose);
-    printDiagnostics(result.errors, opts.verbose);
+    printDiagnostics(errors, opts.verbose);
     if (opts.json) {
       out(
         JSON.stringify({
@@ -47,7 +49,7 @@ export async function watchCommand(opts: WatchCommandOptions): Promise<number> {
           rebuilt,
           hits,
           misses: built.length,
-          errors: result.errors.map(jsonDiagnostic),
+          errors: errors.map(jsonDiagnostic),
           unchanged: run.unchanged,
           reloaded: run.reloaded,
           duration_s: result.durationS,
@@ -60,7 +62,7 @@ export async function watchCommand(opts: WatchCommandOptions): Promise<number> {
     const rebuiltText = rebuilt.length ? `rebuilt ${list(rebuilt)}` : 'nothing rebuilt';
     const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
     out(
-      `[watch] ${what}${run.reloaded && run.changed.length ? ' (config reloaded)' : ''}: ${rebuiltText}; ${plural(hits, 'hit', 'hits')}, ${plural(built.length, 'miss', 'misses')}, ${plural(result.errors.length, 'error', 'errors')}${run.unchanged ? `, ${run.unchanged} unchanged` : ''}; ${result.durationS.toFixed(2)} s; watching ${run.watching} files`,
+      `[watch] ${what}${run.reloaded && run.changed.length ? ' (config reloaded)' : ''}: ${rebuiltText}; ${plural(hits, 'hit', 'hits')}, ${plural(built.length, 'miss', 'misses')}, ${plural(errors.length, 'error', 'errors')}${run.unchanged ? `, ${run.unchanged} unchanged` : ''}; ${result.durationS.toFixed(2)} s; watching ${run.watching} files`,
     );
   };
 

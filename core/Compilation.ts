@@ -6,7 +6,7 @@ import type { EntryBuild } from './EntryBuild.js';
 import { printProgram } from './ir/print.js';
 import { verifyProgram } from './ir/verify.js';
 import type { ResolvedConfig } from './config/types.js';
-import type { BuildCache } from './cache/BuildCache.js';
+import type { EntryCache } from './cache/EntryCache.js';
 import { ModuleLoader } from './frontend/ModuleLoader.js';
 
 import { PIPELINE, type StageName } from './pipeline.js';
@@ -68,7 +68,7 @@ export class Compilation {
 
   constructor(
     readonly config: ResolvedConfig,
-    readonly cache: BuildCache,
+    readonly cache: EntryCache,
     readonly options: PipelineOptions,
   ) {
     this.loader = new ModuleLoader(config.pythonPath);

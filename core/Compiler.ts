@@ -4,21 +4,23 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { AsyncSeriesHook, SyncHook } from 'tapable';
-import { BuildCache, type BuildInfo, type EntryInputs, type Lookup } from './cache/BuildCache.js';
+import { BuildCache, type BuildInfo, type EntryInputs } from './cache/BuildCache.js';
+import { EntryCache, type EntryTransaction } from './cache/EntryCache.js';
 import { describeOwner } from './cache/EntryLock.js';
+import { CacheLimitPlugin } from './cache/CacheLimitPlugin.js';
+import type { EvictionResult } from './cache/eviction.js';
 import type { CodePath, LayoutTarget } from './layout/RankLayout.js';
-import { nativeHeaderFiles, nativeHeadersHash, orchVersion, PACKAGE_ROOT, sha256 } from './cache/hashing.js';
+import { nativeHeaderFiles, nativeHeadersHash, orchVersion, PACKAGE_ROOT } from './cache/hashing.js';
 import { Compilation, type EntryRef, type PipelineOptions } from './Compilation.js';
 import type { ResolvedConfig } from './config/types.js';
 import { OrchError, OrchErrors, type Diagnostic } from './diagnostics.js';
 import { EntryBuild } from './EntryBuild.js';
 import type { Program } from './ir/types.js';
-import { writeFileAtomic } from './runtime/atomicWrite.js';
-import { ensureDir } from './cache/ensureDir.js';
-import { ModuleEntriesSchema } from './cache/cacheSchemas.js';
-import { readCacheJson } from './cache/readCacheJson.js';
+import { ModuleEntriesMemo } from './cache/ModuleEntriesMemo.js';
 import { entryInterface, type EntryInterface } from './runtime/callArgs.js';
-import { moduleEntries } from './frontend/entries.js';
+import { findEntry, moduleEntries } from './frontend/entries.js';
+import { entryDefines, entrySignature } from './frontend/entrySignature.js';
+import { checkBackend } from './config/gt4pyBackend.js';
 import type { Value } from './frontend/values.js';
 import type { Closure } from './frontend/closure.js';
 
@@ -76,6 +78,8 @@ export interface BuildResult {
   fileDependencies: string[];
   /** pass:plugin -> milliseconds (for --time-passes) */
   passTimes: Map<string, number>;
+  /** What `cache.maxSize` evicted after the build (CacheLimitPlugin). */
+  evicted?: EvictionResult;
 }
 
 /**
@@ -94,7 +98,8 @@ export class Compiler {
     failed: new SyncHook<[Error]>(['error']),
   });
 
-  readonly cache: BuildCache;
+  readonly cache: EntryCache;
+  private readonly memo: ModuleEntriesMemo;
   private identity: Promise<string> | undefined;
   private cudaArch: Promise<string> | undefined;
 
@@ -105,8 +110,15 @@ export class Compiler {
     /** Set for layout builds: every entry is built for this code path of this rank grid. */
     readonly layout: LayoutTarget | null = null,
   ) {
-    this.cache = new BuildCache(config.cacheRoot, codepath);
+    this.cache = new EntryCache(new BuildCache(config.cacheRoot, codepath));
+    this.memo = new ModuleEntriesMemo(this.cache.dir);
+    // a hit built for another layout, rank domain or halo is stale for this request
+    this.cache.hooks.validate.tap('orch:compiler', (info) => this.recordedMismatch(info) ?? undefined);
+    this.cache.hooks.wait.tap('orch:compiler', ({ moduleRel, entry }, owner, since) =>
+      this.pipeline.print(`orch: waiting for ${moduleRel}:${entry}, being built by ${describeOwner(owner)}${since ? ` since ${since.toISOString()}` : ''}`),
+    );
     for (const p of [...config.stages(), ...config.plugins]) p.apply(this);
+    if (config.cache?.maxBytes !== undefined) new CacheLimitPlugin(config.cache.maxBytes).apply(this);
   }
 
   /** Module path relative to the project root (cache folder and messages). */
@@ -149,17 +161,11 @@ export class Compiler {
   /** The entries of a module; remembered per module source so a hit parses nothing. */
   private entriesOf(file: string, compilation: Compilation): string[] {
     const source = readFileSync(file, 'utf8');
-    const memo = path.join(this.cache.dir, '.modules', `${sha256(file)}-${sha256(source).slice(0, 16)}.json`);
-    const read = readCacheJson(memo, ModuleEntriesSchema);
-    if (read.ok) return read.value;
+    const remembered = this.memo.read(file, source);
+    if (remembered) return remembered;
     // missing or corrupted: parse, and rewrite it
     const names = moduleEntries(compilation.loader.load(file)).map((f) => f.name);
-    try {
-      ensureDir(path.dirname(memo));
-      writeFileAtomic(memo, JSON.stringify(names));
-    } catch {
-      // a read-only cache still builds
-    }
+    this.memo.write(file, source, names);
     return names;
   }
 
@@ -180,8 +186,8 @@ export class Compiler {
         try {
           entries = req.entry ? [req.entry] : (req.entries?.[file] ?? this.entriesOf(file, compilation));
         } catch (e) {
+          // its result carries the errors; they join `errors` with every other result's below
           const diags = toDiagnostics(e);
-          errors.push(...diags);
           refs.push({ module: file, moduleRel, entry: '*' });
           results.push({ module: file, moduleRel, entry: '*', status: 'error', errors: diags, warnings: [], durationS: 0, timings: {}, files: [...compilation.loader.dependencies(file).keys(), file] });
           continue;
@@ -218,89 +224,75 @@ export class Compiler {
     return result;
   }
 
-  private async buildEntry(file: string, moduleRel: string, entry: string, req: BuildRequest, compilation: Compilation): Promise<EntryResult> {
+  private async buildEntry(file: string, moduleRel: string, entry: string, asked: BuildRequest, compilation: Compilation): Promise<EntryResult> {
     const t0 = performance.now();
-    const inputs = await this.entryInputs(file, moduleRel, entry, req);
     const base = { module: file, moduleRel, entry, warnings: [] as Diagnostic[], errors: [] as Diagnostic[], timings: {} as Record<string, number>, files: [file] };
     // what an entry that failed part-way read, so watch mode still sees its imports
     const readSoFar = () => [...new Set([file, ...compilation.loader.dependencies(file).keys()])];
+    let req = asked;
+    // an orchestrated component's closure names its class and carries its own values
+    if (!asked.closure) {
+      try {
+        const sig = entrySignature(compilation.loader, findEntry(compilation.loader.load(file), entry));
+        req = { ...asked, defines: entryDefines(sig, asked.defines) };
+        if (sig.backend && asked.mode !== 'python') checkBackend(sig.name, sig.backend, { name: this.config.preset.name, backend: this.config.backend.name });
+      } catch (e) {
+        return { ...base, status: 'error', errors: toDiagnostics(e), files: readSoFar(), durationS: (performance.now() - t0) / 1000 };
+      }
+    }
+    const inputs = await this.entryInputs(file, moduleRel, entry, req);
     if (req.mode !== 'python') {
-      const hit = (found: Extract<Lookup, { status: 'hit' }>, reason?: string): EntryResult => {
-        this.cache.record(moduleRel, entry, { time: new Date().toISOString(), result: 'hit', key: found.key, reason });
+      let build: EntryBuild | undefined;
+      const got = await this.cache.fetch(
+        inputs,
+        async (tx) => {
+          build = this.newBuild(file, moduleRel, entry, req, inputs, tx);
+          // a build mode run goes to the end of the table: the entry is built only once emitted
+          await compilation.runEntry(build, 'emit');
+          return { build, emitted: build.need('emitted', 'the compiler'), parsed: build.need('parsed', 'the compiler'), generated: build.need('generated', 'the compiler') };
+        },
+        { lookupOnly: req.mode === 'lookup', badEntries: req.badEntries },
+      );
+      const durationS = () => (performance.now() - t0) / 1000;
+      if (got.status === 'hit') {
+        const { key, dir, info } = got.hit;
         return {
           ...base,
           status: 'hit',
-          reason,
-          key: found.key,
-          dir: found.dir,
-          library: path.join(found.dir, found.info.library),
-          symbol: found.info.symbol,
-          binding: found.info.binding && path.join(found.dir, found.info.binding),
-          iface: found.info.interface as EntryInterface,
+          reason: got.reason,
+          key,
+          dir,
+          library: path.join(dir, info.library),
+          symbol: info.symbol,
+          binding: info.binding && path.join(dir, info.binding),
+          iface: info.interface as EntryInterface,
           // cached warnings are replayed on a hit
-          warnings: (found.info.warnings ?? []) as Diagnostic[],
-          files: Object.keys(found.info.sources ?? {}),
-          durationS: (performance.now() - t0) / 1000,
+          warnings: (info.warnings ?? []) as Diagnostic[],
+          files: Object.keys(info.sources ?? {}),
+          durationS: durationS(),
         };
-      };
-      // a hit built for another layout, rank domain or halo is stale for this request
-      const lookup = (): Lookup => {
-        const f = this.cache.lookup(inputs);
-        const recorded = f.status === 'hit' ? this.recordedMismatch(f.info) : null;
-        return recorded ? { status: 'miss', reason: recorded, optionsKey: f.optionsKey } : f;
-      };
-      for (const [key, why] of Object.entries(req.badEntries ?? {})) this.cache.markBad(moduleRel, entry, key, why);
-      const found = lookup();
-      if (found.status === 'hit') return hit(found);
-      if (req.mode === 'lookup') return { ...base, status: 'miss', reason: found.reason, durationS: (performance.now() - t0) / 1000 };
-      // one process builds an entry; the others wait and then reuse it
-      let lock;
-      try {
-        lock = this.cache.lock(moduleRel, entry);
-        await lock.acquire((owner, since) => this.pipeline.print(`orch: waiting for ${moduleRel}:${entry}, being built by ${describeOwner(owner)}${since ? ` since ${since.toISOString()}` : ''}`));
-      } catch (e) {
-        return { ...base, status: 'error', reason: found.reason, errors: toDiagnostics(e), files: readSoFar(), durationS: (performance.now() - t0) / 1000 };
       }
-      try {
-        const again = lookup();
-        if (again.status === 'hit') return hit(again, 'built by another process');
-        this.cache.removeAbandonedStaging(moduleRel, entry);
-        const build = this.newBuild(file, moduleRel, entry, req, inputs, found.optionsKey);
-        let emitted;
-        try {
-          // a build mode run goes to the end of the table: the entry is built only once emitted
-          await compilation.runEntry(build, 'emit');
-          emitted = build.need('emitted', 'the compiler');
-        } catch (e) {
-          const diags = toDiagnostics(e);
-          this.cache.discardStaging(build.peek('generated')?.staging);
-          this.cache.record(moduleRel, entry, { time: new Date().toISOString(), result: 'error', reason: diags[0]?.message });
-          return { ...base, status: 'error', reason: found.reason, errors: diags, files: readSoFar(), durationS: (performance.now() - t0) / 1000, timings: build.timings };
-        }
-        const parsed = build.need('parsed', 'the compiler');
-        const generated = build.need('generated', 'the compiler');
-        this.cache.record(moduleRel, entry, { time: new Date().toISOString(), result: 'miss', key: parsed.key, reason: found.reason });
-        return {
-          ...base,
-          status: 'built',
-          reason: found.reason,
-          key: parsed.key,
-          dir: emitted.dir,
-          library: emitted.library,
-          symbol: generated.symbol,
-          binding: generated.binding && path.join(emitted.dir, generated.binding),
-          warnings: build.warnings,
-          program: build.program,
-          iface: entryInterface(build.program),
-          files: [...parsed.files.keys()],
-          durationS: (performance.now() - t0) / 1000,
-          timings: build.timings,
-        };
-      } finally {
-        lock.release();
-      }
+      if (got.status === 'miss') return { ...base, status: 'miss', reason: got.reason, durationS: durationS() };
+      if (got.status === 'error') return { ...base, status: 'error', reason: got.reason, errors: toDiagnostics(got.error), files: readSoFar(), durationS: durationS(), timings: build?.timings ?? {} };
+      const { build: built, emitted, parsed, generated } = got.value;
+      return {
+        ...base,
+        status: 'built',
+        reason: got.reason,
+        key: got.key,
+        dir: emitted.dir,
+        library: emitted.library,
+        symbol: generated.symbol,
+        binding: generated.binding && path.join(emitted.dir, generated.binding),
+        warnings: built.warnings,
+        program: built.program,
+        iface: entryInterface(built.program),
+        files: [...parsed.files.keys()],
+        durationS: durationS(),
+        timings: built.timings,
+      };
     }
-    const build = this.newBuild(file, moduleRel, entry, req, inputs, '');
+    const build = this.newBuild(file, moduleRel, entry, req, inputs);
     let parsed;
     try {
       // python mode interprets the IR every optimizing pass produced; no native code
@@ -312,9 +304,10 @@ export class Compiler {
     return { ...base, status: 'built', program: build.program, iface: entryInterface(build.program), files: [...parsed.files.keys()], durationS: (performance.now() - t0) / 1000, timings: build.timings };
   }
 
-  private newBuild(file: string, moduleRel: string, entry: string, req: BuildRequest, inputs: EntryInputs, optionsKey: string): EntryBuild {
+  /** `cache`: the entry's cache transaction; python mode builds none. */
+  private newBuild(file: string, moduleRel: string, entry: string, req: BuildRequest, inputs: EntryInputs, cache?: EntryTransaction): EntryBuild {
     const layout = this.layout ? { codepath: this.codepath as CodePath, target: this.layout } : undefined;
-    return new EntryBuild({ module: file, moduleRel, entry, externals: req.externals, defines: req.defines, closure: req.closure, inputs, optionsKey, layout });
+    return new EntryBuild({ module: file, moduleRel, entry, externals: req.externals, defines: req.defines, closure: req.closure, inputs, cache, layout });
   }
 
   /**

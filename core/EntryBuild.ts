@@ -1,4 +1,5 @@
 import type { EntryInputs } from './cache/BuildCache.js';
+import type { EntryTransaction } from './cache/EntryCache.js';
 import type { Diagnostic } from './diagnostics.js';
 import { internalError } from './diagnostics/codes.js';
 import type { Program } from './ir/types.js';
@@ -18,7 +19,7 @@ export interface MemoryReport {
   peak: { temporaryArenaBytes: string; transientArenaBytes: string };
 }
 
-/** parse: what the entry's IR was built from, and its cache key. */
+/** parse: what the entry's IR was built from (the cache key is made from it). */
 export interface Parsed {
   /** Source files read, with their content (the key is computed from them). */
   files: Map<string, string>;
@@ -26,8 +27,6 @@ export interface Parsed {
   env: Map<string, string | null>;
   /** Paths the imports probed and found absent before resolving: one appearing would change the build. */
   absent: string[];
-  /** The cache key (absent in python mode, which caches nothing). */
-  key?: string;
 }
 
 /** libraryExpansion: the IR holds loop nests, no stencil node. */
@@ -90,8 +89,8 @@ export interface EntryContext {
   /** Layout builds: the code path and rank grid this entry is specialized for. */
   layout?: LayoutContext;
   inputs: EntryInputs;
-  /** '' in python mode (no cache key). */
-  optionsKey: string;
+  /** The entry's cache transaction (staging folder, key, commit); none in python mode, which caches nothing. */
+  cache?: EntryTransaction;
 }
 
 /**
@@ -108,7 +107,7 @@ export class EntryBuild implements EntryContext {
   readonly closure?: Closure;
   readonly layout?: LayoutContext;
   readonly inputs: EntryInputs;
-  readonly optionsKey: string;
+  readonly cache?: EntryTransaction;
   readonly warnings: Diagnostic[] = [];
   /** stage -> seconds */
   readonly timings: Record<string, number> = {};
@@ -124,7 +123,7 @@ export class EntryBuild implements EntryContext {
     this.closure = context.closure;
     this.layout = context.layout;
     this.inputs = context.inputs;
-    this.optionsKey = context.optionsKey;
+    this.cache = context.cache;
   }
 
   /** The IR as the last stage left it. */
@@ -152,6 +151,12 @@ export class EntryBuild implements EntryContext {
     const p = this.products[name];
     if (p === undefined) throw internalError(`${by} needs the '${name}' product of ${this.moduleRel}:${this.entry}, but no stage left it`);
     return p;
+  }
+
+  /** The entry's cache transaction; an internal error in a build that caches nothing (python mode). */
+  needCache(by: string): EntryTransaction {
+    if (!this.cache) throw internalError(`${by} of ${this.moduleRel}:${this.entry} needs the cache, but this build caches nothing (a python-mode build reached it)`);
+    return this.cache;
   }
 
   /** The product `name` if a stage left it (for cleanup after a failure, never to skip work). */

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { BuildCache } from './cache/BuildCache.js';
+import { EntryCache } from './cache/EntryCache.js';
 import { Compilation } from './Compilation.js';
 import type { ResolvedConfig } from './config/types.js';
 import { EntryBuild } from './EntryBuild.js';
@@ -14,10 +15,10 @@ import { PIPELINE, STAGES, stageTableMarkdown } from './pipeline.js';
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const config = { pythonPath: [] } as unknown as ResolvedConfig;
 const options = { verifyIR: false, printIrAfter: [], timePasses: false, print: () => undefined };
-const newBuild = () => new EntryBuild({ module: '/m.py', moduleRel: 'm.py', entry: 's', externals: {}, defines: {}, inputs: {} as EntryInputs, optionsKey: '' });
+const newBuild = () => new EntryBuild({ module: '/m.py', moduleRel: 'm.py', entry: 's', externals: {}, defines: {}, inputs: {} as EntryInputs });
 
 test('the compilation has one hook per row of the table and runs them in its order', async () => {
-  const compilation = new Compilation(config, new BuildCache('/nonexistent', 'A'), options);
+  const compilation = new Compilation(config, new EntryCache(new BuildCache('/nonexistent', 'A')), options);
   const ran: string[] = [];
   for (const stage of STAGES) compilation.hooks[stage].tap('record', () => void ran.push(stage));
   const entered: string[] = [];

@@ -133,16 +133,20 @@ __attribute__((format(printf, 2, 3))) inline int fail(State* st, const char* fmt
   return 1;
 }
 
-/* An access outside an array: names the array, the axis, the index range and the shape. */
-inline int bounds_error(State* st, const char* where, const char* array, const char* axis, int64_t lo,
-                        int64_t hi, const orch_array& a, int rank) {
+/*
+ * An access outside an array: names the array, the axis, the index range and the shape.
+ * `head` and `tail` locate it at the launch's call and add the hint
+ * (core/runtime/locatedError.ts), so it reaches users as a located diagnostic.
+ */
+inline int bounds_error(State* st, const char* head, const char* tail, const char* array, const char* axis,
+                        int64_t lo, int64_t hi, const orch_array& a, int rank) {
   char shape[96];
   int n = std::snprintf(shape, sizeof shape, "[");
   for (int d = 0; d < rank && n > 0 && n < (int)sizeof shape; ++d)
     n += std::snprintf(shape + n, sizeof shape - n, d ? ", %lld" : "%lld", (long long)a.shape[d]);
   if (n > 0 && n < (int)sizeof shape) std::snprintf(shape + n, sizeof shape - n, "]");
-  return fail(st, "%s: array '%s' is accessed at %s indices [%lld, %lld], outside its shape %s", where, array, axis,
-              (long long)lo, (long long)hi, shape);
+  return fail(st, "%s: array '%s' is accessed at %s indices [%lld, %lld], outside its shape %s%s", head, array, axis,
+              (long long)lo, (long long)hi, shape, tail);
 }
 
 /*
@@ -155,12 +159,16 @@ struct VarKError {
   std::atomic<bool> set{false};
   const char* head = "";
   const char* tail = "";
+  /* what the extent counts: "levels" (K), "entries" (a data dimension) */
+  const char* unit = "levels";
   int64_t index = 0, extent = 0, i = 0, j = 0, k = 0;
-  void record(const char* h, const char* t, int64_t idx, int64_t n, int64_t pi, int64_t pj, int64_t pk) {
+  void record(const char* h, const char* t, int64_t idx, int64_t n, int64_t pi, int64_t pj, int64_t pk,
+              const char* u = "levels") {
     bool expected = false;
     if (set.compare_exchange_strong(expected, true)) {
       head = h;
       tail = t;
+      unit = u;
       index = idx;
       extent = n;
       i = pi;
@@ -174,19 +182,22 @@ struct VarKError {
 
 /* The message of a read at a variable K offset outside the array (CPU and CUDA builds). */
 inline int vk_report(State* st, const char* head, const char* tail, int64_t index, int64_t extent, int64_t i,
-                     int64_t j, int64_t k) {
-  return fail(st, "%s%lld, outside its %lld levels (compute point %lld, %lld, %lld)%s", head, (long long)index,
-              (long long)extent, (long long)i, (long long)j, (long long)k, tail);
+                     int64_t j, int64_t k, const char* unit = "levels") {
+  return fail(st, "%s%lld, outside its %lld %s (compute point %lld, %lld, %lld)%s", head, (long long)index,
+              (long long)extent, unit, (long long)i, (long long)j, (long long)k, tail);
 }
 
-inline int VarKError::report(State* st) const { return vk_report(st, head, tail, index, extent, i, j, k); }
+inline int VarKError::report(State* st) const { return vk_report(st, head, tail, index, extent, i, j, k, unit); }
 
-/* base[idx * stride] when lo <= idx < hi (indices relative to the array's origin), else 0. */
+/*
+ * base[idx * stride] when lo <= idx < hi (indices relative to the array's origin), else 0.
+ * Also a data index computed at run time (lo 0, hi the extent, unit "entries").
+ */
 template <class T>
 inline T vk_read(const T* base, int64_t stride, int64_t idx, int64_t lo, int64_t hi, VarKError& err,
-                 const char* head, const char* tail, int64_t i, int64_t j, int64_t k) {
+                 const char* head, const char* tail, int64_t i, int64_t j, int64_t k, const char* unit = "levels") {
   if (__builtin_expect(idx >= lo && idx < hi, 1)) return base[idx * stride];
-  err.record(head, tail, idx - lo, hi - lo, i, j, k);
+  err.record(head, tail, idx - lo, hi - lo, i, j, k, unit);
   return T{};
 }
 

@@ -1,4 +1,5 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -8,7 +9,9 @@ import { REPO } from './TempProject.js';
  * orch as a user gets it, outside the checkout: this checkout packed with `npm pack` into
  * `<root>/orch/orch-<version>.tgz`, and a project `<root>/template` made by running the
  * README's install blocks (`<!-- docs-test: setup -->`) there, verbatim. Done once per test
- * process; each test copies the template (node_modules, .venv and all) into its own folder.
+ * run: test/run.ts gives its files one ORCH_TEST_RUN_DIR, where the first process to ask
+ * installs and the others wait for it (a file run alone installs for itself). Each test copies
+ * the template (node_modules, .venv and all) into its own folder.
  */
 
 export interface InstalledOrch {
@@ -38,12 +41,46 @@ export const NPM_ENV = { npm_config_prefer_offline: 'true', npm_config_fund: 'fa
 let installing: Promise<InstalledOrch> | undefined;
 
 export function installedOrch(): Promise<InstalledOrch> {
-  installing ??= install();
+  const runDir = process.env.ORCH_TEST_RUN_DIR;
+  installing ??= runDir ? sharedInstall(runDir) : install(mkdtempSync(path.join(os.tmpdir(), 'orch-installed-')));
   return installing;
 }
 
-async function install(): Promise<InstalledOrch> {
-  const root = mkdtempSync(path.join(os.tmpdir(), 'orch-installed-'));
+/** The longest a process waits for another's install (npm and pip from their caches). */
+const INSTALL_WAIT_MS = 15 * 60_000;
+
+/**
+ * One install per run: mkdir is atomic, so one process wins `installed/` and installs; it
+ * leaves `done` (or `failed`, with the reason) beside it, which the others poll for.
+ */
+async function sharedInstall(runDir: string): Promise<InstalledOrch> {
+  const root = path.join(runDir, 'installed');
+  const done = path.join(runDir, 'installed.done');
+  const failed = path.join(runDir, 'installed.failed');
+  let mine = true;
+  try {
+    mkdirSync(root);
+  } catch {
+    mine = false;
+  }
+  if (mine) {
+    try {
+      const o = await install(root);
+      writeFileSync(done, '');
+      return o;
+    } catch (e) {
+      writeFileSync(failed, e instanceof Error ? e.message : String(e));
+      throw e;
+    }
+  }
+  for (const start = Date.now(); !existsSync(done); await sleep(500)) {
+    if (existsSync(failed)) throw new Error(`the install another test file made failed:\n${readFileSync(failed, 'utf8')}`);
+    if (Date.now() - start > INSTALL_WAIT_MS) throw new Error(`waited ${INSTALL_WAIT_MS / 60_000} min for another test file's install in ${root}`);
+  }
+  return installedAt(root);
+}
+
+async function install(root: string): Promise<InstalledOrch> {
   const { version } = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string };
   mkdirSync(path.join(root, 'orch'));
   // dist/ is already built (npm test builds first), so prepare need not run tsc again
@@ -58,12 +95,20 @@ async function install(): Promise<InstalledOrch> {
     const r = await execa('bash', ['-euo', 'pipefail', '-c', code], { cwd: template, env: NPM_ENV, reject: false, all: true });
     if (r.exitCode !== 0) throw new Error(`README install block failed (exit ${r.exitCode}) in ${template}:\n${code}\n${r.all}`);
   }
+  return installedAt(root);
+}
+
+function installedAt(root: string): InstalledOrch {
+  const { version } = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string };
+  // processes sharing the install must not share project folders: each gets its own
+  const projects = mkdtempSync(path.join(root, 'projects-'));
+  const template = path.join(root, 'template');
   return {
     root,
-    tarball,
+    tarball: path.join(root, 'orch', `orch-${version}.tgz`),
     template,
     project(name: string) {
-      const dir = path.join(root, name);
+      const dir = path.join(projects, name);
       cpSync(template, dir, { recursive: true, verbatimSymlinks: true });
       return dir;
     },

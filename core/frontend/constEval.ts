@@ -1,5 +1,5 @@
 import { fail } from '../diagnostics.js';
-import type { Axes } from '../ir/types.js';
+import type { Axes, DType } from '../ir/types.js';
 import { roundHalfEven } from '../interpreter/mathFunctions.js';
 import type { PyExpr } from '../python/ast.js';
 import { scopeName, type FunctionInfo, type Value } from './values.js';
@@ -9,10 +9,10 @@ import { scopeName, type FunctionInfo, type Value } from './values.js';
  * module constants, type annotations, externals, decorator arguments, compile-time
  * program arithmetic. `lookup` resolves bare names.
  */
-export type NameLookup = (name: string, e: PyExpr) => Value | undefined;
+type NameLookup = (name: string, e: PyExpr) => Value | undefined;
 
 /** What evaluation needs from the module loader beyond names. */
-export interface EvalHooks {
+interface EvalHooks {
   /** Reads an environment variable for `os.environ` / `os.getenv` (the loader records the read). */
   env(name: string): string | undefined;
   /** Calls a plain module-level function at compile time. */
@@ -247,20 +247,22 @@ function axesOf(v: Value): Axes | undefined {
 
 function subscriptValue(base: Value, index: Value[], e: PyExpr): Value {
   if (base.k === 'generic' && base.name === 'Field') {
-    // Field[dtype] | Field[axes, dtype] | Field[(I, J), dtype]
+    // Field[dtype] | Field[axes, dtype] | Field[(I, J), dtype], where dtype may be
+    // (dtype, (n, ...)): data dimensions (GT4Py's _FieldDescriptorMaker)
     const items = index.length === 1 && index[0].k === 'tuple' ? index[0].items : index;
-    const dt = items[items.length - 1];
-    const dtype = dt.k === 'dtype' ? dt.dtype : dt.k === 'str' && ['float64', 'float32', 'int32', 'int64', 'bool'].includes(dt.value) ? (dt.value as 'float64') : undefined;
-    const axes = items.length > 1 ? axesOf(items.length === 2 ? items[0] : { k: 'tuple', items: items.slice(0, -1) }) : 'IJK';
-    if (dtype && axes) return { k: 'fieldType', dtype, axes };
+    const withDims = items.length === 2 && items[0].k === 'dtype' ? dtypeWithDims({ k: 'tuple', items }) : undefined;
+    const dt = withDims ?? dtypeWithDims(items[items.length - 1]) ?? items[items.length - 1];
+    const dtype = dtypeOf(dt.k === 'dataType' ? dt.dtype : dt);
+    const axes = withDims ? 'IJK' : items.length > 1 ? axesOf(items.length === 2 ? items[0] : { k: 'tuple', items: items.slice(0, -1) }) : 'IJK';
+    if (dtype && axes) return { k: 'fieldType', dtype, axes, ...(dt.k === 'dataType' ? { dims: dt.dims } : {}) };
     return { k: 'opaque', why: unsupportedFieldForm(items), loc: e.loc };
   }
   if (base.k === 'generic' && base.name === 'GlobalTable') {
-    return {
-      k: 'opaque',
-      why: 'GlobalTable[(dtype, (n, ...))] look-up tables (data without spatial axes) are supported by GT4Py but not by orch yet: pass a table indexed by level as a K field, or its values as module constants',
-      loc: e.loc,
-    };
+    // GlobalTable[(dtype, (n, ...))]: data dimensions without spatial axes
+    const dt = dtypeWithDims(index.length === 1 ? index[0] : { k: 'tuple', items: index });
+    const dtype = dt && dtypeOf(dt.dtype);
+    if (dt && dtype) return { k: 'fieldType', dtype, axes: '', dims: dt.dims };
+    return { k: 'opaque', why: 'a GlobalTable is declared GlobalTable[(dtype, (n, ...))], e.g. GlobalTable[(np.float64, (4,))]', loc: e.loc };
   }
   if (base.k === 'axis' && index.length === 1 && index[0].k === 'num' && index[0].isInt) {
     return { k: 'axisIndex', axis: base.axis, index: index[0].value, offset: 0 };
@@ -392,12 +394,28 @@ function namespaceValue(f: Extract<Value, { k: 'builtin' } | { k: 'class' }>, ar
   return { k: 'namespace', name: f.k === 'class' ? f.cls.name : 'SimpleNamespace', attrs };
 }
 
+/** The dtype a `Field[...]` item names (a dtype, or its name as a string). */
+function dtypeOf(v: Value): DType | undefined {
+  if (v.k === 'dtype') return v.dtype;
+  if (v.k === 'str' && ['float64', 'float32', 'int32', 'int64', 'bool'].includes(v.value)) return v.value as DType;
+  return undefined;
+}
+
+/** `(dtype, (n, ...))` or `(dtype, n)`: a dtype with data dimensions, each a positive int. */
+function dtypeWithDims(v: Value | undefined): { k: 'dataType'; dtype: Value; dims: number[] } | undefined {
+  if (v?.k !== 'tuple' || v.items.length !== 2) return undefined;
+  const [dt, d] = v.items;
+  const dims = d.k === 'num' ? [d] : d.k === 'tuple' ? d.items : null;
+  if (!dims || !dims.length || !dims.every((x) => x.k === 'num' && x.isInt && x.value > 0)) return undefined;
+  return { k: 'dataType', dtype: dt, dims: dims.map((x) => (x as { value: number }).value) };
+}
+
 /** Why a `Field[...]` annotation is not one orch compiles, naming what GT4Py does with it. */
 function unsupportedFieldForm(items: Value[]): string {
   const dt = items[items.length - 1];
   const dataDims = (v: Value | undefined) => v?.k === 'tuple' && v.items.every((x) => x.k === 'num');
   if ((dt.k === 'tuple' && dt.items.length === 2 && dataDims(dt.items[1])) || (items.length >= 2 && items[items.length - 2].k === 'dtype' && dataDims(dt))) {
-    return 'data dimensions (Field[(dtype, (n,))], vector or matrix per point) are supported by GT4Py but not by orch yet: pass one field per component';
+    return 'data dimensions are written Field[(dtype, (n, ...))] or Field[axes, (dtype, (n, ...))], each extent a positive integer';
   }
   if (dt.k === 'str' && /^u?int(8|16)$|^uint(32|64)$/.test(dt.value)) return narrowIntWhy(dt.value);
   if (dt.k === 'opaque') return dt.why;

@@ -48,6 +48,18 @@ export const GTSCRIPT_NAMES: Record<string, Value> = {
   int64: { k: 'dtype', dtype: 'int64' },
 };
 
+/**
+ * The names GT4Py treats as gtscript builtins inside stencil and function bodies, imported
+ * or not (its `gtscript.builtins`): `with computation(PARALLEL), interval(...)` needs no
+ * import there, because GT4Py never evaluates those names in the module's scope.
+ */
+export const GT4PY_BODY_BUILTINS: ReadonlySet<string> = new Set([
+  'I', 'J', 'K', 'IJ', 'IK', 'JK', 'IJK', 'FORWARD', 'BACKWARD', 'PARALLEL', 'Field',
+  'computation', 'interval', 'horizontal', 'region', '__INLINED', 'compile_assert',
+  ...MATH_BUILTINS, 'asin', 'acos', 'atan', 'asinh', 'acosh', 'atanh',
+  'int32', 'int64', 'float32', 'float64',
+].filter((n) => n in GTSCRIPT_NAMES));
+
 const NOWHERE = { file: '', line: 0, col: 0 };
 /** numpy's integer types orch has no field dtype for: using one says so (GT4Py has them). */
 const narrowInts: Record<string, Value> = Object.fromEntries(

@@ -14,7 +14,8 @@ export type Value =
   | { k: 'dict'; entries: Record<string, Value> }
   | { k: 'module'; name: string; scope: ModuleScope | null; members?: Record<string, Value> }
   | { k: 'dtype'; dtype: DType }
-  | { k: 'fieldType'; dtype: DType; axes: Axes }
+  /** `Field[...]` (with `dims`: data dimensions) or `GlobalTable[...]` (axes `''`). */
+  | { k: 'fieldType'; dtype: DType; axes: Axes; dims?: number[] }
   | { k: 'axes'; axes: Axes }
   | { k: 'order'; order: IterationOrder }
   | { k: 'axisIndex'; axis: 'I' | 'J' | 'K'; index: number; offset: number }
@@ -69,6 +70,8 @@ export interface FunctionInfo {
   kind: FunctionKind;
   /** `@stencil(externals={...})` / `@gtscript.stencil(backend=..., externals=...)` */
   externals: Record<string, Value>;
+  /** `@gtscript.stencil(backend="...")` given as a string: what it means to orch, and where it is. */
+  backend?: { name: string; kind: 'python' | 'cpu' | 'cuda'; loc: SourceLoc };
 }
 
 /** A class at module level: its methods and the compile-time values of its class body. */

@@ -4,7 +4,7 @@ import type { Boundary } from '../layout/HaloTopology.js';
 import type { RankLayout } from '../layout/RankLayout.js';
 import { HaloExchange } from './HaloExchange.js';
 import { allocate, contiguousStrides, type NDArray } from '../runtime/ndarray.js';
-import { VARIABLE_K_HINT } from '../runtime/locatedError.js';
+import { DATA_INDEX_HINT, OUT_OF_BOUNDS_HINT, VARIABLE_K_HINT } from '../runtime/locatedError.js';
 import { coerce, compileExpr, type Ev, type ExprScope } from './compileExpr.js';
 import { hostFunction, type HostFn } from './hostFunction.js';
 
@@ -71,6 +71,7 @@ export class Interpreter {
   private pt = [0, 0, 0];
   private domain = [0, 0, 0];
   private launchName = '';
+  private launchLoc: SourceLoc | undefined;
   private readonly hosts = new Map<string, HostFn>();
   /** Source line of the statement being compiled, for errors raised while it runs. */
   private stmtLoc: SourceLoc | undefined;
@@ -86,7 +87,7 @@ export class Interpreter {
       if (!st) throw new Error(`interpreter: unknown array ${name}`);
       return st;
     },
-    index: (name, offset, kOffset, loc) => this.index(name, offset, kOffset, loc),
+    index: (name, offset, kOffset, loc, data) => this.index(name, offset, kOffset, loc, data),
   };
 
   constructor(
@@ -155,7 +156,14 @@ export class Interpreter {
 
   private bindArray(decl: ArrayDecl, a: NDArray): void {
     if (a.dtype !== decl.dtype) fail('E_ARG_DTYPE', `field '${decl.name}' has dtype ${a.dtype}, ${decl.dtype} expected`, { hint: `convert it with .astype(np.${decl.dtype})` });
-    if (a.shape.length !== decl.axes.length) fail('E_ARG_SHAPE', `field '${decl.name}' has ${a.shape.length} dimensions, ${decl.axes.length} expected (${decl.axes})`, { hint: 'pass an array with one dimension per field axis' });
+    const dims = decl.dims ?? [];
+    if (a.shape.length !== decl.axes.length + dims.length) {
+      fail('E_ARG_SHAPE', `field '${decl.name}' has ${a.shape.length} dimensions, ${decl.axes.length + dims.length} expected (${describeAxes(decl)})`, { hint: dims.length ? 'pass an array with one dimension per field axis, then its data dimensions' : 'pass an array with one dimension per field axis' });
+    }
+    const trailing = a.shape.slice(decl.axes.length);
+    if (trailing.some((n, d) => n !== dims[d])) {
+      fail('E_ARG_SHAPE', `field '${decl.name}' has data dimensions (${trailing.join(', ')}), (${dims.join(', ')}) expected`, { hint: 'pass an array whose last dimensions are the data dimensions of its Field[...] type' });
+    }
     let data: ArrayState['data'];
     if (a.data instanceof BigInt64Array) data = Float64Array.from(a.data, (x) => Number(x));
     else data = a.data as ArrayState['data'];
@@ -244,6 +252,7 @@ export class Interpreter {
 
   private launch(s: Extract<PStmt, { kind: 'launch' }>): void {
     this.launchName = s.stencil;
+    this.launchLoc = s.loc;
     for (const r of s.requires ?? []) {
       if (!this.evalHost(r.cond)) {
         const message = r.message.replace(/\{(\d+)\}/g, (_, n: string) => String(this.evalHost(r.args[Number(n)])));
@@ -358,7 +367,32 @@ export class Interpreter {
 
   // ---- closures ----
 
-  private index(name: string, offset: [number, number, number], kOffset?: Ev, readLoc?: SourceLoc): () => number {
+  private index(name: string, offset: [number, number, number], kOffset?: Ev, readLoc?: SourceLoc, data?: Ev[]): () => number {
+    const spatial = this.spatialIndex(name, offset, kOffset, readLoc);
+    if (!data?.length) return spatial;
+    const st = this.arrays.get(name)!;
+    const dims = st.decl.dims ?? [];
+    const n = st.axes.length;
+    const loc = readLoc ?? this.stmtLoc;
+    const pt = this.pt;
+    return () => {
+      let idx = spatial();
+      data.forEach((ev, d) => {
+        const x = ev();
+        if (x < 0 || x >= dims[d]) {
+          // same message as the compiled code's check (plugins/codegen/ExprEmitter.ts, dataIndex)
+          fail('E_OUT_OF_BOUNDS', `stencil '${this.launchName}': field '${name}' is indexed along data dimension ${d} at index ${x}, outside its ${dims[d]} entries (compute point ${pt.join(', ')})`, {
+            loc: loc ?? st.decl.loc,
+            hint: DATA_INDEX_HINT,
+          });
+        }
+        idx += x * st.strides[n + d];
+      });
+      return idx;
+    };
+  }
+
+  private spatialIndex(name: string, offset: [number, number, number], kOffset?: Ev, readLoc?: SourceLoc): () => number {
     const st = this.arrays.get(name);
     if (!st) throw new Error(`interpreter: unknown array ${name}`);
     const pt = this.pt;
@@ -374,9 +408,10 @@ export class Interpreter {
             { loc: loc ?? st.decl.loc, hint: VARIABLE_K_HINT },
           );
         }
-        fail('E_OUT_OF_BOUNDS', `stencil ${this.launchName}: field '${name}' is accessed at ${'IJK'[st.axes[a]]} index ${idx}, outside its shape (${st.shape.join(', ')})`, {
-          loc: st.decl.loc,
-          hint: 'the domain and origin do not fit this field: enlarge the array or shrink the domain',
+        // located at the launch's call, as the compiled code's check before the launch (HostShell.boundsChecks)
+        fail('E_OUT_OF_BOUNDS', `stencil '${this.launchName}': array '${name}' is accessed at ${'IJK'[st.axes[a]]} index ${idx}, outside its shape [${st.shape.join(', ')}]`, {
+          loc: this.launchLoc ?? st.decl.loc,
+          hint: OUT_OF_BOUNDS_HINT,
         });
       }
       return idx;
@@ -386,7 +421,7 @@ export class Interpreter {
       return () =>
         check(st.origin[0] + pt[0] + offset[0], 0) * st.strides[0] +
         check(st.origin[1] + pt[1] + offset[1], 1) * st.strides[1] +
-        check(st.origin[2] + pt[2] + offset[2] + dk(), 2);
+        check(st.origin[2] + pt[2] + offset[2] + dk(), 2) * st.strides[2];
     }
     return () => {
       let idx = 0;
@@ -411,7 +446,7 @@ export class Interpreter {
     switch (s.kind) {
       case 'assign': {
         const st = this.arrays.get(s.target)!;
-        const idx = this.index(s.target, [0, 0, s.kOffset ?? 0]);
+        const idx = this.index(s.target, [0, 0, s.kOffset ?? 0], undefined, undefined, s.data?.map((d) => () => d));
         const v = this.compile(s.value);
         const dtype = st.decl.dtype;
         return () => {
@@ -469,14 +504,14 @@ export class Interpreter {
   private compileCheck(s: Extract<Stmt, { kind: 'check' }>): () => void {
     const st = this.arrays.get(s.target)!;
     const dk = s.kOffset ?? 0;
-    const idx = this.index(s.target, [0, 0, dk]);
+    const idx = this.index(s.target, [0, 0, dk], undefined, undefined, s.data?.map((d) => () => d));
     const c = s.check;
     const pt = this.pt;
     return () => {
       const v = st.data[idx()];
       const bad = c.test === 'nan' ? Number.isNaN(v) : v < c.threshold;
       if (!bad) return;
-      const at = st.axes.map((ax, pos) => `${'ijk'[ax]}=${st.origin[pos] + pt[ax] + (ax === 2 ? dk : 0)}`).join(', ');
+      const at = [...st.axes.map((ax, pos) => `${'ijk'[ax]}=${st.origin[pos] + pt[ax] + (ax === 2 ? dk : 0)}`), ...(s.data ?? []).map((x, d) => `d${d}=${x}`)].join(', ');
       const what = c.test === 'nan' ? 'is NaN' : `is ${v}, below ${c.threshold}`;
       const message = `debug check: ${s.target} ${what} at ${at} in program ${c.program}, stencil ${c.stencil} (${s.loc.file}:${s.loc.line})`;
       if (c.action === 'abort') fail('E_DEBUG_CHECK', message, { loc: s.loc, hint: 'set the debug action to log to continue past failed checks' });
@@ -491,6 +526,11 @@ export class Interpreter {
   compile(e: Expr): Ev {
     return compileExpr(e, this.scope);
   }
+}
+
+/** `IJK` or `IJK, data (3, 2)`: what an array's dimensions are, for messages. */
+function describeAxes(decl: ArrayDecl): string {
+  return [decl.axes || 'no spatial axis', ...(decl.dims ? [`data (${decl.dims.join(', ')})`] : [])].join(', ');
 }
 
 function axisMap(decl: ArrayDecl): number[] {

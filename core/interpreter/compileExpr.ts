@@ -13,8 +13,11 @@ export type Ev = () => number;
 export interface ExprScope {
   scalar(name: string): { v: number };
   array(name: string): { data: ArrayLike<number>; shape: number[] };
-  /** The element index of array `name` at `offset` (plus a variable K offset) from the current point. */
-  index(name: string, offset: Offset, kOffset: Ev | undefined, loc: SourceLoc | undefined): () => number;
+  /**
+   * The element index of array `name` at `offset` (plus a variable K offset) from the
+   * current point, at data index `data` when the array has data dimensions.
+   */
+  index(name: string, offset: Offset, kOffset: Ev | undefined, loc: SourceLoc | undefined, data?: Ev[]): () => number;
 }
 
 /** A value converted to `dtype` as numpy's astype does. */
@@ -54,7 +57,7 @@ export function compileExpr(e: Expr, scope: ExprScope): Ev {
     }
     case 'field': {
       const st = scope.array(e.name);
-      const idx = scope.index(e.name, e.offset, e.kOffset && compile(e.kOffset), e.loc);
+      const idx = scope.index(e.name, e.offset, e.kOffset && compile(e.kOffset), e.loc, e.data?.map(compile));
       return () => st.data[idx()];
     }
     case 'cast': {

@@ -124,6 +124,11 @@ export function launchArrays(launch: Launch): Set<string> {
 }
 
 /** Arrays of a launch read at a variable K offset somewhere. */
+/** Whether a launch reads some array at a data index computed at run time (a checked read). */
+export function computedDataReads(launch: Launch): boolean {
+  return launch.loops.some((v) => v.body.some((h) => reads(h.body).some((r) => r.computedData)));
+}
+
 export function variableKReads(launch: Launch): Set<string> {
   const out = new Set<string>();
   for (const v of launch.loops) for (const h of v.body) for (const r of reads(h.body)) if (r.variableK) out.add(r.name);

@@ -32,8 +32,8 @@ class IRParser extends StmtParser {
   private readonly stencils: Record<string, StencilDef> = {};
   private readonly callbacks: CallbackDecl[] = [];
 
-  /** `name: field<dtype, AXES>` or `name: dtype` */
-  private param(): { name: string; loc: SourceLoc; dtype: DType; axes?: Axes } {
+  /** `name: field<dtype, AXES>`, `name: field<dtype, AXES, (d0, ...)>`, `name: field<dtype, (d0, ...)>` or `name: dtype` */
+  private param(): { name: string; loc: SourceLoc; dtype: DType; axes?: Axes; dims?: number[] } {
     const loc = this.t.loc();
     const name = this.t.ident('a parameter name');
     this.t.expect(':');
@@ -41,9 +41,15 @@ class IRParser extends StmtParser {
     this.t.expect('<');
     const dtype = this.dtype();
     this.t.expect(',');
-    const axes = this.oneOf<Axes>(AXES, 'axes');
+    let axes: Axes = '';
+    if (!this.t.is('(')) {
+      axes = this.oneOf<Axes>(AXES, 'axes');
+      if (this.t.is(',')) this.t.next();
+    }
+    let dims: number[] | undefined;
+    if (this.t.eat('(')) dims = this.list(')', () => this.t.int());
     this.t.expect('>');
-    return { name, loc, dtype, axes };
+    return { name, loc, dtype, axes, ...(dims ? { dims } : {}) };
   }
 
   private readonly programScope: ExprScope = {
@@ -59,9 +65,9 @@ class IRParser extends StmtParser {
     t.expect('(');
     const params: ParamDecl[] = this.list(')', () => {
       const p = this.param();
-      if (p.axes) this.arrays.set(p.name, { name: p.name, dtype: p.dtype, axes: p.axes, role: 'arg', loc: p.loc });
+      if (p.axes !== undefined) this.arrays.set(p.name, { name: p.name, dtype: p.dtype, axes: p.axes, ...(p.dims ? { dims: p.dims } : {}), role: 'arg', loc: p.loc });
       else this.scalars.set(p.name, { name: p.name, dtype: p.dtype, role: 'arg' });
-      return { name: p.name, kind: p.axes ? 'field' : 'scalar' };
+      return { name: p.name, kind: p.axes !== undefined ? 'field' : 'scalar' };
     });
     const compiletime: Record<string, number | boolean> = {};
     if (t.eat('compiletime')) {
@@ -143,7 +149,7 @@ class IRParser extends StmtParser {
     t.expect('(');
     const params = this.list(')', () => {
       const p = this.param();
-      if (p.axes) fields.push({ name: p.name, dtype: p.dtype, axes: p.axes, role: 'api' });
+      if (p.axes !== undefined) fields.push({ name: p.name, dtype: p.dtype, axes: p.axes, ...(p.dims ? { dims: p.dims } : {}), role: 'api' });
       else scalars.push({ name: p.name, dtype: p.dtype });
       return p.name;
     });

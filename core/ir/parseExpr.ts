@@ -129,7 +129,13 @@ export class ExprParser {
       let kOffset: Expr | undefined;
       if (t.eat('+')) kOffset = this.parse(scope, 'int64');
       t.expect(']');
-      return { kind: 'field', name, offset: [i, j, k], ...(kOffset ? { kOffset, loc: this.t.loc(tok) } : {}), dtype };
+      let data: Expr[] | undefined;
+      if (t.eat('[')) {
+        data = [this.parse(scope, 'int64')];
+        while (t.eat(',')) data.push(this.parse(scope, 'int64'));
+        t.expect(']');
+      }
+      return { kind: 'field', name, offset: [i, j, k], ...(kOffset ? { kOffset } : {}), ...(data ? { data } : {}), ...(kOffset || data?.some((d) => d.kind !== 'lit') ? { loc: this.t.loc(tok) } : {}), dtype };
     }
     const dtype = scope.scalar(name);
     if (!dtype) t.error(`unknown scalar '${name}'`, tok);

@@ -91,7 +91,8 @@ export class StmtParser {
         }
         const target = t.ident('the checked array');
         const kOffset = this.writeOffset();
-        out.push({ kind: 'check', target, check: { test, threshold, program: this.name, stencil, action: 'abort' }, loc, ...(kOffset ? { kOffset } : {}) });
+        const data = this.writeData();
+        out.push({ kind: 'check', target, check: { test, threshold, program: this.name, stencil, action: 'abort' }, loc, ...(kOffset ? { kOffset } : {}), ...(data ? { data } : {}) });
       } else if (!assign && t.eat('if')) {
         const cond = this.ex.parse(scope, 'bool');
         t.expect('{');
@@ -129,10 +130,20 @@ export class StmtParser {
         const dtype = scope.field(target);
         if (!dtype) t.error(`unknown field '${target}'`, targetTok);
         const kOffset = this.writeOffset();
+        const data = this.writeData();
         t.expect('=');
-        out.push({ kind: 'assign', target, value: this.ex.parse(scope, dtype), loc, ...(kOffset ? { kOffset } : {}) });
+        out.push({ kind: 'assign', target, value: this.ex.parse(scope, dtype), loc, ...(kOffset ? { kOffset } : {}), ...(data ? { data } : {}) });
       }
     }
+    return out;
+  }
+
+  /** `[d0, d1]` after the offset of a write to one element of a field's data dimensions. */
+  private writeData(): number[] | undefined {
+    if (!this.t.eat('[')) return undefined;
+    const out = [this.t.int()];
+    while (this.t.eat(',')) out.push(this.t.int());
+    this.t.expect(']');
     return out;
   }
 

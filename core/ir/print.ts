@@ -1,3 +1,4 @@
+import { forEachPStmt } from './visit.js';
 import type { AxisBound, CallbackDecl, Expr, HLoop, HostStmt, PStmt, Program, RegionAxis, StencilDef, Stmt, VLoop } from './types.js';
 
 /**
@@ -29,9 +30,11 @@ export function printExpr(e: Expr): string {
   switch (e.kind) {
     case 'lit':
       return typeof e.value === 'boolean' ? (e.value ? 'True' : 'False') : e.dtype === 'float32' ? `${num(e.value, e.dtype)}f` : num(e.value, e.dtype);
-    case 'field':
-      if (e.kOffset) return `${e.name}[${e.offset[0]}, ${e.offset[1]}, ${e.offset[2]} + ${printExpr(e.kOffset)}]`;
-      return `${e.name}[${e.offset.join(', ')}]`;
+    case 'field': {
+      const data = e.data ? `[${e.data.map(printExpr).join(', ')}]` : '';
+      if (e.kOffset) return `${e.name}[${e.offset[0]}, ${e.offset[1]}, ${e.offset[2]} + ${printExpr(e.kOffset)}]${data}`;
+      return `${e.name}[${e.offset.join(', ')}]${data}`;
+    }
     case 'scalar':
       return e.name;
     case 'shape':
@@ -58,17 +61,29 @@ function regionAxis(a: RegionAxis): string {
   return `${a.start ? bound(a.start) : ''}:${a.end ? bound(a.end) : ''}`;
 }
 
+/** `[0, 0, k]` of a write at a K offset, then `[d0, d1]` of a write to one data element. */
+function writeAt(s: { kOffset?: number; data?: number[] }): string {
+  const k = s.kOffset || s.data ? `[0, 0, ${s.kOffset ?? 0}]` : '';
+  return s.data ? `${k}[${s.data.join(', ')}]` : k;
+}
+
+/** `<dtype, AXES>` of a field, with its data dimensions: `<float64, IJK, (3, 2)>`, `<float64, (4)>` for a table. */
+export function fieldType(f: { dtype: string; axes: string; dims?: number[] }): string {
+  const dims = f.dims ? `(${f.dims.join(', ')})` : '';
+  return `<${[f.dtype, f.axes, dims].filter((x) => x !== '').join(', ')}>`;
+}
+
 function stmts(list: Stmt[], ind: string, out: string[]): void {
   for (const s of list) {
     switch (s.kind) {
       case 'assign':
-        out.push(`${ind}${s.target}${s.kOffset ? `[0, 0, ${s.kOffset}]` : ''} = ${printExpr(s.value)}`);
+        out.push(`${ind}${s.target}${writeAt(s)} = ${printExpr(s.value)}`);
         break;
       case 'let':
         out.push(`${ind}let ${s.name} = ${printExpr(s.value)}`);
         break;
       case 'check':
-        out.push(`${ind}check ${s.check.test}${s.check.test === 'negative' ? ` < ${s.check.threshold}` : ''} ${s.target}${s.kOffset ? `[0, 0, ${s.kOffset}]` : ''}`);
+        out.push(`${ind}check ${s.check.test}${s.check.test === 'negative' ? ` < ${s.check.threshold}` : ''} ${s.target}${writeAt(s)}`);
         break;
       case 'if':
         out.push(`${ind}if ${printExpr(s.cond)} {`);
@@ -93,11 +108,11 @@ function stmts(list: Stmt[], ind: string, out: string[]): void {
   }
 }
 
-export function printStencil(def: StencilDef, ind = ''): string {
+function printStencil(def: StencilDef, ind = ''): string {
   const out: string[] = [];
   const params = def.params.map((p) => {
     const f = def.fields.find((x) => x.name === p);
-    if (f) return `${p}: field<${f.dtype}, ${f.axes}>`;
+    if (f) return `${p}: field${fieldType(f)}`;
     return `${p}: ${def.scalars.find((x) => x.name === p)!.dtype}`;
   });
   out.push(`${ind}stencil ${def.name}(${params.join(', ')}) {`);
@@ -233,7 +248,7 @@ export function printProgram(p: Program): string {
   const params = p.params.map((prm) => {
     if (prm.kind === 'field') {
       const a = p.arrays.find((x) => x.name === prm.name)!;
-      return `${prm.name}: field<${a.dtype}, ${a.axes}>`;
+      return `${prm.name}: field${fieldType(a)}`;
     }
     return `${prm.name}: ${p.scalars.find((x) => x.name === prm.name)!.dtype}`;
   });
@@ -246,16 +261,9 @@ export function printProgram(p: Program): string {
   }
   for (const s of p.scalars) if (s.role === 'local') out.push(`  local ${s.name}: ${s.dtype}`);
   const used = new Set<string>();
-  const collect = (l: PStmt[]) =>
-    l.forEach((s) => {
-      if (s.kind === 'call') used.add(s.stencil);
-      else if (s.kind === 'for' || s.kind === 'while') collect(s.body);
-      else if (s.kind === 'if') {
-        collect(s.then);
-        collect(s.else);
-      }
-    });
-  collect(p.body);
+  forEachPStmt(p.body, (s) => {
+    if (s.kind === 'call') used.add(s.stencil);
+  });
   for (const name of Object.keys(p.stencils)) if (used.has(name)) out.push(printStencil(p.stencils[name], '  '));
   for (const cb of p.callbacks ?? []) out.push(printCallback(cb, '  '));
   out.push('  body {');

@@ -12,7 +12,8 @@
 import type { Code } from '../diagnostics/codes.js';
 
 export type DType = 'float64' | 'float32' | 'int32' | 'int64' | 'bool';
-export type Axes = 'IJK' | 'IJ' | 'IK' | 'JK' | 'I' | 'J' | 'K';
+/** Spatial axes of an array; `''` has none (a GlobalTable: data dimensions only). */
+export type Axes = 'IJK' | 'IJ' | 'IK' | 'JK' | 'I' | 'J' | 'K' | '';
 export type IterationOrder = 'PARALLEL' | 'FORWARD' | 'BACKWARD';
 
 /** 1-based line and column in a user's source file. */
@@ -58,8 +59,14 @@ export type Expr =
    *
    *     f[0, 0, 1]               constant offset
    *     f[0, 0, 0 + (lev + 1)]   variable K offset (printed form)
+   *
+   * `data` indexes the data dimensions of a field that has them (`dims`), one int
+   * expression per dimension: constants (checked when lowered) or values computed at the
+   * point (`table.A[idx]`), which backends check as they read, like variable K offsets.
+   *
+   *     v[0, 0, 0][1]            data index (GT4Py's `v[0, 0, 0][1]`)
    */
-  | { kind: 'field'; name: string; offset: Offset; kOffset?: Expr; loc?: SourceLoc; dtype: DType }
+  | { kind: 'field'; name: string; offset: Offset; kOffset?: Expr; data?: Expr[]; loc?: SourceLoc; dtype: DType }
   /** Runtime scalar: a stencil scalar parameter, or a program scalar variable. */
   | { kind: 'scalar'; name: string; dtype: DType }
   | { kind: 'unary'; op: UnaryOp; arg: Expr; dtype: DType }
@@ -104,11 +111,11 @@ export type Stmt =
    * Writes `target` at the current point, or `kOffset` levels away from it (gtscript's K
    * offset write `f[0, 0, 1] = ...`, legal in FORWARD/BACKWARD computations only).
    */
-  | { kind: 'assign'; target: string; value: Expr; loc: SourceLoc; kOffset?: number }
+  | { kind: 'assign'; target: string; value: Expr; loc: SourceLoc; kOffset?: number; data?: number[] }
   /** Assigns a point-local scalar of the enclosing HLoop (a temporary shrunk to a scalar). */
   | { kind: 'let'; name: string; value: Expr; loc: SourceLoc }
   /** Checks the value just written to `target` at the current point (debug builds). */
-  | { kind: 'check'; target: string; check: DebugCheck; loc: SourceLoc; kOffset?: number }
+  | { kind: 'check'; target: string; check: DebugCheck; loc: SourceLoc; kOffset?: number; data?: number[] }
   | { kind: 'if'; cond: Expr; then: Stmt[]; else: Stmt[]; loc: SourceLoc }
   | { kind: 'while'; cond: Expr; body: Stmt[]; loc: SourceLoc }
   /**
@@ -134,6 +141,8 @@ export interface FieldDecl {
   name: string;
   dtype: DType;
   axes: Axes;
+  /** Extents of the data dimensions (`Field[(dtype, (3, 2))]`), stored after the spatial axes. */
+  dims?: number[];
   /** API fields are parameters; temporaries are implicit locals of the stencil. */
   role: 'api' | 'temp';
 }
@@ -171,6 +180,11 @@ export interface ArrayDecl {
   name: string;
   dtype: DType;
   axes: Axes;
+  /**
+   * Extents of the data dimensions (args only): the array is (spatial..., d0, d1, ...) with
+   * the data dimensions C-contiguous, so element (p, d) sits at p's offset + flat(d).
+   */
+  dims?: number[];
   role: 'arg' | 'temporary' | 'transient';
   /** For temporaries and transients: the allocated extent along each of `axes`. */
   shape?: Expr[];
@@ -382,6 +396,16 @@ export interface Program {
 /** Axis letters of an array, in storage order. */
 export function axisIndices(axes: Axes): number[] {
   return [...axes].map((a) => 'IJK'.indexOf(a));
+}
+
+/** Row-major position of data index `idx` within data dimensions `dims`. */
+export function flatDataIndex(dims: readonly number[], idx: readonly number[]): number {
+  return idx.reduce((acc, x, n) => acc * dims[n] + x, 0);
+}
+
+/** Elements per spatial point of an array with data dimensions `dims` (1 without). */
+export function dataSize(dims: readonly number[] | undefined): number {
+  return (dims ?? []).reduce((a, b) => a * b, 1);
 }
 
 /** A stencil call after library expansion (see `PStmt`). */

@@ -8,13 +8,15 @@ export interface Access {
   offset: Offset;
   /** The read also has a variable K offset (added to `offset[2]` at run time). */
   variableK: boolean;
+  /** The read has a data index computed at run time (checked as it reads, like variableK). */
+  computedData: boolean;
 }
 
 /** Field reads of a statement tree. */
 export function reads(stmts: readonly Stmt[]): Access[] {
   const out: Access[] = [];
   forEachExpr(stmts, (e) => {
-    if (e.kind === 'field') out.push({ name: e.name, offset: e.offset, variableK: e.kOffset !== undefined });
+    if (e.kind === 'field') out.push({ name: e.name, offset: e.offset, variableK: e.kOffset !== undefined, computedData: !!e.data?.some((d) => d.kind !== 'lit') });
   });
   return out;
 }

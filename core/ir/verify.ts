@@ -1,4 +1,20 @@
 import type { CallbackDecl, Expr, HostStmt, PStmt, Program, StencilDef, Stmt } from './types.js';
+
+/**
+ * What is wrong with the data index of an access to an array with data dimensions `dims`
+ * (null when nothing): every data dimension indexed, constants within their extents.
+ */
+export function dataIndexProblem(name: string, dims: readonly number[] | undefined, data: readonly (Expr | number)[] | undefined): string | null {
+  const n = dims?.length ?? 0;
+  if ((data?.length ?? 0) !== n) return `'${name}' has ${n} data dimension(s) but is indexed with ${data?.length ?? 0}`;
+  for (let d = 0; d < n; d++) {
+    const x = data![d];
+    const v = typeof x === 'number' ? x : x.kind === 'lit' ? Number(x.value) : null;
+    if (typeof x !== 'number' && x.dtype !== 'int32' && x.dtype !== 'int64') return `data index ${d} of '${name}' is ${x.dtype}, not an integer`;
+    if (v !== null && (!Number.isInteger(v) || v < 0 || v >= dims![d])) return `data index ${d} of '${name}' is ${v}, outside [0, ${dims![d]})`;
+  }
+  return null;
+}
 import { forEachHostStmt, forEachPStmt, forEachStmt } from './visit.js';
 
 /**
@@ -37,12 +53,18 @@ export function verifyProgram(p: Program): string[] {
         else if (dt !== s.value.dtype) errors.push(`${where}: local ${s.name} is ${dt} but is assigned ${s.value.dtype}`);
         pointExpr(s.value, where, locals);
       } else if (s.kind === 'check') {
-        if (!arrays.has(s.target)) errors.push(`${where}: check of unknown array '${s.target}'`);
+        const a = arrays.get(s.target);
+        if (!a) errors.push(`${where}: check of unknown array '${s.target}'`);
+        else {
+          const bad = dataIndexProblem(s.target, a.dims, s.data);
+          if (bad) errors.push(`${where}: ${bad}`);
+        }
       } else if (s.kind === 'assign') {
         const a = arrays.get(s.target);
         if (!a) errors.push(`${where}: assignment to unknown array '${s.target}'`);
         else if (a.dtype !== s.value.dtype) errors.push(`${where}: ${s.target} is ${a.dtype} but is assigned ${s.value.dtype}`);
         else if (s.kOffset && !a.axes.includes('K')) errors.push(`${where}: ${s.target} (${a.axes}) is written at a K offset but has no K axis`);
+        else if (dataIndexProblem(s.target, a.dims, s.data)) errors.push(`${where}: ${dataIndexProblem(s.target, a.dims, s.data)}`);
         pointExpr(s.value, where, locals);
       } else if (s.kind === 'if' || s.kind === 'while') pointExpr(s.cond, where, locals);
     });
@@ -54,6 +76,8 @@ export function verifyProgram(p: Program): string[] {
         if (!a) return `unknown array '${x.name}'`;
         if (a.dtype !== x.dtype) return `'${x.name}' read as ${x.dtype} but is ${a.dtype}`;
         if (x.kOffset && !a.axes.includes('K')) return `'${x.name}' (${a.axes}) is read at a variable K offset but has no K axis`;
+        const bad = dataIndexProblem(x.name, a.dims, x.data);
+        if (bad) return bad;
       }
       if (x.kind === 'scalar' && !scalars.has(x.name)) return `unknown scalar '${x.name}'`;
       return null;
@@ -68,7 +92,13 @@ export function verifyProgram(p: Program): string[] {
             break;
           }
           errors.push(...verifyStencil(def));
-          for (const [param, arr] of Object.entries(s.fields)) if (!arrays.has(arr)) errors.push(`call ${s.stencil}: '${param}' bound to unknown array '${arr}'`);
+          for (const [param, arr] of Object.entries(s.fields)) {
+            const a = arrays.get(arr);
+            if (!a) errors.push(`call ${s.stencil}: '${param}' bound to unknown array '${arr}'`);
+            else if (String(def.fields.find((f) => f.name === param)?.dims ?? '') !== String(a.dims ?? '')) {
+              errors.push(`call ${s.stencil}: '${param}' and array '${arr}' have different data dimensions`);
+            }
+          }
           Object.values(s.scalars).forEach((e) => hostExpr(e, `call ${s.stencil}`));
           s.domain.forEach((e) => hostExpr(e, `call ${s.stencil}`));
           break;
@@ -156,7 +186,7 @@ export function verifyProgram(p: Program): string[] {
 }
 
 /** A callback's host body uses only its own scalars and returns its declared dtype. */
-export function verifyCallback(cb: CallbackDecl): string[] {
+function verifyCallback(cb: CallbackDecl): string[] {
   const errors: string[] = [];
   if (!cb.host) return errors;
   const scalars = new Map(cb.host.scalars.map((s) => [s.name, s]));
@@ -197,7 +227,7 @@ export function verifyCallback(cb: CallbackDecl): string[] {
   return errors;
 }
 
-export function verifyStencil(def: StencilDef): string[] {
+function verifyStencil(def: StencilDef): string[] {
   const errors: string[] = [];
   const fields = new Map(def.fields.map((f) => [f.name, f]));
   const scalars = new Set(def.scalars.map((s) => s.name));
@@ -207,6 +237,7 @@ export function verifyStencil(def: StencilDef): string[] {
       const ex = (e: Expr) =>
         checkExpr(e, `stencil ${def.name}`, errors, (x) => {
           if (x.kind === 'field' && !fields.has(x.name)) return `unknown field '${x.name}'`;
+          if (x.kind === 'field') return dataIndexProblem(x.name, fields.get(x.name)!.dims, x.data);
           if (x.kind === 'scalar' && !scalars.has(x.name)) return `unknown scalar '${x.name}'`;
           return null;
         });
@@ -214,6 +245,7 @@ export function verifyStencil(def: StencilDef): string[] {
         const f = fields.get(s.target);
         if (!f) errors.push(`stencil ${def.name}: assignment to unknown field '${s.target}'`);
         else if (f.dtype !== s.value.dtype) errors.push(`stencil ${def.name}: ${s.target} is ${f.dtype} but is assigned ${s.value.dtype}`);
+        else if (dataIndexProblem(s.target, f.dims, s.data)) errors.push(`stencil ${def.name}: ${dataIndexProblem(s.target, f.dims, s.data)}`);
         ex(s.value);
       } else if (s.kind === 'if' || s.kind === 'while') ex(s.cond);
       else if (s.kind !== 'region') errors.push(`stencil ${def.name}: '${s.kind}' statements only exist after library expansion`);
@@ -259,6 +291,7 @@ function checkExpr(e: Expr, where: string, errors: string[], resolve: (e: Expr) 
         expect(e.kOffset.dtype === 'int32' || e.kOffset.dtype === 'int64', `variable K offset of '${e.name}' is ${e.kOffset.dtype}, not an integer`);
         checkExpr(e.kOffset, where, errors, resolve);
       }
+      for (const d of e.data ?? []) checkExpr(d, where, errors, resolve);
       break;
     case 'lit':
       expect(typeof e.value === 'boolean' ? e.dtype === 'bool' : e.dtype !== 'bool', `literal ${e.value} typed ${e.dtype}`);

@@ -24,7 +24,7 @@ export function exprChildren(e: Expr): Expr[] {
     case 'call':
       return e.args;
     case 'field':
-      return e.kOffset ? [e.kOffset] : [];
+      return [...(e.kOffset ? [e.kOffset] : []), ...(e.data ?? [])];
     case 'lit':
     case 'scalar':
     case 'shape':
@@ -50,8 +50,12 @@ export function mapExpr(e: Expr, fn: (e: Expr) => Expr): Expr {
       return fn({ ...e, cond: mapExpr(e.cond, fn), then: mapExpr(e.then, fn), else: mapExpr(e.else, fn) });
     case 'call':
       return fn({ ...e, args: e.args.map((a) => mapExpr(a, fn)) });
-    case 'field':
-      return fn(e.kOffset ? { ...e, kOffset: mapExpr(e.kOffset, fn) } : { ...e });
+    case 'field': {
+      const copy = { ...e };
+      if (e.kOffset) copy.kOffset = mapExpr(e.kOffset, fn);
+      if (e.data) copy.data = e.data.map((d) => mapExpr(d, fn));
+      return fn(copy);
+    }
     default:
       return fn({ ...e });
   }
@@ -168,6 +172,24 @@ export function pstmtLists(s: PStmt): PStmt[][] {
     default:
       return [];
   }
+}
+
+/**
+ * Rebuilds program statements bottom-up: nested lists first, then each statement through
+ * `fn` (launch bodies are point level and left alone), so statements are met in program order.
+ */
+export function flatMapPStmts(stmts: readonly PStmt[], fn: (s: PStmt) => PStmt[]): PStmt[] {
+  return stmts.flatMap((s): PStmt[] => {
+    switch (s.kind) {
+      case 'for':
+      case 'while':
+        return fn({ ...s, body: flatMapPStmts(s.body, fn) });
+      case 'if':
+        return fn({ ...s, then: flatMapPStmts(s.then, fn), else: flatMapPStmts(s.else, fn) });
+      default:
+        return fn(s);
+    }
+  });
 }
 
 /** Visits program statements pre-order; `enter` returning false skips that statement's children. */

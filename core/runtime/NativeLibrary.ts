@@ -11,12 +11,14 @@ export interface SignatureParam {
   dtype: DType;
   /** Fields only. */
   axes?: Axes;
+  /** Fields only: the data dimensions, after the spatial axes and C-contiguous. */
+  dims?: number[];
   /** Fields only: whether the program writes the array (so it must be writable). */
   written?: boolean;
 }
 
 /** One host callback of a compiled program (ABI index = `index`). */
-export interface SignatureCallback {
+interface SignatureCallback {
   index: number;
   name: string;
   /** Where the host finds the function (Python module file and name). */
@@ -104,6 +106,7 @@ export class NativeLibrary {
   private bound: ArgValue[] = [];
   /** The typed arrays that were packed, to detect reallocation before each run. */
   private boundData: (TypedArray | null)[] = [];
+  private boundLength: number[] = [];
   /** Registered koffi trampolines, by callback index. */
   private trampolines: bigint[] = [];
   /** The error a callback raised during the current run (rethrown by `run`). */
@@ -233,6 +236,7 @@ export class NativeLibrary {
     this.blockAddress = base;
     this.bound = bound;
     this.boundData = bound.map((v) => (isNDArray(v) ? v.data : null));
+    this.boundLength = bound.map((v) => (isNDArray(v) ? v.data.length : 0));
   }
 
   /** Fails if a bound array was reallocated since `bind`: its packed pointer would be stale. */
@@ -240,7 +244,8 @@ export class NativeLibrary {
     const params = this.signature.params;
     for (let n = 0; n < this.bound.length; n++) {
       const v = this.bound[n];
-      if (isNDArray(v) && (v.data !== this.boundData[n] || v.data.buffer.byteLength === 0)) {
+      // a detached buffer reads as length 0; an array bound empty (a zero-size field) stays empty
+      if (isNDArray(v) && (v.data !== this.boundData[n] || v.data.length !== this.boundLength[n])) {
         fail('E_ARG_STALE', `argument '${params[n].name}' was reallocated (or detached) after bind`, {
           hint: 'call bind(args) again after replacing an array',
         });
@@ -308,6 +313,7 @@ export class NativeLibrary {
     this.trampolines = [];
     this.bound = [];
     this.boundData = [];
+    this.boundLength = [];
     this.block = undefined;
     this.lib.unload();
     this.lib = undefined;
@@ -360,20 +366,42 @@ function writeDeviceArray(view: DataView, slot: number, p: SignatureParam, value
   if (!isDeviceArray(value)) fail('E_ARG_DTYPE', `argument '${p.name}' must be a ${p.dtype} ${axes} device array, got ${describe(value)}`);
   if (value.dtype !== p.dtype) fail('E_ARG_DTYPE', `argument '${p.name}' must have dtype ${p.dtype}, got ${value.dtype}`);
   if (typeof value.devicePtr !== 'bigint' || value.devicePtr < 0n) fail('E_ARG_DEVICE', `argument '${p.name}' needs devicePtr as a non-negative bigint address`);
-  if (value.shape.length !== axes.length) {
-    fail('E_ARG_RANK', `argument '${p.name}' is declared over ${axes} (${axes.length} axes) but has shape [${value.shape.join(', ')}]`);
-  }
+  checkRank(p, value.shape);
   if (value.shape.some((d) => !Number.isSafeInteger(d) || d < 0)) fail('E_ARG_SHAPE', `argument '${p.name}' has an invalid shape [${value.shape.join(', ')}]`);
   const strides = value.strides ?? contiguousStrides(value.shape);
-  if (strides.length !== axes.length || strides.some((s) => !Number.isSafeInteger(s))) {
-    fail('E_ARG_SHAPE', `argument '${p.name}' has strides [${strides.join(', ')}], expected ${axes.length} integers (in elements)`);
+  if (strides.length !== value.shape.length || strides.some((s) => !Number.isSafeInteger(s))) {
+    fail('E_ARG_SHAPE', `argument '${p.name}' has strides [${strides.join(', ')}], expected ${value.shape.length} integers (in elements)`);
+  }
+  // generated code addresses data dimensions as contiguous after the spatial point
+  const inner = contiguousStrides(p.dims ?? []);
+  if (strides.slice(axes.length).some((s, d) => s !== inner[d] && value.shape[axes.length + d] > 1)) {
+    fail('E_ARG_SHAPE', `argument '${p.name}' has strides [${strides.join(', ')}]: its data dimensions (${(p.dims ?? []).join(', ')}) are not contiguous`, {
+      hint: 'lay the array out with its data dimensions innermost and contiguous (a C-ordered copy)',
+    });
   }
   const count = value.shape.reduce((a, b) => a * b, 1);
   if (count > 0 && value.devicePtr === 0n) fail('E_ARG_DEVICE', `argument '${p.name}' has a null device pointer`);
   view.setBigUint64(slot, value.devicePtr, true);
+  writeSpatial(view, slot, axes.length, value.shape, strides);
+}
+
+/** The shape a field argument must have: one extent per spatial axis, then its data dimensions. */
+function checkRank(p: SignatureParam, shape: readonly number[]): void {
+  const axes = p.axes ?? 'IJK';
+  const dims = p.dims ?? [];
+  if (shape.length !== axes.length + dims.length) {
+    fail('E_ARG_RANK', `argument '${p.name}' is declared over ${axes || 'no spatial axis'} (${axes.length} axes)${dims.length ? ` with data dimensions (${dims.join(', ')})` : ''} but has shape [${shape.join(', ')}]`);
+  }
+  if (shape.slice(axes.length).some((n, d) => n !== dims[d])) {
+    fail('E_ARG_SHAPE', `argument '${p.name}' has shape [${shape.join(', ')}], but its data dimensions are (${dims.join(', ')})`, { hint: 'the last dimensions of the array are the data dimensions of its Field[...] type' });
+  }
+}
+
+/** orch_array's shape and strides: the spatial axes only (data dimensions are implied). */
+function writeSpatial(view: DataView, slot: number, rank: number, shape: readonly number[], strides: readonly number[]): void {
   for (let d = 0; d < 3; d++) {
-    view.setBigInt64(slot + 8 + 8 * d, BigInt(value.shape[d] ?? 0), true);
-    view.setBigInt64(slot + 32 + 8 * d, BigInt(strides[d] ?? 0), true);
+    view.setBigInt64(slot + 8 + 8 * d, BigInt(d < rank ? shape[d] : 0), true);
+    view.setBigInt64(slot + 32 + 8 * d, BigInt(d < rank ? strides[d] : 0), true);
   }
 }
 
@@ -388,9 +416,7 @@ function writeArray(view: DataView, slot: number, p: SignatureParam, value: ArgV
       hint: `convert it, e.g. numpy's .astype(${p.dtype})`,
     });
   }
-  if (value.shape.length !== axes.length) {
-    fail('E_ARG_RANK', `argument '${p.name}' is declared over ${axes} (${axes.length} axes) but has shape [${value.shape.join(', ')}]`);
-  }
+  checkRank(p, value.shape);
   if (value.shape.some((d) => !Number.isSafeInteger(d) || d < 0)) {
     fail('E_ARG_SHAPE', `argument '${p.name}' has an invalid shape [${value.shape.join(', ')}]`);
   }
@@ -401,11 +427,7 @@ function writeArray(view: DataView, slot: number, p: SignatureParam, value: ArgV
   // `.buffer` also moves a small on-heap typed array off the heap, so its address is stable.
   const data = koffi.address(value.data.buffer) + BigInt(value.data.byteOffset);
   view.setBigUint64(slot, data, true);
-  const strides = contiguousStrides(value.shape);
-  for (let d = 0; d < 3; d++) {
-    view.setBigInt64(slot + 8 + 8 * d, BigInt(value.shape[d] ?? 0), true);
-    view.setBigInt64(slot + 32 + 8 * d, BigInt(strides[d] ?? 0), true);
-  }
+  writeSpatial(view, slot, axes.length, value.shape, contiguousStrides(value.shape));
 }
 
 function writeScalar(view: DataView, slot: number, p: SignatureParam, value: ArgValue): void {

@@ -1,6 +1,7 @@
 import { didYouMean, fail } from '../diagnostics.js';
 import type { Axes, CallbackDecl, DType, Program } from '../ir/types.js';
 import type { NDArray } from './ndarray.js';
+import { fieldUpperBoundaries } from '../ir/fieldBoundaries.js';
 
 /**
  * What a caller needs to know about an entry, stored in build-info.json so a cache hit
@@ -9,18 +10,25 @@ import type { NDArray } from './ndarray.js';
 export interface EntryInterface {
   name: string;
   entryKind: 'program' | 'stencil';
-  params: { name: string; kind: 'field' | 'scalar'; dtype: DType; axes?: Axes }[];
+  /** `dims`: the data dimensions of a field, stored after its spatial axes. */
+  params: { name: string; kind: 'field' | 'scalar'; dtype: DType; axes?: Axes; dims?: number[] }[];
   /** Host callbacks (ABI index order), with the bodies orch's own hosts can evaluate. */
   callbacks?: CallbackDecl[];
   /** Stencil entries: the user's scalars, and the generated domain/origin parameters. */
-  stencil?: { scalars: string[]; fields: { name: string; axes: Axes }[]; domainParams: string[]; originParams: Record<string, string[]> };
+  stencil?: {
+    scalars: string[];
+    /** `upper`: how far past the domain's end the stencil touches the field, per axis (GT4Py's boundary), for the default domain. */
+    fields: { name: string; axes: Axes; upper?: number[] }[];
+    domainParams: string[];
+    originParams: Record<string, string[]>;
+  };
 }
 
 export function entryInterface(program: Program): EntryInterface {
   const params = program.params.map((p) => {
     if (p.kind === 'field') {
       const a = program.arrays.find((x) => x.name === p.name)!;
-      return { name: p.name, kind: 'field' as const, dtype: a.dtype, axes: a.axes };
+      return { name: p.name, kind: 'field' as const, dtype: a.dtype, axes: a.axes, ...(a.dims ? { dims: a.dims } : {}) };
     }
     return { name: p.name, kind: 'scalar' as const, dtype: program.scalars.find((x) => x.name === p.name)!.dtype };
   });
@@ -34,7 +42,9 @@ export function entryInterface(program: Program): EntryInterface {
     const originParams: Record<string, string[]> = {};
     let n = 3;
     for (const f of fields) originParams[f.name] = extra.slice(n, (n += f.axes.length));
-    out.stencil = { scalars, fields, domainParams: extra.slice(0, 3), originParams };
+    const domainParams = extra.slice(0, 3);
+    const upper = fieldUpperBoundaries(program, domainParams, originParams);
+    out.stencil = { scalars, fields: fields.map((f) => ({ ...f, upper: upper[f.name] })), domainParams, originParams };
   }
   return out;
 }
@@ -65,10 +75,17 @@ export function buildEntryArgs(program: EntryInterface, spec: CallSpec): EntryAr
   for (const name of fieldNames) {
     const a = spec.fields[name];
     if (!a) fail('E_ARG_MISSING', `missing field argument '${name}' of ${program.name}`, { hint: `pass --in ${name}=path.npy` });
-    const decl = program.params.find((x) => x.name === name) as { dtype: DType; axes: Axes };
+    const decl = program.params.find((x) => x.name === name) as { dtype: DType; axes: Axes; dims?: number[] };
     if (a.dtype !== decl.dtype) fail('E_ARG_DTYPE', `field '${name}' has dtype ${a.dtype}, but ${program.name} declares ${decl.dtype}`, { hint: `save it as ${decl.dtype}` });
-    if (a.shape.length !== decl.axes.length) {
-      fail('E_ARG_SHAPE', `field '${name}' has ${a.shape.length} dimensions (shape ${fmt(a.shape)}), but it is a ${decl.axes} field`, { hint: `pass an array with ${decl.axes.length} dimension(s)` });
+    const dims = decl.dims ?? [];
+    const kind = `${decl.axes ? `a ${decl.axes} field` : 'a GlobalTable'}${dims.length ? ` with data dimensions ${fmt(dims)}` : ''}`;
+    if (a.shape.length !== decl.axes.length + dims.length) {
+      fail('E_ARG_SHAPE', `field '${name}' has ${a.shape.length} dimensions (shape ${fmt(a.shape)}), but it is ${kind}`, {
+        hint: `pass an array with ${decl.axes.length + dims.length} dimension(s)${dims.length ? `: ${decl.axes.length} spatial, then ${fmt(dims)}` : ''}`,
+      });
+    }
+    if (a.shape.slice(decl.axes.length).some((n, d) => n !== dims[d])) {
+      fail('E_ARG_SHAPE', `field '${name}' has shape ${fmt(a.shape)}, but it is ${kind}`, { hint: `its last ${dims.length} dimension(s) must be ${fmt(dims)}` });
     }
     args[name] = a;
   }
@@ -85,6 +102,33 @@ export function buildEntryArgs(program: EntryInterface, spec: CallSpec): EntryAr
     args[name] = spec.scalars[name];
   }
   return args;
+}
+
+/**
+ * GT4Py's origin= forms: one index per axis I, J, K for every field (an IJ-only stencil may
+ * give two), or per field names of fields the stencil takes (`_all_` for the rest).
+ */
+function checkOrigin(origin: CallSpec['origin'], api: { name: string; axes: Axes }[]): void {
+  if (!origin) return;
+  if (Array.isArray(origin)) {
+    const widest = Math.max(...api.map((f) => f.axes.length));
+    if (origin.length !== 3 && origin.length !== widest) {
+      const axes = widest === 3 ? 'I, J, K' : api.find((f) => f.axes.length === widest)!.axes.split('').join(', ');
+      fail('E_USAGE_ORIGIN', `origin ${fmt(origin)} has ${origin.length} entries, but the fields have axes ${axes}`, { hint: `give one index per axis: --origin ${[...Array(widest)].map(() => 0).join(',')}` });
+    }
+    return;
+  }
+  const names = api.map((f) => f.name);
+  for (const [name, value] of Object.entries(origin)) {
+    if (name === '_all_') {
+      if (value.length !== 3) fail('E_USAGE_ORIGIN', `origin _all_ ${fmt(value)} has ${value.length} entries, but it applies to every axis I, J, K`, { hint: 'give three indices: {"_all_": [0, 0, 0]}' });
+      continue;
+    }
+    if (!names.includes(name)) {
+      const guess = didYouMean(name, names);
+      fail('E_USAGE_ORIGIN', `origin for '${name}', which is no field of the stencil`, { hint: guess ? `did you mean '${guess}'?` : `fields: ${names.join(', ')}` });
+    }
+  }
 }
 
 function fmt(shape: number[]): string {
@@ -105,6 +149,7 @@ function stencilArgs(program: EntryInterface, spec: CallSpec, args: EntryArgs): 
     args[name] = spec.scalars[name];
   }
   const api = def.fields;
+  checkOrigin(spec.origin, api);
   const originOf = (name: string, axes: string): number[] => {
     const o = spec.origin;
     let full: number[] | undefined;
@@ -125,17 +170,34 @@ function stencilArgs(program: EntryInterface, spec: CallSpec, args: EntryArgs): 
   for (const f of api) origins[f.name] = originOf(f.name, f.axes);
   let domain = spec.domain;
   if (!domain) {
-    // GT4Py's default: as large as every field allows from its origin
+    // GT4Py's default: as large as every field allows from its origin, less the part of the
+    // field the stencil touches past the domain's end (entries built before orch knew that: 0)
     domain = [0, 1, 2].map((ax) => {
       let n = Infinity;
+      let limiting: string | undefined;
+      let limitingUpper = 0;
       for (const f of api) {
         const pos = f.axes.indexOf('IJK'[ax]);
-        if (pos >= 0) n = Math.min(n, (args[f.name] as NDArray).shape[pos] - origins[f.name][pos]);
+        if (pos < 0) continue;
+        const room = (args[f.name] as NDArray).shape[pos] - origins[f.name][pos] - (f.upper?.[pos] ?? 0);
+        if (room < n) [n, limiting, limitingUpper] = [room, f.name, f.upper?.[pos] ?? 0];
+      }
+      // GT4Py refuses an empty compute domain ("Compute domain contains zero sizes")
+      if (limiting && n <= 0) {
+        const a = args[limiting] as NDArray;
+        const past = limitingUpper ? `, less the ${limitingUpper} point(s) the stencil reads past the domain's end,` : '';
+        fail('E_DOMAIN_EMPTY', `field '${limiting}' of shape ${fmt(a.shape)} at origin ${fmt(origins[limiting])}${past} leaves no points along ${'IJK'[ax]}, so the compute domain is empty`, {
+          hint: `pass fields with at least one point per axis beyond their origin, as GT4Py requires`,
+        });
       }
       return Number.isFinite(n) ? n : 1;
     });
   }
   if (domain.length !== 3 || domain.some((d) => !Number.isInteger(d) || d < 0)) fail('E_USAGE_DOMAIN', `domain must be three non-negative integers, got ${JSON.stringify(domain)}`, { hint: 'write --domain NX,NY,NZ' });
+  const zero = domain.indexOf(0);
+  if (zero >= 0) {
+    fail('E_USAGE_DOMAIN', `domain ${fmt(domain)} has no points along ${'IJK'[zero]}; GT4Py refuses an empty compute domain`, { hint: 'give every axis of --domain at least one point' });
+  }
   // the fields must hold the domain from their origin (extents are checked by the backend).
   // An origin may be negative, as in GT4Py: legal when every access the stencil makes stays
   // inside the array, which the backends check per access before (compiled) or as (interpreter) it runs.

@@ -9,11 +9,19 @@ import type { ArgValue, DeviceArray, SignatureParam } from './NativeLibrary.js';
  * kernels read coalesced, as they would from a CuPy array a GT4Py user allocated.
  */
 
-/** Strides in elements of an array over `axes`, with the last axis of `loopOrder` contiguous. */
+/**
+ * Strides in elements of an array over `axes`, with the last axis of `loopOrder` contiguous
+ * among the spatial axes; data dimensions (the extents after `axes`) stay innermost and
+ * C-contiguous, as generated code addresses them.
+ */
 export function layoutStrides(shape: readonly number[], axes: string, loopOrder: string): number[] {
   const order = [...loopOrder.toUpperCase()].filter((a) => axes.includes(a)).map((a) => axes.indexOf(a));
   const strides = new Array<number>(shape.length).fill(0);
   let stride = 1;
+  for (let d = shape.length - 1; d >= axes.length; d--) {
+    strides[d] = stride;
+    stride *= Math.max(1, shape[d]);
+  }
   for (let n = order.length - 1; n >= 0; n--) {
     strides[order[n]] = stride;
     stride *= Math.max(1, shape[order[n]]);
@@ -23,18 +31,20 @@ export function layoutStrides(shape: readonly number[], axes: string, loopOrder:
 
 /** Copies C-ordered `src` into `dst` laid out with `strides` (or back, with `toStrided` false). */
 function relayout(src: TypedArray, dst: TypedArray, shape: readonly number[], strides: readonly number[], toStrided: boolean): void {
-  const [n0, n1, n2] = [shape[0] ?? 1, shape[1] ?? 1, shape[2] ?? 1];
-  const [s0, s1, s2] = [strides[0] ?? 0, strides[1] ?? 0, strides[2] ?? 0];
   const d = dst as unknown as ArrayLike<number | bigint> & { [n: number]: number | bigint };
   const s = src as unknown as ArrayLike<number | bigint>;
-  let c = 0;
-  for (let i = 0; i < n0; i++) {
-    for (let j = 0; j < n1; j++) {
-      for (let k = 0; k < n2; k++, c++) {
-        const o = i * s0 + j * s1 + k * s2;
-        if (toStrided) d[o] = s[c];
-        else d[c] = s[o];
-      }
+  const rank = shape.length;
+  const idx = new Array<number>(rank).fill(0);
+  const count = shape.reduce((a, b) => a * b, 1);
+  // C-order walk over every element (any rank: spatial axes, then data dimensions)
+  for (let c = 0; c < count; c++) {
+    let o = 0;
+    for (let n = 0; n < rank; n++) o += idx[n] * strides[n];
+    if (toStrided) d[o] = s[c];
+    else d[c] = s[o];
+    for (let n = rank - 1; n >= 0; n--) {
+      if (++idx[n] < shape[n]) break;
+      idx[n] = 0;
     }
   }
 }

@@ -18,7 +18,7 @@ export function syntheticInputs(iface: EntryInterface, shape: number[], given: R
   for (const p of iface.params) {
     if (p.kind !== 'field' || given[p.name]) continue;
     const axes = p.axes ?? 'IJK';
-    const dims = [...axes].map((a) => shape['IJK'.indexOf(a)] ?? 1);
+    const dims = [...[...axes].map((a) => shape['IJK'.indexOf(a)] ?? 1), ...(p.dims ?? [])];
     const arr = allocate(p.dtype, dims);
     for (let n = 0; n < arr.data.length; n++) {
       const v = 1 + rand();

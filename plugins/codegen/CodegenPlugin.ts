@@ -13,12 +13,12 @@ import { generatePythonBinding } from './pythonBinding.js';
 export class CodegenPlugin implements OrchPlugin {
   readonly name = 'orch:codegen';
   apply(compiler: Compiler): void {
-    tapStage(compiler, 'codegen', this.name, (build, compilation) => {
+    tapStage(compiler, 'codegen', this.name, (build) => {
       // codegen of stencil nodes is meaningless: library expansion must have run
       build.need('expanded', 'codegen');
       const out = compiler.config.backend.generate(build.program, compiler.config.codegen);
       // the staging folder is made once generation succeeded, so a codegen error leaves none behind
-      const staging = compilation.cache.staging(build.moduleRel, build.entry);
+      const staging = build.needCache('codegen').staging();
       const file = path.join(staging, `${out.symbol}.cpp`);
       writeCacheFile(file, out.source);
       const extra = out.extraFiles.map((f) => ({ ...f, path: path.join(staging, f.name) }));

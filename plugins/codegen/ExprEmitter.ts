@@ -1,5 +1,12 @@
-import { axisIndices, type AxisBound, type DType, type Expr, type HorizontalRegion, type Offset, type SourceLoc } from '../../core/ir/types.js';
-import { locatedErrorHint, locatedErrorPrefix, VARIABLE_K_HINT } from '../../core/runtime/locatedError.js';
+import { axisIndices, flatDataIndex, type AxisBound, type DType, type Expr, type HorizontalRegion, type Offset, type SourceLoc } from '../../core/ir/types.js';
+import { DATA_INDEX_HINT, locatedErrorHint, locatedErrorPrefix, VARIABLE_K_HINT } from '../../core/runtime/locatedError.js';
+
+/** A constant data index (a literal, or a number already). */
+function constIndex(x: Expr | number): number {
+  if (typeof x === 'number') return x;
+  if (x.kind !== 'lit') throw new Error('a computed data index where a constant one is expected');
+  return Number(x.value);
+}
 import type { Codegen, PointContext } from './Codegen.js';
 import { CTYPE, commonType, convert, cString, floatLiteral, intLiteral, isFloat, isInt } from './cText.js';
 
@@ -25,6 +32,8 @@ export interface VariableKParts {
   hi: string;
   head: string;
   tail: string;
+  /** What `hi - lo` counts in the message: levels (K, the default) or entries (a data dimension). */
+  unit?: 'levels' | 'entries';
 }
 
 /**
@@ -56,7 +65,12 @@ export class ExprEmitter {
       }
       case 'field': {
         const a = this.cg.array(e.name);
-        const ref = e.kOffset ? this.cg.loops.variableKRead(this.variableKParts(e.name, e.offset, e.kOffset, e.loc ?? this.cg.stmtLoc, ctx)) : this.fieldRef(e.name, e.offset, ctx);
+        const computed = (e.data ?? []).findIndex((d) => d.kind !== 'lit');
+        const ref = e.kOffset
+          ? this.cg.loops.variableKRead(this.variableKParts(e.name, e.offset, e.kOffset, e.loc ?? this.cg.stmtLoc, ctx, e.data))
+          : computed >= 0
+            ? this.cg.loops.variableKRead(this.dataIndexParts(e.name, e.offset, e.data!, computed, e.loc ?? this.cg.stmtLoc, ctx))
+            : this.fieldRef(e.name, e.offset, ctx, e.data);
         return convert(a.dtype === 'bool' ? `(${ref} != 0)` : ref, a.dtype, e.dtype);
       }
       case 'shape': {
@@ -184,8 +198,12 @@ export class ExprEmitter {
     throw new Error(`builtin ${e.fn}() is not defined for ${e.dtype}`);
   }
 
-  /** `p_x[...]` for array `name` at `offset` from the current point (i, j, k). */
-  fieldRef(name: string, offset: Offset, ctx: PointContext | undefined): string {
+  /**
+   * `p_x[...]` for array `name` at `offset` from the current point (i, j, k), at constant
+   * data index `data` (the data dimensions are contiguous after the spatial ones, which the
+   * hosts check, so an element is the point's index plus its row-major data offset).
+   */
+  fieldRef(name: string, offset: Offset, ctx: PointContext | undefined, data?: readonly (Expr | number)[]): string {
     const decl = ctx?.hoisted.get(name);
     if (!decl) throw new Error(`array '${name}' is accessed outside a launch that addresses it`);
     const terms = axisIndices(decl.axes).map((a, pos) => {
@@ -194,10 +212,38 @@ export class ExprEmitter {
       const index = o === 0 ? v : o > 0 ? `(${v} + ${o})` : `(${v} - ${-o})`;
       return `${index} * ${this.cg.ids.stride(name, pos)}`;
     });
+    const flat = data?.length ? flatDataIndex(this.cg.array(name).dims ?? [], data.map(constIndex)) : 0;
+    if (flat) terms.push(String(flat));
     return `${this.cg.ids.ptr(name)}[${terms.join(' + ') || '0'}]`;
   }
 
-  variableKParts(name: string, offset: Offset, kOffset: Expr, loc: SourceLoc | undefined, ctx: PointContext | undefined): VariableKParts {
+  /**
+   * A read at a data index computed at run time (dimension `d`; the others constant): a
+   * checked read like a variable K offset's, walking dimension d from the element whose
+   * index along d is 0.
+   */
+  private dataIndexParts(name: string, offset: Offset, data: readonly Expr[], d: number, loc: SourceLoc | undefined, ctx: PointContext | undefined): VariableKParts {
+    const dims = this.cg.array(name).dims ?? [];
+    if (data.some((x, n) => n !== d && x.kind !== 'lit')) throw new Error(`'${name}' is read at more than one computed data index`);
+    const ref = this.fieldRef(name, offset, ctx, data.map((x, n) => (n === d ? 0 : x)));
+    const located = loc ? locatedErrorPrefix('E_OUT_OF_BOUNDS', loc) : '';
+    // same diagnostic as the interpreter's check (core/interpreter/Interpreter.ts, index)
+    const head = cString(`${located}stencil '${this.cg.launchName}': field '${name}' is indexed along data dimension ${d} at index `);
+    return {
+      base: `&${ref}`,
+      stride: String(dims.slice(d + 1).reduce((a, b) => a * b, 1)),
+      idx: convert(this.expr(data[d], ctx), data[d].dtype, 'int64'),
+      lo: '0',
+      hi: String(dims[d]),
+      head,
+      tail: cString(locatedErrorHint(DATA_INDEX_HINT)),
+      unit: 'entries',
+    };
+  }
+
+  variableKParts(name: string, offset: Offset, kOffset: Expr, loc: SourceLoc | undefined, ctx: PointContext | undefined, data?: readonly Expr[]): VariableKParts {
+    if (data?.some((x) => x.kind !== 'lit')) throw new Error(`'${name}' is read at a variable K offset and a computed data index`);
+    const flat = data?.length ? flatDataIndex(this.cg.array(name).dims ?? [], data.map(constIndex)) : 0;
     const decl = ctx?.hoisted.get(name);
     if (!decl) throw new Error(`array '${name}' is accessed outside a launch that addresses it`);
     const letters = axisIndices(decl.axes);
@@ -209,6 +255,7 @@ export class ExprEmitter {
       const o = offset[a];
       return [`${o === 0 ? v : o > 0 ? `(${v} + ${o})` : `(${v} - ${-o})`} * ${this.cg.ids.stride(name, pos)}`];
     });
+    if (flat) terms.push(String(flat));
     const base = terms.length ? `${this.cg.ids.ptr(name)} + ${terms.join(' + ')}` : this.cg.ids.ptr(name);
     const dk = convert(this.expr(kOffset, ctx), kOffset.dtype, 'int64');
     const idx = offset[2] === 0 ? `k + ${dk}` : `k + ${offset[2]} + ${dk}`;

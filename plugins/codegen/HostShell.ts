@@ -1,9 +1,9 @@
-import { launchAccessBounds, launchArrays, variableKReads, type AccessBound } from '../../core/ir/accessBounds.js';
+import { launchAccessBounds, launchArrays, computedDataReads, variableKReads, type AccessBound } from '../../core/ir/accessBounds.js';
 import type { Launch } from '../../core/ir/types.js';
 import { launchWrites } from '../../core/ir/launchWrites.js';
 import { tileLocalNames } from '../../core/ir/uses.js';
 import type { ArrayDecl, Expr, LaunchRequirement, PStmt } from '../../core/ir/types.js';
-import { locatedErrorHint, locatedErrorPrefix } from '../../core/runtime/locatedError.js';
+import { locatedErrorHint, locatedErrorPrefix, OUT_OF_BOUNDS_HINT } from '../../core/runtime/locatedError.js';
 import type { ProgramSignature } from '../../core/runtime/NativeLibrary.js';
 import { callbackPointerType } from './abi.js';
 import type { Codegen, PointContext } from './Codegen.js';
@@ -283,12 +283,12 @@ export class HostShell {
 
     // Bounds: one check per array axis and loop scope; a violation returns before any write.
     const bounds = launchAccessBounds(s, this.cg.program.arrays);
-    this.boundsChecks(bounds, where);
+    this.boundsChecks(bounds, cString(`${locatedErrorPrefix('E_OUT_OF_BOUNDS', s.loc)}stencil '${s.stencil}'`));
 
     // Hoist base pointers (shifted to the origin) and strides of every array the launch touches.
     const written = launchWrites(s);
     const variableK = variableKReads(s);
-    const ctx: PointContext = { hoisted: new Map(), locals: new Map(), origins: s.origins, variableK: variableK.size > 0 };
+    const ctx: PointContext = { hoisted: new Map(), locals: new Map(), origins: s.origins, variableK: variableK.size > 0 || computedDataReads(s) };
     this.cg.loops.beginLoops(ctx);
     for (const name of new Set([...bounds.map((b) => b.array), ...launchArrays(s)])) {
       if (perTile.has(name)) continue;
@@ -296,8 +296,9 @@ export class HostShell {
       const origin = s.origins[name];
       const rank = a.axes.length;
       const strides = Array.from({ length: rank }, (_, pos) => `${this.cg.ids.stride(name, pos)} = ${this.cg.ids.view(name)}.strides[${pos}]`);
-      w.line(`[[maybe_unused]] const int64_t ${strides.join(', ')};`);
-      const shift = origin.map((o, pos) => `${int64(o)} * ${this.cg.ids.stride(name, pos)}`).join(' + ');
+      // a GlobalTable has no spatial axis: no strides, no shift
+      if (rank) w.line(`[[maybe_unused]] const int64_t ${strides.join(', ')};`);
+      const shift = origin.map((o, pos) => `${int64(o)} * ${this.cg.ids.stride(name, pos)}`).join(' + ') || '0';
       const type = STORAGE[a.dtype];
       const constness = written.has(name) ? '' : 'const ';
       w.line(
@@ -337,7 +338,7 @@ export class HostShell {
   }
 
   /** One guarded block per loop scope (bounds of a scope share their `nonEmpty` expr). */
-  private boundsChecks(bounds: readonly AccessBound[], where: string): void {
+  private boundsChecks(bounds: readonly AccessBound[], head: string): void {
     const w = this.cg.w;
     const int64 = (e: Expr): string => convert(this.cg.ex.expr(e, undefined), e.dtype, 'int64');
     const scopes = new Map<Expr, AccessBound[]>();
@@ -350,7 +351,7 @@ export class HostShell {
         w.open('{');
         w.line(`const int64_t lo = ${int64(b.lo)}, hi = ${int64(b.hi)};`);
         w.line(
-          `if (lo < 0 || hi >= ${view}.shape[${b.axis}]) return orch::bounds_error(st, ${where}, ${cString(b.array)}, "${b.axisName}", lo, hi, ${view}, ${this.cg.array(b.array).axes.length});`,
+          `if (lo < 0 || hi >= ${view}.shape[${b.axis}]) return orch::bounds_error(st, ${head}, ${cString(locatedErrorHint(OUT_OF_BOUNDS_HINT))}, ${cString(b.array)}, "${b.axisName}", lo, hi, ${view}, ${this.cg.array(b.array).axes.length});`,
         );
         w.close();
       }

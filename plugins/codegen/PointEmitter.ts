@@ -30,7 +30,7 @@ export class PointEmitter {
         const a = this.cg.array(s.target);
         const value = convert(this.cg.ex.expr(s.value, ctx), s.value.dtype, a.dtype);
         const stored = a.dtype === 'bool' ? `static_cast<uint8_t>(${value})` : value;
-        this.cg.mapped(s.loc, () => w.line(`${this.cg.ex.fieldRef(s.target, [0, 0, s.kOffset ?? 0], ctx)} = ${stored};`));
+        this.cg.mapped(s.loc, () => w.line(`${this.cg.ex.fieldRef(s.target, [0, 0, s.kOffset ?? 0], ctx, s.data)} = ${stored};`));
         return;
       }
       case 'if':
@@ -71,7 +71,7 @@ export class PointEmitter {
    */
   checkParts(s: CheckStmt, ctx: PointContext): { value: string; test: string; format: string } {
     const a = this.cg.array(s.target);
-    const value = `static_cast<double>(${this.cg.ex.fieldRef(s.target, [0, 0, s.kOffset ?? 0], ctx)})`;
+    const value = `static_cast<double>(${this.cg.ex.fieldRef(s.target, [0, 0, s.kOffset ?? 0], ctx, s.data)})`;
     const test = s.check.test === 'nan' ? `std::isnan(${value})` : `${value} < ${floatLiteral(s.check.threshold, 'float64')}`;
     const fmtIdx = axisIndices(a.axes).map((ax) => `${'ijk'[ax]}=%lld`).join(', ');
     const what = s.check.test === 'nan' ? 'is NaN' : `is %g, below ${s.check.threshold}`;

@@ -22,7 +22,7 @@ export function programSignature(program: Program): ProgramSignature {
     if (p.kind === 'field') {
       const a = program.arrays.find((x) => x.name === p.name && x.role === 'arg');
       if (!a) throw new Error(`program '${program.name}': field parameter '${p.name}' has no 'arg' array`);
-      return { name: p.name, kind: 'field', dtype: a.dtype, axes: a.axes, written: written.has(p.name) };
+      return { name: p.name, kind: 'field', dtype: a.dtype, axes: a.axes, ...(a.dims ? { dims: a.dims } : {}), written: written.has(p.name) };
     }
     const s = program.scalars.find((x) => x.name === p.name && x.role === 'arg');
     if (!s) throw new Error(`program '${program.name}': scalar parameter '${p.name}' has no 'arg' scalar`);
@@ -40,7 +40,7 @@ export function callbackPointerType(cb: CallbackDecl): string {
 }
 
 /** More of the ABI a backend exports: comment lines (` *   ...`) and C declarations. */
-export interface HeaderExtras {
+interface HeaderExtras {
   doc: string[];
   decls: string[];
 }
@@ -56,7 +56,7 @@ export function programHeader(program: Program, symbol: string, signature: Progr
   );
   const rows = signature.params.map((p, n) =>
     p.kind === 'field'
-      ? ` *   args[${n}]  ${commentText(p.name)}: field ${p.dtype} ${p.axes}  (orch_array*)`
+      ? ` *   args[${n}]  ${commentText(p.name)}: field ${p.dtype} ${p.axes || 'table'}${p.dims ? ` data (${p.dims.join(', ')}), contiguous after the spatial axes` : ''}  (orch_array*)`
       : ` *   args[${n}]  ${commentText(p.name)}: scalar ${p.dtype}  (${storage[p.dtype]})`,
   );
   return `/*

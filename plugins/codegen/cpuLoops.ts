@@ -78,7 +78,7 @@ export class CpuLoops implements LoopStrategy {
 
   /** A checked read at a variable K offset (see orch::vk_read). */
   variableKRead(r: VariableKParts): string {
-    return `orch::vk_read(${r.base}, ${r.stride}, ${r.idx}, ${r.lo}, ${r.hi}, vkerr, ${r.head}, ${r.tail}, i, j, k)`;
+    return `orch::vk_read(${r.base}, ${r.stride}, ${r.idx}, ${r.lo}, ${r.hi}, vkerr, ${r.head}, ${r.tail}, i, j, k${r.unit === 'entries' ? ', "entries"' : ''})`;
   }
 
   /** A halo exchange on host arrays (native/orch_halo.h). */

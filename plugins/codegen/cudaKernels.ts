@@ -81,7 +81,7 @@ export class CudaKernels {
         params.push(int64Param(this.cg.ids.originParam(name, pos), o ? convert(this.cg.ex.expr(o, undefined), o.dtype, 'int64') : '0'));
       });
     }
-    if (variableK.size || checked.size) params.push({ type: 'orch::cuda::ErrorRecord* __restrict__', name: 'errors', arg: 'st->errors' });
+    if (variableK.size || checked.size || reads(bodies).some((r) => r.computedData)) params.push({ type: 'orch::cuda::ErrorRecord* __restrict__', name: 'errors', arg: 'st->errors' });
     // Regions are relative to the launch domain.
     params.push(int64Param('dom0'), int64Param('dom1'));
     return params;
@@ -135,7 +135,8 @@ export class CudaKernels {
           : `one ${v.order} level of a loop nest that reads other columns of what its K sweep writes`;
     const serialNote = serialAxes.length ? ` (${serialAxes.join('')} in each thread: written arrays lack ${serialAxes.length === 1 ? 'that axis' : 'those axes'})` : '';
     const block = kind === 'points' ? this.opts.blockSize : this.opts.columnBlockSize;
-    const variableK = variableKArrays(loops.flatMap((h) => h.body)).size > 0;
+    const body = loops.flatMap((h) => h.body);
+    const variableK = variableKArrays(body).size > 0 || reads(body).some((r) => r.computedData);
     return this.emitKernel(`${what}${serialNote}: ${launch}`, this.kernelParams(loops, ctx), bounds, block, extents, () => {
       const w = this.cg.w;
       // set by this thread's failed variable-K read: its `while` loops must still end

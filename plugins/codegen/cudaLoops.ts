@@ -128,7 +128,7 @@ export class CudaLoops implements LoopStrategy {
   }
 
   variableKRead(r: VariableKParts): string {
-    const site = this.site(`return orch::vk_report(st, ${r.head}, ${r.tail}, e.n[0], e.n[1], e.i, e.j, e.k);`);
+    const site = this.site(`return orch::vk_report(st, ${r.head}, ${r.tail}, e.n[0], e.n[1], e.i, e.j, e.k${r.unit === 'entries' ? ', "entries"' : ''});`);
     return `orch::cuda::vk_read(${r.base}, ${r.stride}, ${r.idx}, ${r.lo}, ${r.hi}, errors, vk_failed, ${site}, i, j, k)`;
   }
 

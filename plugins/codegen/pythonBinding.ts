@@ -91,6 +91,18 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
   add(1, 'return value');
   add(0, '');
   add(0, '');
+  add(0, 'def _check_data_dims(program, param, shape, strides):');
+  add(1, '"""The data dimensions of a field: its last extents, C-contiguous (in elements), as generated code addresses them."""');
+  add(1, 'rank, dims = len(param["axes"]), param.get("dims", [])');
+  add(1, 'if tuple(shape[rank:]) != tuple(dims):');
+  add(2, 'raise ValueError(f"{program}: argument \'{param[\'name\']}\' has shape {tuple(shape)}, but its data dimensions are {tuple(dims)}: they are the last dimensions of the array")');
+  add(1, 'step = 1');
+  add(1, 'for d in reversed(range(len(dims))):');
+  add(2, 'if dims[d] > 1 and strides[rank + d] != step:');
+  add(3, 'raise ValueError(f"{program}: argument \'{param[\'name\']}\' has its data dimensions {tuple(dims)} laid out with strides {tuple(strides[rank:])} elements: pass an array whose data dimensions are innermost and contiguous (np.ascontiguousarray)")');
+  add(2, 'step *= dims[d]');
+  add(0, '');
+  add(0, '');
   if (cuda) for (const line of deviceArrayCheck()) L.push(line);
   else {
     add(0, 'def _check_array(program, param, value):');
@@ -102,9 +114,10 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
     add(2, 'raise TypeError(f"{program}: argument \'{name}\' must be a numpy array ({dtype}, {axes}), got {type(value).__name__}")');
     add(1, 'if value.dtype != _NP[dtype]:');
     add(2, 'raise TypeError(f"{program}: argument \'{name}\' has dtype {value.dtype}, expected {dtype}: convert it with .astype(np.{dtype})")');
-    add(1, 'if value.ndim != len(axes):');
-    add(2, 'raise ValueError(f"{program}: argument \'{name}\' is a {axes} field ({len(axes)} dimensions), got an array of shape {value.shape}")');
+    add(1, 'if value.ndim != len(axes) + len(param.get("dims", [])):');
+    add(2, 'raise ValueError(f"{program}: argument \'{name}\' is a {axes or \'table\'} field with {len(axes)} spatial dimension(s) and data dimensions {tuple(param.get(\'dims\', []))}, got an array of shape {value.shape}")');
     add(1, 'item = value.itemsize');
+    add(1, '_check_data_dims(program, param, value.shape, tuple(s // item for s in value.strides))');
     add(1, 'for axis, (extent, stride) in enumerate(zip(value.shape, value.strides)):');
     add(2, 'if stride % item:');
     add(3, 'raise ValueError(f"{program}: argument \'{name}\' has strides {value.strides} bytes, not whole {item}-byte elements: pass np.ascontiguousarray({name})")');
@@ -264,9 +277,10 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
   else add(2, 'data, shape, strides = _check_array(SIGNATURE["program"], param, value)');
   add(2, 'slot = self._arrays[index]');
   add(2, 'slot.data = data');
+  add(2, 'rank = len(param["axes"])  # the spatial axes; data dimensions are implied');
   add(2, 'for d in range(3):');
-  add(3, 'slot.shape[d] = shape[d] if d < len(shape) else 0');
-  add(3, 'slot.strides[d] = strides[d] if d < len(strides) else 0');
+  add(3, 'slot.shape[d] = shape[d] if d < rank else 0');
+  add(3, 'slot.strides[d] = strides[d] if d < rank else 0');
   add(2, 'self._refs[index] = value');
   if (cuda) {
     add(2, 'setattr(self, f"_r{n}", value)');

@@ -29,7 +29,7 @@ export function insertChecks(p: Program, opts: DebugOptions): Program {
   const instrument = (stmts: Stmt[], stencil: string): Stmt[] =>
     flatMapStmts(stmts, (s): Stmt[] =>
       s.kind === 'assign'
-        ? [s, ...checksFor(s.target).map((c): Stmt => ({ kind: 'check', target: s.target, check: { ...c, program: p.name, stencil }, loc: s.loc, ...(s.kOffset ? { kOffset: s.kOffset } : {}) }))]
+        ? [s, ...checksFor(s.target).map((c): Stmt => ({ kind: 'check', target: s.target, check: { ...c, program: p.name, stencil }, loc: s.loc, ...(s.kOffset ? { kOffset: s.kOffset } : {}), ...(s.data ? { data: s.data } : {}) }))]
         : [s],
     );
   const body = mapStmtLists(p.body, (list) =>

@@ -8,18 +8,18 @@ import { printProgram } from '../../core/ir/print.js';
 import { entryInterface } from '../../core/runtime/callArgs.js';
 import { tapStage } from '../../core/stagePlugin.js';
 import { layoutText } from '../../core/layout/RankLayout.js';
-import { internalError } from '../../core/diagnostics/codes.js';
 
 /** emit: IR dump, memory report and build info (with checksums), then an atomic rename into the cache. */
 export class EmitPlugin implements OrchPlugin {
   readonly name = 'orch:emit';
   apply(compiler: Compiler): void {
-    tapStage(compiler, 'emit', this.name, (build, compilation) => {
+    tapStage(compiler, 'emit', this.name, (build) => {
       const parsed = build.need('parsed', 'emit');
       const generated = build.need('generated', 'emit');
       const compiled = build.need('compiled', 'emit');
       const memory = build.need('analyzed', 'emit');
-      if (!parsed.key) throw internalError(`emit of ${build.moduleRel}:${build.entry} has no cache key (a python-mode build reached emit)`);
+      const tx = build.needCache('emit');
+      const key = tx.key(parsed);
       const dir = generated.staging;
       writeCacheFile(path.join(dir, 'ir.txt'), printProgram(build.program) + '\n');
       writeCacheFile(path.join(dir, 'memory.json'), JSON.stringify(memory, null, 1));
@@ -30,7 +30,7 @@ export class EmitPlugin implements OrchPlugin {
       const sources: Record<string, string> = {};
       for (const [f, content] of parsed.files) sources[f] = sha256(content);
       const info: BuildInfo = {
-        key: parsed.key,
+        key,
         module: build.moduleRel,
         entry: build.entry,
         symbol: generated.symbol,
@@ -51,7 +51,7 @@ export class EmitPlugin implements OrchPlugin {
       // build-info.json is written last: an entry without it is never loaded
       const infoText = JSON.stringify(info, null, 1);
       writeCacheFile(path.join(dir, 'build-info.json'), infoText);
-      const committed = compilation.cache.commit(dir, { optionsKey: build.optionsKey, inputs: build.inputs, files: sources, absent: parsed.absent, ...(parsed.env.size ? { env } : {}), key: parsed.key, infoHash: sha256(infoText) });
+      const committed = tx.commit(parsed, infoText);
       build.provide('emitted', { dir: committed, library: path.join(committed, info.library) });
     });
   }

@@ -16,8 +16,8 @@ export class ParsePlugin implements OrchPlugin {
       build.program = lowerEntry(loader, entry, { externals: build.externals, defines: build.defines, layout: build.layout, closure: build.closure });
       const files = loader.dependencies(build.module);
       const env = loader.environment(build.module);
-      // python mode has no options key: it caches nothing
-      build.provide('parsed', { files, env, absent: loader.absences(build.module), ...(build.optionsKey ? { key: compilation.cache.keyFor(build.optionsKey, files, env) } : {}) });
+      // what was read makes the cache key (the entry's cache transaction computes it)
+      build.provide('parsed', { files, env, absent: loader.absences(build.module) });
     });
   }
 }

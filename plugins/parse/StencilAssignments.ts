@@ -1,9 +1,12 @@
 import { fail } from '../../core/diagnostics.js';
-import type { Axes, DType, Expr, FieldDecl, IterationOrder, Offset, SourceLoc, Stmt } from '../../core/ir/types.js';
-import type { PyExpr, PyStmt } from '../../core/python/ast.js';
+import type { Axes, BinaryOp, DType, Expr, FieldDecl, IterationOrder, Offset, SourceLoc, Stmt } from '../../core/ir/types.js';
+import { dottedName, type PyExpr, type PyStmt } from '../../core/python/ast.js';
 import { StencilBindings } from './StencilBindings.js';
-import { cast } from './typeRules.js';
+import { binary, cast } from './typeRules.js';
 import type { FunctionInfo } from '../../core/frontend/values.js';
+import { dataIndices, elementwise, expandRead, fitTree, isList, matmul, transpose, treeAt, type VecTree } from './dataDims.js';
+
+const VECTOR_OPS: Record<string, BinaryOp> = { '+': '+', '-': '-', '*': '*', '/': '/', '//': '//', '%': '%', '**': '**' };
 
 /**
  * Assignments in a stencil: to fields, to new temporaries (typed or not), tuple unpacking
@@ -31,6 +34,8 @@ export abstract class StencilAssignments extends StencilBindings {
   }
 
   protected assignTo(target: PyExpr, value: PyExpr, loc: SourceLoc): Stmt[] {
+    const vector = this.vectorTarget(target);
+    if (vector) return this.vectorAssign(target, vector, value, loc);
     const v = this.term(value);
     if ('c' in v && v.c.k === 'tuple') fail('E_UNPACK', 'a tuple cannot be assigned to a single target', { loc, hint: 'unpack it: a, b = ...' });
     return this.store(target, this.toExpr(v, value), loc);
@@ -58,6 +63,12 @@ export abstract class StencilAssignments extends StencilBindings {
         hint: 'annotate temporaries with a dtype (float, int, np.float64, ...) or Field[IJ, dtype]',
       });
     }
+    if (t.k === 'fieldType' && t.dims) {
+      fail('E_TEMP_AXES', `temporary '${target.id}' is declared with data dimensions inside a computation`, {
+        loc: annotation.loc,
+        hint: `GT4Py declares temporaries with data dimensions at function level, before the computations, with a constant initial value: ${target.id}: Field[(dtype, (${t.dims.join(', ')}${t.dims.length === 1 ? ',' : ''}))] = 0`,
+      });
+    }
     if (type.axes !== 'IJK' && type.axes !== 'IJ') {
       fail('E_TEMP_AXES', `temporary '${target.id}' is declared with axes ${type.axes}`, {
         loc: annotation.loc,
@@ -81,6 +92,65 @@ export abstract class StencilAssignments extends StencilBindings {
     return this.newTemp(target.id, this.toExpr(v, value), loc, type);
   }
 
+  /** The field a whole-field assignment writes (`v = ...`, `v[0, 0, 0] = ...` with v having data dimensions). */
+  private vectorTarget(target: PyExpr): FieldDecl | null {
+    const name = target.t === 'name' ? target.id : target.t === 'subscript' && target.value.t === 'name' ? target.value.id : null;
+    const b = name === null ? undefined : this.lookupVar(name);
+    if (b?.k !== 'field') return null;
+    const decl = this.fields.get(b.name)!;
+    return decl.dims ? decl : null;
+  }
+
+  /** `v = expr` for v with data dimensions: one assignment per element (GT4Py's UnrollVectorAssignments). */
+  private vectorAssign(target: PyExpr, decl: FieldDecl, value: PyExpr, loc: SourceLoc): Stmt[] {
+    const name = target.t === 'name' ? target.id : decl.name;
+    const tree = fitTree(this.vectorValue(value), decl.dims!, name, loc);
+    return dataIndices(decl.dims!).flatMap((idx) => this.store(target, treeAt(tree, idx), loc, idx));
+  }
+
+  /** Whether an expression involves whole fields with data dimensions, `@` or `.T`. */
+  private mentionsVector(e: PyExpr): boolean {
+    switch (e.t) {
+      case 'name': {
+        const b = this.lookupVar(e.id);
+        return b?.k === 'field' && !!this.fields.get(b.name)!.dims;
+      }
+      case 'subscript':
+        return e.value.t === 'name' && this.mentionsVector(e.value);
+      case 'attr':
+        return e.attr === 'T' || (e.attr === 'A' && this.mentionsVector(e.value));
+      case 'binop':
+      case 'compare':
+        return e.op === '@' || this.mentionsVector(e.left) || this.mentionsVector(e.right);
+      case 'unary':
+        return this.mentionsVector(e.operand);
+      default:
+        return false;
+    }
+  }
+
+  /** The value of a vector assignment as a tree of element expressions (scalars stay leaves). */
+  private vectorValue(e: PyExpr): VecTree {
+    if (!this.mentionsVector(e)) return this.expr(e);
+    if ((e.t === 'binop' || e.t === 'compare') && e.op === '@') return matmul(this.vectorValue(e.left), this.vectorValue(e.right), e.loc);
+    if (e.t === 'attr' && e.attr === 'T') return transpose(this.vectorValue(e.value), e.loc);
+    if (e.t === 'binop' && VECTOR_OPS[e.op]) return elementwise(VECTOR_OPS[e.op], this.vectorValue(e.left), this.vectorValue(e.right), e.loc);
+    if (e.t === 'unary' && (e.op === '-' || e.op === '+')) {
+      const neg = (t: VecTree): VecTree => (isList(t) ? t.map(neg) : e.op === '+' ? t : { kind: 'unary', op: '-', arg: t.dtype === 'bool' ? cast(t, 'int64') : t, dtype: t.dtype === 'bool' ? 'int64' : t.dtype });
+      return neg(this.vectorValue(e.operand));
+    }
+    if (e.t === 'name' || e.t === 'subscript' || e.t === 'attr') {
+      const r = this.expr(e);
+      const dims = r.kind === 'field' && !r.data ? this.fields.get(r.name)?.dims : undefined;
+      if (r.kind === 'field' && dims) return expandRead(r, dims, e.loc);
+      return r;
+    }
+    fail('E_DATA_DIMS', `${e.t === 'compare' ? `comparison '${e.op}'` : `'${'op' in e ? e.op : e.t}'`} of fields with data dimensions`, {
+      loc: e.loc,
+      hint: 'GT4Py unrolls only arithmetic (+ - * / // % **), @ and .T over whole fields with data dimensions: use single elements (v[0, 0, 0][1]) anywhere else',
+    });
+  }
+
   protected tupleCall(e: PyExpr, n: number): Expr[] {
     if (e.t !== 'call') fail('E_UNPACK', 'only a helper call returning a tuple can be unpacked', { loc: e.loc, hint: 'return a tuple from a @gtscript.function' });
     const f = this.term(e.func);
@@ -92,8 +162,38 @@ export abstract class StencilAssignments extends StencilBindings {
     return r;
   }
 
-  protected store(target: PyExpr, value: Expr, loc: SourceLoc): Stmt[] {
+  /** Writes `value` to `target`; `data` names one element of a field with data dimensions. */
+  protected store(target: PyExpr, value: Expr, loc: SourceLoc, data?: number[]): Stmt[] {
     let name: string;
+    if (target.t === 'subscript' && target.value.t === 'attr' && target.value.attr === 'A') {
+      fail('E_ASSIGN_TARGET', `'${dottedName(target.value) ?? 'A'}[...]' is written`, {
+        loc: target.loc,
+        hint: "GT4Py rejects this too (\"writing to an GlobalTable ('A' global indexation) is forbidden\"): write a field's elements as v[0, 0, 0][1] = ...",
+      });
+    }
+    if (target.t === 'subscript' && target.value.t === 'subscript' && target.value.value.t === 'name') {
+      // v[0, 0, 0][1] = ...: one element
+      const id = target.value.value.id;
+      const b = this.lookupVar(id);
+      if (!b || b.k !== 'field') fail('E_ASSIGN_TARGET', `'${id}' is not a field`, { loc: target.loc, hint: 'assign to fields or to new temporaries by name' });
+      const decl = this.fields.get(b.name)!;
+      const data = this.dataIndex(id, decl, target.index, target.loc);
+      this.oneComputedIndex(id, data, false, target.loc);
+      const consts = data.map((x) => (x.kind === 'lit' ? Number(x.value) : 0));
+      const d = data.findIndex((x) => x.kind !== 'lit');
+      if (d < 0) return this.store(target.value, value, loc, consts);
+      // A computed index: one branch per element along it (if/elif). Outside the extent, a
+      // checked read at that index reports the error, in the words of every backend.
+      const check: Expr = { kind: 'field', name: b.name, offset: [...b.offset] as Offset, data, loc: target.loc, dtype: decl.dtype };
+      let chain = this.store(target.value, check, loc, consts);
+      for (let c = decl.dims![d] - 1; c >= 0; c--) {
+        const at = consts.slice();
+        at[d] = c;
+        const cond = binary('==', structuredClone(data[d]), { kind: 'lit', value: c, dtype: 'int64' });
+        chain = [{ kind: 'if', cond, then: this.store(target.value, structuredClone(value), loc, at), else: chain, loc }];
+      }
+      return chain;
+    }
     if (target.t === 'name') name = target.id;
     else if (target.t === 'subscript' && target.value.t === 'name') {
       name = target.value.id;
@@ -113,7 +213,7 @@ export abstract class StencilAssignments extends StencilBindings {
           });
         }
         this.checkWriteAxes(decl, target);
-        return [{ kind: 'assign', target: b.name, value: cast(value, decl.dtype), loc, kOffset: at[2] }];
+        return [{ kind: 'assign', target: b.name, value: cast(value, decl.dtype), loc, kOffset: at[2], ...this.dataOf(decl, data, target, loc) }];
       }
     } else {
       fail('E_ASSIGN_TARGET', 'assignment target must be a name', { loc: target.loc, hint: 'assign to a field, a temporary or a new local name' });
@@ -123,13 +223,20 @@ export abstract class StencilAssignments extends StencilBindings {
     if (existing && existing.k === 'field' && existing.offset.every((o) => o === 0) && (scope.helper === null || scope.owned.has(existing.name))) {
       const decl = this.fields.get(existing.name)!;
       this.checkWriteAxes(decl, target);
-      return [{ kind: 'assign', target: existing.name, value: cast(value, decl.dtype), loc }];
+      return [{ kind: 'assign', target: existing.name, value: cast(value, decl.dtype), loc, ...this.dataOf(decl, data, target, loc) }];
     }
     if (existing && existing.k === 'expr' && existing.expr.kind === 'scalar' && scope.helper === null) {
       fail('E_ASSIGN_SCALAR', `'${name}' is a scalar argument and cannot be assigned`, { loc: target.loc, hint: 'assign the value to a new temporary name instead' });
     }
     // a new local, or a helper assigning to its own parameter (arguments are passed by value)
     return this.newTemp(name, value, loc);
+  }
+
+  /** `{ data }` of a write to `decl`, which has data dimensions exactly when the write names an element. */
+  private dataOf(decl: FieldDecl, data: number[] | undefined, target: PyExpr, loc: SourceLoc): { data?: number[] } {
+    if (!decl.dims && data) fail('E_DATA_DIMS', `field '${decl.name}' has no data dimensions, so it takes no data index`, { loc: target.loc, hint: `write ${decl.name}[0, 0, 0] = ...` });
+    if (decl.dims && !data) throw new Error(`frontend: a whole-field write of '${decl.name}' (${loc.line}) was not unrolled`);
+    return data ? { data } : {};
   }
 
   protected newTemp(name: string, value: Expr, loc: SourceLoc, type: { dtype: DType; axes: Axes } = { dtype: value.dtype, axes: 'IJK' }): Stmt[] {

@@ -2,7 +2,7 @@ import { didYouMean, fail } from '../../core/diagnostics.js';
 import type { Expr, FieldDecl, IterationOrder, Offset, ScalarDecl, SourceLoc, Stmt } from '../../core/ir/types.js';
 import type { PyExpr, PyStmt } from '../../core/python/ast.js';
 import { ExprLowering, type Term } from './ExprLowering.js';
-import { GTSCRIPT_NAMES } from '../../core/frontend/knownModules.js';
+import { GT4PY_BODY_BUILTINS, GTSCRIPT_NAMES } from '../../core/frontend/knownModules.js';
 import { LAYOUT_EXTERNALS } from '../../core/frontend/layoutExternals.js';
 import type { ModuleLoader } from '../../core/frontend/ModuleLoader.js';
 import { cast } from './typeRules.js';
@@ -105,7 +105,7 @@ export abstract class StencilBindings extends ExprLowering {
       if (b.k === 'expr') return { r: b.expr };
       return { c: b.value };
     }
-    const v = this.loader.lookup(this.scope.module, id);
+    const v = this.loader.lookup(this.scope.module, id) ?? (GT4PY_BODY_BUILTINS.has(id) ? GTSCRIPT_NAMES[id] : undefined);
     if (v === undefined) {
       const candidates = [...this.scope.vars.keys(), ...this.scope.module.names.keys()];
       const guess = didYouMean(id, candidates);
@@ -138,6 +138,9 @@ export abstract class StencilBindings extends ExprLowering {
     const terms = e.index.map((x) => this.term(x));
     if (terms.some((t) => 'c' in t && (t.c.k === 'axis' || t.c.k === 'axisOffset'))) return { offset: axisOffsets(e, f, terms) };
     const full = e.index.length === 3;
+    if (!axes.length) {
+      fail('E_OFFSET', `'${f.name}' has no spatial axes (a GlobalTable), so it takes no offsets`, { loc: e.loc, hint: `GT4Py rejects this too: index its data with ${f.name}.A[...]` });
+    }
     if (!full && e.index.length !== axes.length) {
       const counts = axes.length === 3 ? '3' : `${axes.length} or 3`;
       fail('E_OFFSET', `field '${f.name}' (${f.axes}) takes ${counts} offsets, got ${e.index.length}`, {
@@ -170,7 +173,73 @@ export abstract class StencilBindings extends ExprLowering {
     return { offset: out, kOffset };
   }
 
+  /**
+   * The data index of `v[0, 0, 0][1, 0]` or `v.A[1, 0]`: constants within the extents (GT4Py
+   * checks them when it parses), or int expressions computed at the point.
+   */
+  protected dataIndex(name: string, f: FieldDecl, index: PyExpr[], loc: SourceLoc): Expr[] {
+    const dims = f.dims ?? [];
+    if (!dims.length) {
+      fail('E_DATA_DIMS', `field '${name}' has no data dimensions, so it takes no data index`, { loc, length: name.length, hint: `'${name}' is a ${f.axes} field of ${f.dtype}: index it with offsets only (${name}[0, 0, 0])` });
+    }
+    if (index.length !== dims.length) {
+      fail('E_DATA_DIMS', `field '${name}' has ${dims.length} data dimension(s) (${dims.join(', ')}) but is indexed with ${index.length}`, { loc, length: name.length, hint: 'GT4Py rejects this too ("Incorrect data index length"): give one index per data dimension' });
+    }
+    return index.map((x, d) => {
+      const t = this.term(x);
+      if ('c' in t) {
+        if (t.c.k !== 'num' || !t.c.isInt) fail('E_DATA_DIMS', `a data index must be an integer, got ${describeValue(t.c)}`, { loc: x.loc, hint: 'index data dimensions with integer constants or int expressions' });
+        if (t.c.value < 0 || t.c.value >= dims[d]) {
+          fail('E_DATA_DIMS', `data index ${t.c.value} is out of range for data dimension ${d} of '${name}', which has ${dims[d]} entries`, {
+            loc: x.loc,
+            hint: `GT4Py rejects this too ("Data index out of bounds"): use an index in [0, ${dims[d] - 1}]`,
+          });
+        }
+        return { kind: 'lit', value: t.c.value, dtype: 'int64' } as Expr;
+      }
+      if (t.r.dtype !== 'int32' && t.r.dtype !== 'int64') fail('E_DATA_DIMS', `a data index must be an integer, got ${t.r.dtype}`, { loc: x.loc, hint: 'convert it with int(...) or compute it in an int temporary' });
+      if (f.role === 'temp') {
+        fail('E_DATA_DIMS', `temporary '${name}' is indexed with a data index computed at run time`, {
+          loc: x.loc,
+          hint: 'GT4Py accepts this; orch keeps one temporary per element and indexes temporaries with constants only: pass the values as a field argument with data dimensions, or select the element with if/elif',
+        });
+      }
+      return cast(t.r, 'int64');
+    });
+  }
+
+  /** orch computes at most one index of a read at run time (a data index, or a K offset). */
+  protected oneComputedIndex(name: string, data: readonly Expr[], variableK: boolean, loc: SourceLoc): void {
+    const computed = data.filter((d) => d.kind !== 'lit').length + (variableK ? 1 : 0);
+    if (computed <= 1) return;
+    fail('E_DATA_DIMS', `'${name}' is read with ${computed} indices computed at run time`, {
+      loc,
+      length: name.length,
+      hint: 'GT4Py accepts this; orch computes one index of a read at run time (a data index or a K offset): make the others constants, selecting with if/elif',
+    });
+  }
+
   protected subscript(e: Extract<PyExpr, { t: 'subscript' }>): Term {
+    // v[0, 0, 0][1]: a data index after the offsets
+    if (e.value.t === 'subscript' && e.value.value.t === 'name') {
+      const inner = this.subscript(e.value);
+      const r = 'r' in inner ? inner.r : null;
+      if (r?.kind !== 'field' || r.data) fail('E_UNSUPPORTED', 'only fields can be indexed', { loc: e.loc, hint: 'index a field by name: q[1, 0, 0], then its data dimensions: v[0, 0, 0][1]' });
+      const f = this.fields.get(r.name)!;
+      const data = this.dataIndex(e.value.value.id, f, e.index, e.loc);
+      this.oneComputedIndex(e.value.value.id, data, !!r.kOffset, e.loc);
+      return { r: this.read({ ...r, data, ...(data.some((d) => d.kind !== 'lit') ? { loc: e.loc } : {}) }, e) };
+    }
+    // v.A[1]: GT4Py's data index at the point itself (the only index a GlobalTable takes)
+    if (e.value.t === 'attr' && e.value.attr === 'A' && e.value.value.t === 'name') {
+      const b = this.lookupVar(e.value.value.id);
+      if (b?.k === 'field') {
+        const f = this.fields.get(b.name)!;
+        const data = this.dataIndex(e.value.value.id, f, e.index, e.loc);
+        this.oneComputedIndex(e.value.value.id, data, false, e.loc);
+        return { r: this.read({ kind: 'field', name: b.name, offset: [...b.offset] as Offset, data, ...(data.some((d) => d.kind !== 'lit') ? { loc: e.loc } : {}), dtype: f.dtype }, e) };
+      }
+    }
     if (e.value.t !== 'name') fail('E_UNSUPPORTED', 'only fields can be indexed', { loc: e.loc, hint: 'index a field by name: q[1, 0, 0]' });
     const b = this.lookupVar(e.value.id);
     if (!b || b.k !== 'field') {
@@ -183,6 +252,11 @@ export abstract class StencilBindings extends ExprLowering {
   }
 
   protected override attr(e: Extract<PyExpr, { t: 'attr' }>): Term {
+    if (e.attr === 'A' && e.value.t === 'name') {
+      // `v.A` is indexed next (`v.A[1]`, see subscript); unindexed it is the whole field
+      const b = this.lookupVar(e.value.id);
+      if (b?.k === 'field') return { r: this.read({ kind: 'field', name: b.name, offset: [...b.offset] as Offset, dtype: this.fields.get(b.name)!.dtype }, e) };
+    }
     if (e.attr === 'at') {
       fail('E_UNSUPPORTED', 'absolute K indexing field.at(K=...) is not supported', {
         loc: e.loc,

@@ -1,5 +1,8 @@
 import { didYouMean, fail } from '../../core/diagnostics.js';
-import type { Computation, Expr, StencilDef } from '../../core/ir/types.js';
+import type { Computation, Expr, StencilDef, Stmt } from '../../core/ir/types.js';
+import { forEachStmt, stmtExprs } from '../../core/ir/visit.js';
+import { checkDataIndexed, dataIndices, splitDataDimTemporaries } from './dataDims.js';
+import { cast } from './typeRules.js';
 import { dottedName, type PyExpr, type PyStmt } from '../../core/python/ast.js';
 import { truthy } from '../../core/frontend/constEval.js';
 import { valueToExpr, type Term } from './ExprLowering.js';
@@ -31,7 +34,7 @@ export class StencilLowering extends StencilStatements {
       const t = this.loader.eval(p.annotation, this.fn.module);
       this.params.push(p.name);
       if (t.k === 'fieldType') {
-        this.fields.set(p.name, { name: p.name, dtype: t.dtype, axes: t.axes, role: 'api' });
+        this.fields.set(p.name, { name: p.name, dtype: t.dtype, axes: t.axes, ...(t.dims ? { dims: t.dims } : {}), role: 'api' });
         this.scope.vars.set(p.name, { k: 'field', name: p.name, offset: [0, 0, 0] });
       } else if (t.k === 'dtype') {
         this.scalars.set(p.name, { name: p.name, dtype: t.dtype });
@@ -44,6 +47,7 @@ export class StencilLowering extends StencilStatements {
       }
     }
     const computations: Computation[] = [];
+    const inits: Stmt[] = [];
     for (const s of def.body) {
       if (s.t === 'expr' && s.value.t === 'str') continue;
       if (s.t === 'pass') continue;
@@ -70,10 +74,8 @@ export class StencilLowering extends StencilStatements {
         continue;
       }
       if (s.t === 'assign' && s.annotation) {
-        fail('E_STENCIL_STMT', 'a temporary declared at function level, outside every computation', {
-          loc: s.loc,
-          hint: 'GT4Py takes such declarations (it uses them for temporaries with data dimensions, which orch does not support yet); declare the temporary where it is first assigned inside a computation (tmp: Field[IJ, float] = 0, tmp: float = 0), one temporary per component',
-        });
+        inits.push(...this.functionLevelTemp(s, s.annotation));
+        continue;
       }
       fail('E_STENCIL_STMT', 'statements of a stencil must be inside a `with computation(...)` block', {
         loc: s.loc,
@@ -83,8 +85,17 @@ export class StencilLowering extends StencilStatements {
     if (computations.length === 0) {
       fail('E_STENCIL_EMPTY', `stencil '${def.name}' has no computation`, { loc: def.nameLoc, hint: 'add a `with computation(PARALLEL), interval(...):` block' });
     }
+    // GT4Py initializes function-level temporaries in a PARALLEL computation before the others
+    if (inits.length) computations.unshift({ order: 'PARALLEL', intervals: [{ start: { level: 'start', offset: 0 }, end: { level: 'end', offset: 0 }, body: inits, loc: inits[0].loc }], loc: inits[0].loc });
+    for (const c of computations) {
+      for (const iv of c.intervals) {
+        forEachStmt(iv.body, (st) => {
+          for (const e of stmtExprs(st)) checkDataIndexed(e, this.fields, (x) => this.readLocs.get(x), st.loc);
+        });
+      }
+    }
     const optional = def.params.filter((p) => p.default).map((p) => p.name);
-    return {
+    return splitDataDimTemporaries({
       name: def.name,
       loc: def.nameLoc,
       params: this.params,
@@ -92,7 +103,38 @@ export class StencilLowering extends StencilStatements {
       fields: [...this.fields.values()],
       scalars: [...this.scalars.values()],
       computations,
-    };
+    });
+  }
+
+  /**
+   * `tmp: Field[(dtype, (n, ...))] = 0` before the computations: GT4Py's function-level
+   * temporary (IJK only, a constant initial value), the way it declares data dimensions.
+   */
+  private functionLevelTemp(s: Extract<PyStmt, { t: 'assign' }>, annotation: PyExpr): Stmt[] {
+    const target = s.targets[0];
+    const t = this.loader.eval(annotation, this.fn.module);
+    if (s.targets.length !== 1 || target.t !== 'name' || t.k !== 'fieldType') {
+      fail('E_STENCIL_STMT', 'a declaration at function level, outside every computation, that is not a field temporary', {
+        loc: s.loc,
+        hint: 'GT4Py takes field temporaries here (tmp: Field[(np.float64, (3,))] = 0); declare scalar temporaries where they are first assigned inside a computation (tmp: float = 0)',
+      });
+    }
+    if (t.axes !== 'IJK') {
+      fail('E_TEMP_AXES', `temporary '${target.id}' is declared at function level with axes ${t.axes || 'none'}`, {
+        loc: annotation.loc,
+        hint: 'GT4Py rejects this too ("only IJK is currently supported for temporaries" at function level): declare a 2-D temporary inside a computation, tmp: Field[IJ, float] = 0',
+      });
+    }
+    const v = this.term(s.value);
+    if (!('c' in v) || (v.c.k !== 'num' && v.c.k !== 'bool')) {
+      fail('E_NOT_CONSTANT', `the initial value of '${target.id}' must be a constant`, { loc: s.value.loc, hint: 'GT4Py initializes function-level temporaries with a literal (= 0): assign computed values inside a computation' });
+    }
+    if (this.scope.vars.has(target.id)) fail('E_ANNOTATION', `'${target.id}' is already defined`, { loc: target.loc, length: target.id.length, hint: 'declare each temporary once' });
+    this.fields.set(target.id, { name: target.id, dtype: t.dtype, axes: 'IJK', ...(t.dims ? { dims: t.dims } : {}), role: 'temp' });
+    this.scope.vars.set(target.id, { k: 'field', name: target.id, offset: [0, 0, 0] });
+    const value = cast(valueToExpr(v.c, s.value.loc), t.dtype);
+    if (!t.dims) return [{ kind: 'assign', target: target.id, value, loc: s.loc }];
+    return dataIndices(t.dims).map((data): Stmt => ({ kind: 'assign', target: target.id, value: structuredClone(value), loc: s.loc, data }));
   }
 
   protected userCall(callee: Value, e: Extract<PyExpr, { t: 'call' }>): Term {

@@ -2,7 +2,7 @@ import type { ArrayDecl, Expr, Program, ScalarVar, StencilDef } from '../../core
 
 /** Wraps a stencil as an entry: its fields and scalars, plus its domain and per-field origins as runtime arguments. */
 export function stencilEntryProgram(def: StencilDef): Program {
-  const arrays: ArrayDecl[] = def.fields.filter((f) => f.role === 'api').map((f) => ({ name: f.name, dtype: f.dtype, axes: f.axes, role: 'arg', loc: def.loc }));
+  const arrays: ArrayDecl[] = def.fields.filter((f) => f.role === 'api').map((f) => ({ name: f.name, dtype: f.dtype, axes: f.axes, ...(f.dims ? { dims: f.dims } : {}), role: 'arg', loc: def.loc }));
   const scalars: ScalarVar[] = def.scalars.map((s) => ({ name: s.name, dtype: s.dtype, role: 'arg' }));
   const params: Program['params'] = def.params.map((p) => ({ name: p, kind: def.fields.some((f) => f.name === p) ? 'field' : 'scalar' }));
   const taken = new Set(def.params);

@@ -1,13 +1,10 @@
-"""orch's command line (Node) as the Python package uses it: builds, cache lookups, and
-stencil runs on orch's reference interpreter. One process per request; the package
-caches what it gets back, so a program pays this once per process and specialization."""
-import atexit
+"""orch's command line (Node) as the Python package uses it: builds and cache lookups, one
+process per request; the package caches what it gets back, so a program pays this once per
+process and specialization. (Python mode's interpreter is one long-lived process: interpreter.py.)"""
 import json
 import os
 import shutil
 import subprocess
-import tempfile
-import threading
 from pathlib import Path
 
 from .errors import BuildError, CacheMissError, OrchError
@@ -135,59 +132,3 @@ def build_entry(file, entry, defines, *, build=True, layout_args=(), bad_entries
     if not found or found.get("status") == "error" or p.returncode != 0:
         raise BuildError(f"orch could not build {file}:{entry}:\n{p.stderr.strip()}")
     return found
-
-
-class _Interpreter:
-    """One long-lived `orch serve` process: orch's reference interpreter for Python mode."""
-
-    def __init__(self):
-        self._process = None
-        self._next = 0
-        self._lock = threading.Lock()
-
-    def run(self, request):
-        with self._lock:
-            if self._process is None or self._process.poll() is not None:
-                self._process = subprocess.Popen(command() + ["serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-                atexit.register(self.close)
-            self._next += 1
-            request = dict(request, id=self._next)
-            self._process.stdin.write(json.dumps(request) + "\n")
-            self._process.stdin.flush()
-            line = self._process.stdout.readline()
-        if not line:
-            raise OrchError("orch's interpreter (orch serve) stopped unexpectedly; see its messages above")
-        answer = json.loads(line)
-        if not answer.get("ok"):
-            raise OrchError(f"orch could not run {request['target']}:\n{answer.get('error')}")
-
-    def close(self):
-        if self._process is not None and self._process.poll() is None:
-            self._process.stdin.close()
-            self._process.wait(timeout=10)
-        self._process = None
-
-
-_interpreter = _Interpreter()
-
-
-def run_interpreted(file, entry, fields, scalars, origin, domain, externals=None):
-    """One call of stencil `file:entry` on orch's interpreter; fields are updated in place.
-    `externals`: those the stencil object was made with, tagged as in a closure."""
-    import numpy as np
-
-    with tempfile.TemporaryDirectory(prefix="orch-stencil-") as work:
-        inputs = {}
-        for name, value in fields.items():
-            inputs[name] = os.path.join(work, f"{name}.npy")
-            np.save(inputs[name], np.ascontiguousarray(value))
-        request = {"target": f"{file}:{entry}", "in": inputs, "out": os.path.join(work, "out"), "scalars": scalars}
-        if origin is not None:
-            request["origin"] = {k: list(v) for k, v in origin.items()} if isinstance(origin, dict) else [int(x) for x in origin]
-        if domain is not None:
-            request["domain"] = [int(x) for x in domain]
-        if externals:
-            request["externals"] = externals
-        _interpreter.run(request)
-        for name, value in fields.items():
-            value[...] = np.load(os.path.join(work, "out", f"{name}.npy"))

@@ -56,22 +56,46 @@ class Axis:
 
 
 class FieldType:
-    """`Field[IJK, np.float64]`: an annotation orch reads from the source."""
+    """`Field[IJK, np.float64]`, `Field[(np.float64, (3,))]`, `GlobalTable[(np.float64, (4,))]`:
+    an annotation orch reads from the source (data_dims: GT4Py's data dimensions)."""
 
-    def __init__(self, axes, dtype):
-        self.axes, self.dtype = axes, np.dtype(dtype)
+    def __init__(self, axes, dtype, data_dims=()):
+        self.axes, self.dtype, self.data_dims = axes, np.dtype(dtype), tuple(data_dims)
 
     def __repr__(self):
-        return f"Field[{self.axes}, {self.dtype}]"
+        dims = f", {self.data_dims}" if self.data_dims else ""
+        return f"Field[{self.axes}, {self.dtype}{dims}]"
+
+
+def _is_axes(spec):
+    if isinstance(spec, (tuple, list)):
+        return len(spec) > 0 and all(isinstance(a, Axis) for a in spec)
+    return isinstance(spec, Axis) or spec in ("IJK", "IJ", "IK", "JK", "I", "J", "K")
+
+
+def _dtype_and_dims(spec):
+    """`dtype` or `(dtype, (n, ...))` / `(dtype, n)`: the dtype and its data dimensions."""
+    if isinstance(spec, tuple) and len(spec) == 2:
+        dims = spec[1] if isinstance(spec[1], (tuple, list)) else (spec[1],)
+        return spec[0], tuple(int(n) for n in dims)
+    return spec, ()
 
 
 class _FieldFactory:
     def __getitem__(self, spec):
         items = spec if isinstance(spec, tuple) else (spec,)
+        if len(items) == 2 and not _is_axes(items[0]):
+            # Field[(dtype, (n, ...))]: data dimensions over IJK
+            return FieldType("IJK", *_dtype_and_dims(items))
         axes = items[0] if len(items) > 1 else "IJK"
         if isinstance(axes, (tuple, list)):
             axes = "".join(str(a) for a in axes)
-        return FieldType(str(axes), items[-1])
+        return FieldType(str(axes), *_dtype_and_dims(items[-1]))
+
+
+class _GlobalTableFactory:
+    def __getitem__(self, spec):
+        return FieldType("", *_dtype_and_dims(spec))
 
 
 class _Region:
@@ -115,6 +139,7 @@ def _gtscript_module(name):
     m.THIS_K = _Marker("THIS_K")
     m.region = _Region()
     m.Field = _FieldFactory()
+    m.GlobalTable = _GlobalTableFactory()
     m.I, m.J, m.K = Axis("I"), Axis("J"), Axis("K")
     m.IJ, m.IK, m.JK, m.IJK = "IJ", "IK", "JK", "IJK"
     m.float64, m.float32, m.int32, m.int64 = np.float64, np.float32, np.int32, np.int64

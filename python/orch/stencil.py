@@ -7,7 +7,7 @@ import os
 
 import numpy as np
 
-from . import backends, cli, layout, modes
+from . import backends, interpreter, layout, modes
 from .library import build_and_open
 from .source import source_file
 
@@ -37,7 +37,7 @@ class Stencil:
                 return self._gt4py_stencil()(**values, origin=origin, domain=domain, **extra)
             fields = {k: v for k, v in values.items() if isinstance(v, np.ndarray)}
             scalars = {k: _plain(v) for k, v in values.items() if not isinstance(v, np.ndarray)}
-            return cli.run_interpreted(source_file(self.definition), self.definition.__name__, fields, scalars, origin, domain, self._tagged_externals())
+            return interpreter.run(source_file(self.definition), self.definition.__name__, fields, scalars, origin, domain, self._tagged_externals())
         return self._run_compiled(values, origin, domain)
 
     def _arguments(self, args, kwargs):
@@ -83,11 +83,14 @@ class Stencil:
             return None
         spec, program = bound
         fields = {f["name"]: f["axes"] for f in spec["fields"]}
+        upper = {f["name"]: f.get("upper") or [0] * len(f["axes"]) for f in spec["fields"]}
         origins = {name: _field_origin(origin, name, axes) for name, axes in fields.items()}
         if domain is None:
+            # GT4Py's default: what every field holds from its origin, less how far past the
+            # domain's end the stencil touches it
             domain = []
             for axis in range(3):
-                extents = [values[n].shape[axes.index("IJK"[axis])] - origins[n][axes.index("IJK"[axis])] for n, axes in fields.items() if "IJK"[axis] in axes]
+                extents = [values[n].shape[axes.index("IJK"[axis])] - origins[n][axes.index("IJK"[axis])] - upper[n][axes.index("IJK"[axis])] for n, axes in fields.items() if "IJK"[axis] in axes]
                 domain.append(min(extents) if extents else 1)
         args = dict(values)
         for name, value in zip(spec["domainParams"], domain):

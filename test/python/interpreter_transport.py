@@ -1,0 +1,190 @@
+"""Python mode's transport to `orch serve` (python/orch/interpreter.py), driven as a user
+drives it: stencil calls on numpy arrays. usage: interpreter_transport.py CASE FOLDER [N]
+Each case asserts its results against numpy and prints one line starting with `ok`."""
+import os
+import sys
+import threading
+import time
+
+import numpy as np
+
+import orch
+from orch.errors import OrchError
+
+CASE, FOLDER = sys.argv[1], sys.argv[2]
+sys.path.insert(0, FOLDER)
+
+KINDS = """import numpy as np
+from gt4py.cartesian.gtscript import PARALLEL, Field, computation, interval
+
+from orch import stencil
+
+
+@stencil
+def mixed(a: Field[np.float64], b: Field[np.float32], n: Field[np.int32], m: Field[np.int64], flag: Field[bool], out: Field[np.float64], w: float, k: int, on: bool):
+    with computation(PARALLEL), interval(...):
+        out = a + b + n + m
+        if flag and on:
+            a = a * w
+        b = b * 2.0
+        n = n + k
+        m = m * 2
+        flag = not flag
+
+
+@stencil
+def copy(src: Field[np.float64], dst: Field[np.float64]):
+    with computation(PARALLEL), interval(...):
+        dst = src * 1.5
+"""
+
+
+def write(name, text):
+    with open(os.path.join(FOLDER, name), "w") as f:
+        f.write(text)
+
+
+def mixed_call(seed, shape=(6, 5, 3)):
+    """One call of `mixed` on in, out and inout fields of five dtypes, three of them not
+    C-contiguous (a strided view, a Fortran-order array, a transposed one); checks every
+    field against numpy, and that the writes reached the arrays the caller holds."""
+    import kinds
+
+    r = np.random.default_rng(seed)
+    big = r.random((shape[0] * 2, shape[1], shape[2]))
+    a = big[::2]  # a strided view: the writes must reach `big`
+    b = np.asfortranarray(r.random(shape).astype(np.float32))
+    n = np.ascontiguousarray(r.integers(-50, 50, shape[::-1]).astype(np.int32)).T  # transposed
+    m = r.integers(-2**40, 2**40, shape).astype(np.int64)  # beyond int32
+    flag = r.random(shape) > 0.5
+    out = np.full(shape, np.nan)
+    before = {k: v.copy() for k, v in dict(a=a, b=b, n=n, m=m, flag=flag).items()}
+    w, k = 1.0 + seed / 8, seed % 7 - 3
+    kinds.mixed(a, b, n, m, flag, out, w, k, True)
+    assert not a.flags.c_contiguous and not b.flags.c_contiguous and not n.flags.c_contiguous
+    assert np.array_equal(out, before["a"] + before["b"].astype(np.float64) + before["n"] + before["m"]), "out"
+    assert np.array_equal(big[::2], np.where(before["flag"], before["a"] * w, before["a"])), "a (inout, strided view)"
+    assert np.array_equal(big[1::2], np.random.default_rng(seed).random(big.shape)[1::2]), "the rows between a's were left alone"
+    assert b.dtype == np.float32 and np.array_equal(b, before["b"] * 2), "b (float32, Fortran order)"
+    assert n.dtype == np.int32 and np.array_equal(n, before["n"] + k), "n (int32, transposed)"
+    assert m.dtype == np.int64 and np.array_equal(m, before["m"] * 2), "m (int64)"
+    assert flag.dtype == bool and np.array_equal(flag, ~before["flag"]), "flag (bool)"
+
+
+def read_only_inputs():
+    """Inputs the stencil only reads may be read-only (GT4Py takes them): a frozen array and
+    a broadcast view (zero strides); they are not written back."""
+    import kinds
+
+    src = np.arange(4 * 3 * 2, dtype=np.float64).reshape(4, 3, 2)
+    src.flags.writeable = False
+    dst = np.zeros((4, 3, 2))
+    kinds.copy(src, dst)
+    assert np.array_equal(dst, src * 1.5), "dst from a read-only src"
+    plane = np.broadcast_to(np.arange(2.0), (4, 3, 2))
+    kinds.copy(plane, dst)
+    assert np.array_equal(dst, np.broadcast_to(np.arange(2.0) * 1.5, (4, 3, 2))), "dst from a broadcast src"
+
+
+if CASE == "kinds":
+    write("kinds.py", KINDS)
+    calls = int(sys.argv[3]) if len(sys.argv) > 3 else 1
+    for i in range(calls):
+        mixed_call(i)
+    read_only_inputs()
+    print(f"ok {calls} calls, pid {orch.interpreter._serve._process.pid}")
+
+elif CASE == "threads":
+    # four threads share this process's one `orch serve`; each checks its own results
+    write("kinds.py", KINDS)
+    failures = []
+
+    def work(seed):
+        try:
+            for i in range(5):
+                mixed_call(seed * 10 + i)
+        except BaseException as e:  # reported by the main thread
+            failures.append(repr(e))
+
+    threads = [threading.Thread(target=work, args=(s,)) for s in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures, failures
+    print("ok 4 threads x 5 calls")
+
+elif CASE == "fork":
+    # a forked child gets its own serve process: sharing the parent's pipes would mix answers
+    write("kinds.py", KINDS)
+    mixed_call(0)
+    parent = orch.interpreter._serve._process.pid
+    child = os.fork()
+    if child == 0:
+        try:
+            mixed_call(1)
+            same = orch.interpreter._serve._process.pid == parent
+            os._exit(2 if same else 0)
+        except BaseException as e:
+            print(f"child: {e!r}", flush=True)
+            os._exit(1)
+    _, status = os.waitpid(child, 0)
+    assert os.WEXITSTATUS(status) == 0, f"the child failed (exit status {os.WEXITSTATUS(status)}; 2: it used its parent's serve process)"
+    mixed_call(2)
+    assert orch.interpreter._serve._process.pid == parent
+    print("ok parent and forked child each had their own")
+
+elif CASE == "crash":
+    # ORCH_CLI is a stand-in that, the first time, reads part of the request and dies
+    write("kinds.py", KINDS)
+    try:
+        mixed_call(0)
+        raise SystemExit("a serve process that died mid-call raised nothing")
+    except OrchError as e:
+        print(f"error: {e}")
+    mixed_call(1)  # the next call starts a new serve process
+    print("ok after the crash")
+
+elif CASE == "stale":
+    # the serve process keeps the lowered stencil, but not past an edit of a module it read
+    write("coeffs.py", "SCALE = 2.0\n")
+    write("scaled.py", "from gt4py.cartesian.gtscript import PARALLEL, computation, interval\nfrom ndsl.dsl.typing import FloatField\n\nfrom coeffs import SCALE\nfrom orch import stencil\n\n\n@stencil\ndef scale(q: FloatField):\n    with computation(PARALLEL), interval(...):\n        q = q * SCALE\n")
+    import scaled
+
+    q = np.ones((3, 3, 2))
+    scaled.scale(q)
+    assert np.all(q == 2.0), q
+    scaled.scale(q)
+    assert np.all(q == 4.0), q
+    time.sleep(0.05)
+    write("coeffs.py", "SCALE = 3.0  # edited\n")
+    scaled.scale(q)
+    assert np.all(q == 12.0), f"the edit of coeffs.py was not seen: {q.ravel()[0]}"
+    print("ok the edited import was seen")
+
+elif CASE == "errors":
+    # errors travel back as OrchError, and the serve process keeps serving
+    write("kinds.py", KINDS)
+    import kinds
+
+    shape = (4, 4, 2)
+    f = lambda dt: np.zeros(shape, dtype=dt)
+    try:
+        kinds.mixed(f(np.float16), f(np.float32), f(np.int32), f(np.int64), f(bool), f(np.float64), 1.0, 1, True)
+        raise SystemExit("a float16 field raised nothing")
+    except OrchError as e:
+        assert "float16" in str(e), str(e)
+        assert [d["code"] for d in e.diagnostics] == ["E_ARG_DTYPE"], e.diagnostics
+        print(f"error: {e}")
+    pid = orch.interpreter._serve._process.pid
+    try:
+        kinds.mixed(f(np.float64), f(np.float32), f(np.int32), f(np.int64), f(bool), f(np.float64), 1.0, 1, True, domain=(9, 4, 2))
+        raise SystemExit("a domain larger than the fields raised nothing")
+    except OrchError as e:
+        print(f"error: {e}")
+    mixed_call(3)
+    assert orch.interpreter._serve._process.pid == pid, "the serve process was restarted after an error it reported"
+    print("ok one serve process answered the errors and the next call")
+
+else:
+    raise SystemExit(f"unknown case {CASE}")
