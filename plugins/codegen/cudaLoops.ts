@@ -6,6 +6,7 @@ import { axisIndices, type ArrayDecl, type Expr, type HaloStmt, type Tiling, typ
 import type { Codegen, PointContext } from './Codegen.js';
 import { commentText, cString, locText } from './cText.js';
 import { CudaKernels } from './cudaKernels.js';
+import { emitHalo } from './haloExchange.js';
 import type { VariableKParts } from './ExprEmitter.js';
 import type { CudaOptions } from './generateCuda.js';
 import type { LoopStrategy } from './LoopStrategy.js';
@@ -131,9 +132,9 @@ export class CudaLoops implements LoopStrategy {
     return `orch::cuda::vk_read(${r.base}, ${r.stride}, ${r.idx}, ${r.lo}, ${r.hi}, errors, vk_failed, ${site}, i, j, k)`;
   }
 
-  /** Device arrays would need staging through the host or CUDA-aware MPI: not built yet. */
+  /** Device arrays, staged through host buffers by native/orch_halo.h (MPI on host memory). */
   halo(s: HaloStmt): void {
-    fail('E_HALO_CUDA', 'halo exchanges are not supported in CUDA builds yet', { loc: s.loc, hint: 'build this program with a CPU preset (cpu, cpu-native) to run it under MPI' });
+    this.cg.mapped(s.loc, () => emitHalo(this.cg.w, this.cg.program, s, (name) => this.cg.ids.view(name)));
   }
 
   /** A debug check in a kernel: the array indices come from the origin parameters. */
