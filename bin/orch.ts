@@ -6,6 +6,7 @@ import { buildCommand } from '../cli/buildCommand.js';
 import { cleanCommand } from '../cli/cleanCommand.js';
 import { infoCommand } from '../cli/infoCommand.js';
 import { statsCommand } from '../cli/statsCommand.js';
+import { reportCommand } from '../cli/reportCommand.js';
 import { runCommand, type RunMode } from '../cli/runCommand.js';
 import { watchCommand } from '../cli/watchCommand.js';
 import { serveCommand } from '../cli/serveCommand.js';
@@ -137,6 +138,20 @@ async function main(rawArgv: string[]): Promise<number> {
       },
     )
     .command(
+      'report [paths..]',
+      'build, then write one HTML page: where the build time went (per pass, per entry) and where the memory goes (per array)',
+      (y) =>
+        common(y)
+          .positional('paths', { type: 'string', array: true, default: [] as string[], describe: 'modules, folders or globs (default: the config modules)' })
+          .option('domain', { type: 'string', default: '192,192,80', describe: 'NX,NY,NZ: size the memory for arguments of this shape' })
+          .option('output', { type: 'string', alias: 'o', default: 'orch-report.html', describe: 'the page to write' })
+          .group(DEBUG_OPTIONS, 'Inspecting the pipeline:')
+          .example('$0 report smooth.py --domain 48,48,80 -o report.html', 'time every pass of a build of smooth.py and size its arrays for 48x48x80'),
+      async (a) => {
+        code = await reportCommand({ ...a, paths: a.paths as string[], printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr });
+      },
+    )
+    .command(
       'serve',
       'run entries on the reference interpreter for requests framed on stdin, fields as raw bytes (for the Python package)',
       (y) => common(y),
@@ -180,7 +195,7 @@ async function main(rawArgv: string[]): Promise<number> {
     .example('$0 run smooth.py:smooth --mode build-and-run --shape 8,8,4 --check', 'build, run once and compare with the interpreter')
     .example('$0 info', 'list the cache entries')
     .completion('completion', 'print a shell completion script (orch completion >> ~/.bashrc)')
-    .demandCommand(1, 'name a command: build, run, clean or info')
+    .demandCommand(1, 'name a command: build, run, report, clean or info')
     .recommendCommands()
     .fail((msg, err) => {
       if (err) throw err;

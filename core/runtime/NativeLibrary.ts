@@ -18,7 +18,7 @@ export interface SignatureParam {
 }
 
 /** One host callback of a compiled program (ABI index = `index`). */
-export interface SignatureCallback {
+interface SignatureCallback {
   index: number;
   name: string;
   /** Where the host finds the function (Python module file and name). */

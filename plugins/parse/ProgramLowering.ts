@@ -105,7 +105,7 @@ export class ProgramLowering extends ProgramCalls {
     for (const k of Object.keys(this.defines)) {
       if (!this.defineNames.has(k)) {
         const guess = didYouMean(k, this.defineNames);
-        fail('E_DEFINE_UNKNOWN', `--define ${k}: program '${name}' has no compile-time argument '${k}'`, { loc, hint: guess ? `did you mean '${guess}'?` : `compile-time arguments: ${[...this.defineNames].join(', ') || 'none'}` });
+        fail('E_USAGE_DEFINE_NAME', `--define ${k}: program '${name}' has no compile-time argument '${k}'`, { loc, hint: guess ? `did you mean '${guess}'?` : `compile-time arguments: ${[...this.defineNames].join(', ') || 'none'}` });
       }
     }
     const body = this.block(def.body);
