@@ -7,19 +7,20 @@ import { AsyncSeriesHook, SyncHook } from 'tapable';
 import { BuildCache, type BuildInfo, type EntryInputs } from './cache/BuildCache.js';
 import { EntryCache, type EntryTransaction } from './cache/EntryCache.js';
 import { describeOwner } from './cache/EntryLock.js';
+import { CacheLimitPlugin } from './cache/CacheLimitPlugin.js';
+import type { EvictionResult } from './cache/eviction.js';
 import type { CodePath, LayoutTarget } from './layout/RankLayout.js';
-import { nativeHeaderFiles, nativeHeadersHash, orchVersion, PACKAGE_ROOT, sha256 } from './cache/hashing.js';
+import { nativeHeaderFiles, nativeHeadersHash, orchVersion, PACKAGE_ROOT } from './cache/hashing.js';
 import { Compilation, type EntryRef, type PipelineOptions } from './Compilation.js';
 import type { ResolvedConfig } from './config/types.js';
 import { OrchError, OrchErrors, type Diagnostic } from './diagnostics.js';
 import { EntryBuild } from './EntryBuild.js';
 import type { Program } from './ir/types.js';
-import { writeFileAtomic } from './runtime/atomicWrite.js';
-import { ensureDir } from './cache/ensureDir.js';
-import { ModuleEntriesSchema } from './cache/cacheSchemas.js';
-import { readCacheJson } from './cache/readCacheJson.js';
+import { ModuleEntriesMemo } from './cache/ModuleEntriesMemo.js';
 import { entryInterface, type EntryInterface } from './runtime/callArgs.js';
-import { moduleEntries } from './frontend/entries.js';
+import { findEntry, moduleEntries } from './frontend/entries.js';
+import { entryDefines, entrySignature } from './frontend/entrySignature.js';
+import { checkBackend } from './config/gt4pyBackend.js';
 import type { Value } from './frontend/values.js';
 import type { Closure } from './frontend/closure.js';
 
@@ -77,6 +78,8 @@ export interface BuildResult {
   fileDependencies: string[];
   /** pass:plugin -> milliseconds (for --time-passes) */
   passTimes: Map<string, number>;
+  /** What `cache.maxSize` evicted after the build (CacheLimitPlugin). */
+  evicted?: EvictionResult;
 }
 
 /**
@@ -96,6 +99,7 @@ export class Compiler {
   });
 
   readonly cache: EntryCache;
+  private readonly memo: ModuleEntriesMemo;
   private identity: Promise<string> | undefined;
   private cudaArch: Promise<string> | undefined;
 
@@ -107,12 +111,14 @@ export class Compiler {
     readonly layout: LayoutTarget | null = null,
   ) {
     this.cache = new EntryCache(new BuildCache(config.cacheRoot, codepath));
+    this.memo = new ModuleEntriesMemo(this.cache.dir);
     // a hit built for another layout, rank domain or halo is stale for this request
     this.cache.hooks.validate.tap('orch:compiler', (info) => this.recordedMismatch(info) ?? undefined);
     this.cache.hooks.wait.tap('orch:compiler', ({ moduleRel, entry }, owner, since) =>
       this.pipeline.print(`orch: waiting for ${moduleRel}:${entry}, being built by ${describeOwner(owner)}${since ? ` since ${since.toISOString()}` : ''}`),
     );
     for (const p of [...config.stages(), ...config.plugins]) p.apply(this);
+    if (config.cache?.maxBytes !== undefined) new CacheLimitPlugin(config.cache.maxBytes).apply(this);
   }
 
   /** Module path relative to the project root (cache folder and messages). */
@@ -155,17 +161,11 @@ export class Compiler {
   /** The entries of a module; remembered per module source so a hit parses nothing. */
   private entriesOf(file: string, compilation: Compilation): string[] {
     const source = readFileSync(file, 'utf8');
-    const memo = path.join(this.cache.dir, '.modules', `${sha256(file)}-${sha256(source).slice(0, 16)}.json`);
-    const read = readCacheJson(memo, ModuleEntriesSchema);
-    if (read.ok) return read.value;
+    const remembered = this.memo.read(file, source);
+    if (remembered) return remembered;
     // missing or corrupted: parse, and rewrite it
     const names = moduleEntries(compilation.loader.load(file)).map((f) => f.name);
-    try {
-      ensureDir(path.dirname(memo));
-      writeFileAtomic(memo, JSON.stringify(names));
-    } catch {
-      // a read-only cache still builds
-    }
+    this.memo.write(file, source, names);
     return names;
   }
 
@@ -224,12 +224,23 @@ export class Compiler {
     return result;
   }
 
-  private async buildEntry(file: string, moduleRel: string, entry: string, req: BuildRequest, compilation: Compilation): Promise<EntryResult> {
+  private async buildEntry(file: string, moduleRel: string, entry: string, asked: BuildRequest, compilation: Compilation): Promise<EntryResult> {
     const t0 = performance.now();
-    const inputs = await this.entryInputs(file, moduleRel, entry, req);
     const base = { module: file, moduleRel, entry, warnings: [] as Diagnostic[], errors: [] as Diagnostic[], timings: {} as Record<string, number>, files: [file] };
     // what an entry that failed part-way read, so watch mode still sees its imports
     const readSoFar = () => [...new Set([file, ...compilation.loader.dependencies(file).keys()])];
+    let req = asked;
+    // an orchestrated component's closure names its class and carries its own values
+    if (!asked.closure) {
+      try {
+        const sig = entrySignature(compilation.loader, findEntry(compilation.loader.load(file), entry));
+        req = { ...asked, defines: entryDefines(sig, asked.defines) };
+        if (sig.backend && asked.mode !== 'python') checkBackend(sig.name, sig.backend, { name: this.config.preset.name, backend: this.config.backend.name });
+      } catch (e) {
+        return { ...base, status: 'error', errors: toDiagnostics(e), files: readSoFar(), durationS: (performance.now() - t0) / 1000 };
+      }
+    }
+    const inputs = await this.entryInputs(file, moduleRel, entry, req);
     if (req.mode !== 'python') {
       let build: EntryBuild | undefined;
       const got = await this.cache.fetch(

@@ -133,16 +133,20 @@ __attribute__((format(printf, 2, 3))) inline int fail(State* st, const char* fmt
   return 1;
 }
 
-/* An access outside an array: names the array, the axis, the index range and the shape. */
-inline int bounds_error(State* st, const char* where, const char* array, const char* axis, int64_t lo,
-                        int64_t hi, const orch_array& a, int rank) {
+/*
+ * An access outside an array: names the array, the axis, the index range and the shape.
+ * `head` and `tail` locate it at the launch's call and add the hint
+ * (core/runtime/locatedError.ts), so it reaches users as a located diagnostic.
+ */
+inline int bounds_error(State* st, const char* head, const char* tail, const char* array, const char* axis,
+                        int64_t lo, int64_t hi, const orch_array& a, int rank) {
   char shape[96];
   int n = std::snprintf(shape, sizeof shape, "[");
   for (int d = 0; d < rank && n > 0 && n < (int)sizeof shape; ++d)
     n += std::snprintf(shape + n, sizeof shape - n, d ? ", %lld" : "%lld", (long long)a.shape[d]);
   if (n > 0 && n < (int)sizeof shape) std::snprintf(shape + n, sizeof shape - n, "]");
-  return fail(st, "%s: array '%s' is accessed at %s indices [%lld, %lld], outside its shape %s", where, array, axis,
-              (long long)lo, (long long)hi, shape);
+  return fail(st, "%s: array '%s' is accessed at %s indices [%lld, %lld], outside its shape %s%s", head, array, axis,
+              (long long)lo, (long long)hi, shape, tail);
 }
 
 /*

@@ -156,10 +156,10 @@ test('wrong dtypes, ranks, shapes, missing and unknown arguments are clear error
   lib.close();
 });
 
-test('an out-of-bounds domain is E_RUNTIME naming the array, and the library stays usable', async () => {
+test('an out-of-bounds domain is E_OUT_OF_BOUNDS naming the array, and the library stays usable', async () => {
   const lib = await library();
-  expectCode(() => lib.run(args({ nk: 4 })), 'E_RUNTIME', /array 'a' is accessed at K indices \[0, 3\], outside its shape \[3\]/);
-  expectCode(() => lib.run(args({ nj: 6 })), 'E_RUNTIME', /array 'b' is accessed at J indices \[0, 5\], outside its shape \[4, 5\]/);
+  expectCode(() => lib.run(args({ nk: 4 })), 'E_OUT_OF_BOUNDS', /array 'a' is accessed at K indices \[0, 3\], outside its shape \[3\]/);
+  expectCode(() => lib.run(args({ nj: 6 })), 'E_OUT_OF_BOUNDS', /array 'b' is accessed at J indices \[0, 5\], outside its shape \[4, 5\]/);
   const ok = args();
   lib.run(ok);
   assert.equal(Array.from((ok.a as NDArray).data as Float64Array), [0.5, 0.5, 0.5]);

@@ -1,7 +1,7 @@
 import { OrchError, type Diagnostic } from '../diagnostics.js';
 
 /** What a code means to a user, and what to do about it (the table of docs/troubleshooting.md). */
-export interface CodeInfo {
+interface CodeInfo {
   means: string;
   todo: string;
 }
@@ -37,7 +37,9 @@ export const CODES = {
   E_EXTERNAL_FUNCTION: { means: 'an external naming a function whose module cannot be found', todo: 'add its folder to pythonPath in orch.config.ts or to PYTHONPATH' },
   E_EXTERNALS_FORM: { means: 'externals= that is not a dict of names to values', todo: 'write externals={"NAME": value, ...} or a module-level dict' },
   E_COMPILETIME_MISSING: { means: 'a compile-time program argument without a value', todo: 'pass --define name=value, or give it a default' },
-  E_DEFINE_UNKNOWN: { means: '--define of a name the program has no compile-time argument for', todo: 'use one of the compile-time arguments listed' },
+  E_BACKEND_UNKNOWN: { means: 'a backend= name orch maps to no preset', todo: 'use numpy (Python mode), gt:cpu_ifirst, gt:cpu_kfirst, dace:cpu (CPU), gt:gpu, dace:gpu or cuda (CUDA)' },
+  E_BACKEND_PRESET: { means: "a stencil's backend= asks for other hardware than the build's preset", todo: 'pass the --preset the backend names, or change backend=' },
+  E_BACKEND_PYTHON: { means: "a compiled build of a stencil whose backend='numpy' runs it in Python mode", todo: 'run it with orch run --mode python, or give it a compiled backend' },
   // stencils
   E_STENCIL_STMT: { means: 'a stencil statement outside a with computation(...) block, or of a kind stencils cannot hold', todo: 'wrap it in with computation(PARALLEL), interval(...):' },
   E_STENCIL_EMPTY: { means: 'a stencil without a computation', todo: 'add a with computation(PARALLEL), interval(...): block' },
@@ -121,6 +123,7 @@ export const CODES = {
   E_CACHE_MISS: { means: '--mode run found no usable entry; the message says why', todo: 'orch build, or --mode build-and-run' },
   E_CACHE_CORRUPT: { means: 'a cache entry without the data it needs', todo: 'orch clean, and build again' },
   E_CACHE_LOCKED: { means: 'timed out waiting for another orch process building the same entry', todo: 'wait for it, or remove the lock if that process is gone' },
+  E_CACHE_ROOT: { means: 'the cache root (GT_CACHE_ROOT or cacheRoot) is a file or otherwise not a folder', todo: 'point it at a folder, or remove what is in the way' },
   E_CACHE_WRITE: { means: 'the cache cannot be written', todo: 'make the cache root writable, or point GT_CACHE_ROOT at a writable folder' },
   // running a library
   E_LOAD: { means: 'a program library that does not load', todo: 'rebuild it (orch build); it may be missing or built for another machine' },
@@ -135,9 +138,10 @@ export const CODES = {
   E_ARG_AXES: { means: 'a field with other axes than the stencil parameter', todo: 'pass a field with matching dimensions' },
   E_ARG_DEVICE: { means: 'a host array passed to a GPU build', todo: 'pass device arrays ({ devicePtr, dtype, shape })' },
   E_ARG_STALE: { means: 'an array reallocated after bind()', todo: 'call bind(args) again after replacing an array' },
+  E_DOMAIN_EMPTY: { means: 'fields with no points beyond their origin along an axis, so the compute domain is empty (GT4Py refuses it)', todo: 'pass fields with at least one point per axis beyond the origin' },
   E_DOMAIN_FIT: { means: 'the domain and origin reach outside an array', todo: 'give --origin/--domain that leave room for the stencil\'s offsets' },
   E_RUNTIME: { means: 'the library failed while running (out of memory, a bad domain)', todo: 'the message says what; check the arguments' },
-  E_OUT_OF_BOUNDS: { means: 'a read at a variable K offset outside the field', todo: 'keep variable K offsets inside the field\'s levels' },
+  E_OUT_OF_BOUNDS: { means: "an array accessed outside its shape: a call's domain and origin that do not fit it, or a read at a variable K offset that leaves it", todo: 'enlarge the array, shrink the domain at the call, or keep variable K offsets inside the levels' },
   E_DEBUG_CHECK: { means: 'a debug checker (NaN, negative tracer) failed', todo: 'fix the value; set the debug action to log to continue past failed checks' },
   E_CUDA: { means: 'the CUDA runtime is missing or failed', todo: 'install the CUDA toolkit, or point ORCH_CUDART (or CUDA_HOME) at it' },
   E_NPY_READ: { means: 'an --in file that cannot be read', todo: 'check the path given to --in' },
@@ -154,9 +158,11 @@ export const CODES = {
   E_USAGE_SHAPE: { means: '--shape that is not integers separated by commas', todo: 'write --shape 1,2,3' },
   E_USAGE_DOMAIN: { means: '--domain that is not three non-negative integers', todo: 'write --domain NX,NY,NZ' },
   E_USAGE_ORIGIN: { means: '--origin that does not fit the fields', todo: 'give one index per axis, or a JSON object per field' },
+  E_USAGE_REPEAT: { means: '--repeat that is not a count (0 or more)', todo: 'write --repeat 10' },
   E_USAGE_SCALARS: { means: '--scalars that is not a JSON object of numbers', todo: 'write --scalars \'{"dt": 30.0}\'' },
   E_USAGE_EXTERNALS: { means: '--externals that is not a JSON object of values', todo: 'write --externals \'{"NAME": 1.0}\'' },
   E_USAGE_DEFINE: { means: '--define that is not name=value', todo: 'write --define n_sub=4' },
+  E_USAGE_DEFINE_NAME: { means: '--define of a name the entry has no compile-time argument for', todo: 'use one of the compile-time arguments listed' },
   E_USAGE_IN: { means: '--in that is not name=path.npy', todo: 'write --in q=inputs/q.npy' },
   E_USAGE_LAYOUT: { means: '--layout, --rank-domain or --halo that orch cannot use', todo: 'write --layout 3x3 --rank-domain 48,48,79' },
   E_USAGE_RANK: { means: '--rank that is not a rank of the layout', todo: 'ranks are 0 .. N-1' },

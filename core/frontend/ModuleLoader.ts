@@ -7,6 +7,7 @@ import { constEval, truthy } from './constEval.js';
 import { knownModule, PY_BUILTINS } from './knownModules.js';
 import { scopeName, type ClassInfo, type FunctionKind, type FunctionInfo, type ModuleScope, type Value } from './values.js';
 import type { SourceLoc } from '../ir/types.js';
+import { gt4pyBackend } from '../config/gt4pyBackend.js';
 
 /**
  * Loads Python modules the way Python's import system would find them (the module's own
@@ -49,12 +50,15 @@ export class ModuleLoader {
     } catch {
       fail('E_MODULE_NOT_FOUND', `cannot read module ${file}`, { hint: 'check the path; modules are .py files' });
     }
+    // what was read, byte for byte (hashed for the cache)
     this.filesRead.set(abs, source);
+    // Python skips a UTF-8 byte order mark at the start of a module
+    const text = source.startsWith('\uFEFF') ? source.slice(1) : source;
     // code frames must show the text this build read, not an older copy (watch mode)
-    registerSource(abs, source);
+    registerSource(abs, text);
     this.loading.add(abs);
     try {
-      const mod = parsePython(abs, source);
+      const mod = parsePython(abs, text);
       const scope: ModuleScope = { name: name ?? path.basename(abs, '.py'), file: abs, names: new Map() };
       this.byFile.set(abs, scope);
       this.exec(mod.body, scope);
@@ -260,6 +264,7 @@ export class ModuleLoader {
   functionInfo(def: Extract<PyStmt, { t: 'def' }>, scope: ModuleScope): FunctionInfo {
     let kind: FunctionKind = 'plain';
     let externals: Record<string, Value> = {};
+    let backend: FunctionInfo['backend'];
     for (const d of def.decorators) {
       const callee = d.t === 'call' ? d.func : d;
       const v = this.eval(callee, scope);
@@ -272,9 +277,13 @@ export class ModuleLoader {
       if (d.t === 'call') {
         const ext = d.kwargs.find((k) => k.name === 'externals');
         if (ext) externals = this.evalExternals(ext.value, scope);
+        // GT4Py checks backend= when the decorator runs, so an unknown name fails the module here too
+        const be = d.kwargs.find((k) => k.name === 'backend');
+        const v = be && this.eval(be.value, scope);
+        if (be && v?.k === 'str') backend = { name: v.value, kind: gt4pyBackend(v.value, be.value.loc, v.value.length + 2), loc: be.value.loc };
       }
     }
-    return { name: def.name, def, module: scope, kind, externals };
+    return { name: def.name, def, module: scope, kind, externals, ...(backend ? { backend } : {}) };
   }
 
   /** Methods and class-level constants; a program class is decorated @program (or its __call__ is). */

@@ -70,6 +70,8 @@ export interface FunctionInfo {
   kind: FunctionKind;
   /** `@stencil(externals={...})` / `@gtscript.stencil(backend=..., externals=...)` */
   externals: Record<string, Value>;
+  /** `@gtscript.stencil(backend="...")` given as a string: what it means to orch, and where it is. */
+  backend?: { name: string; kind: 'python' | 'cpu' | 'cuda'; loc: SourceLoc };
 }
 
 /** A class at module level: its methods and the compile-time values of its class body. */

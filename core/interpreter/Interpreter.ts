@@ -4,7 +4,7 @@ import type { Boundary } from '../layout/HaloTopology.js';
 import type { RankLayout } from '../layout/RankLayout.js';
 import { HaloExchange } from './HaloExchange.js';
 import { allocate, contiguousStrides, type NDArray } from '../runtime/ndarray.js';
-import { DATA_INDEX_HINT, VARIABLE_K_HINT } from '../runtime/locatedError.js';
+import { DATA_INDEX_HINT, OUT_OF_BOUNDS_HINT, VARIABLE_K_HINT } from '../runtime/locatedError.js';
 import { coerce, compileExpr, type Ev, type ExprScope } from './compileExpr.js';
 import { hostFunction, type HostFn } from './hostFunction.js';
 
@@ -71,6 +71,7 @@ export class Interpreter {
   private pt = [0, 0, 0];
   private domain = [0, 0, 0];
   private launchName = '';
+  private launchLoc: SourceLoc | undefined;
   private readonly hosts = new Map<string, HostFn>();
   /** Source line of the statement being compiled, for errors raised while it runs. */
   private stmtLoc: SourceLoc | undefined;
@@ -251,6 +252,7 @@ export class Interpreter {
 
   private launch(s: Extract<PStmt, { kind: 'launch' }>): void {
     this.launchName = s.stencil;
+    this.launchLoc = s.loc;
     for (const r of s.requires ?? []) {
       if (!this.evalHost(r.cond)) {
         const message = r.message.replace(/\{(\d+)\}/g, (_, n: string) => String(this.evalHost(r.args[Number(n)])));
@@ -406,9 +408,10 @@ export class Interpreter {
             { loc: loc ?? st.decl.loc, hint: VARIABLE_K_HINT },
           );
         }
-        fail('E_OUT_OF_BOUNDS', `stencil ${this.launchName}: field '${name}' is accessed at ${'IJK'[st.axes[a]]} index ${idx}, outside its shape (${st.shape.join(', ')})`, {
-          loc: st.decl.loc,
-          hint: 'the domain and origin do not fit this field: enlarge the array or shrink the domain',
+        // located at the launch's call, as the compiled code's check before the launch (HostShell.boundsChecks)
+        fail('E_OUT_OF_BOUNDS', `stencil '${this.launchName}': array '${name}' is accessed at ${'IJK'[st.axes[a]]} index ${idx}, outside its shape [${st.shape.join(', ')}]`, {
+          loc: this.launchLoc ?? st.decl.loc,
+          hint: OUT_OF_BOUNDS_HINT,
         });
       }
       return idx;

@@ -4,6 +4,7 @@ import { fail, registerSource } from '../diagnostics.js';
 import type { SourceLoc } from '../ir/types.js';
 import type { PyAlias, PyExpr, PyModule, PyParam, PyStmt } from './ast.js';
 import { ExprConverter } from './ExprConverter.js';
+import { unclosedBracket } from './unclosedBracket.js';
 
 /**
  * Python source -> typed AST, through @lezer/python. The grammar recovers from errors,
@@ -25,6 +26,15 @@ export function parsePython(file: string, source: string): PyModule {
     if (cursor.type.isError) {
       const at = cursor.from;
       const loc = conv.x.loc(at);
+      const bracket = unclosedBracket(source, at);
+      const opened = bracket && conv.x.loc(bracket.offset);
+      if (bracket && opened && opened.line < loc.line) {
+        const closer = { '(': ')', '[': ']', '{': '}' }[bracket.char];
+        fail('E_SYNTAX', `'${bracket.char}' was never closed`, {
+          loc: opened,
+          hint: `add the missing '${closer}' where the expression ends: Python reads on to line ${loc.line} looking for it`,
+        });
+      }
       const near = source.slice(at, at + 20).split('\n')[0];
       fail('E_SYNTAX', near.trim() ? `invalid syntax near '${near.trim()}'` : 'invalid syntax (unexpected end of line or file)', {
         loc,

@@ -38,3 +38,6 @@ export function parseLocatedError(text: string): Diagnostic | undefined {
 /** The hint of a data index computed at run time that leaves the data dimension it indexes. */
 export const DATA_INDEX_HINT = 'the computed data index leaves the data dimension: bound it (with min/max) to the extent of the Field[(dtype, (n, ...))] or GlobalTable type';
 export const VARIABLE_K_HINT = 'the computed level leaves the array: bound the offset (with min/max, or in the loop condition) or allocate more levels';
+
+/** The hint of a launch whose domain and origin do not fit an array, from either backend. */
+export const OUT_OF_BOUNDS_HINT = "the call's domain and origin do not fit this array: enlarge the array, or shrink the domain (or move the origin) at this call";

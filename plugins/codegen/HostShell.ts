@@ -3,7 +3,7 @@ import type { Launch } from '../../core/ir/types.js';
 import { launchWrites } from '../../core/ir/launchWrites.js';
 import { tileLocalNames } from '../../core/ir/uses.js';
 import type { ArrayDecl, Expr, LaunchRequirement, PStmt } from '../../core/ir/types.js';
-import { locatedErrorHint, locatedErrorPrefix } from '../../core/runtime/locatedError.js';
+import { locatedErrorHint, locatedErrorPrefix, OUT_OF_BOUNDS_HINT } from '../../core/runtime/locatedError.js';
 import type { ProgramSignature } from '../../core/runtime/NativeLibrary.js';
 import { callbackPointerType } from './abi.js';
 import type { Codegen, PointContext } from './Codegen.js';
@@ -283,7 +283,7 @@ export class HostShell {
 
     // Bounds: one check per array axis and loop scope; a violation returns before any write.
     const bounds = launchAccessBounds(s, this.cg.program.arrays);
-    this.boundsChecks(bounds, where);
+    this.boundsChecks(bounds, cString(`${locatedErrorPrefix('E_OUT_OF_BOUNDS', s.loc)}stencil '${s.stencil}'`));
 
     // Hoist base pointers (shifted to the origin) and strides of every array the launch touches.
     const written = launchWrites(s);
@@ -338,7 +338,7 @@ export class HostShell {
   }
 
   /** One guarded block per loop scope (bounds of a scope share their `nonEmpty` expr). */
-  private boundsChecks(bounds: readonly AccessBound[], where: string): void {
+  private boundsChecks(bounds: readonly AccessBound[], head: string): void {
     const w = this.cg.w;
     const int64 = (e: Expr): string => convert(this.cg.ex.expr(e, undefined), e.dtype, 'int64');
     const scopes = new Map<Expr, AccessBound[]>();
@@ -351,7 +351,7 @@ export class HostShell {
         w.open('{');
         w.line(`const int64_t lo = ${int64(b.lo)}, hi = ${int64(b.hi)};`);
         w.line(
-          `if (lo < 0 || hi >= ${view}.shape[${b.axis}]) return orch::bounds_error(st, ${where}, ${cString(b.array)}, "${b.axisName}", lo, hi, ${view}, ${this.cg.array(b.array).axes.length});`,
+          `if (lo < 0 || hi >= ${view}.shape[${b.axis}]) return orch::bounds_error(st, ${head}, ${cString(locatedErrorHint(OUT_OF_BOUNDS_HINT))}, ${cString(b.array)}, "${b.axisName}", lo, hi, ${view}, ${this.cg.array(b.array).axes.length});`,
         );
         w.close();
       }
