@@ -105,4 +105,24 @@ t('orch serve refuses bytes that are not a frame (an older package), naming the 
   assert.match(String(r.stderr), /^hint: orch serve reads frames from the orch Python package of the same version; update the one that is older$/m);
 });
 
+t('orch serve: a request cut off by its host dying ends it quietly; a header that is not JSON is E_SERVE_PROTOCOL', async () => {
+  const frame = (header: string, extra = '') => {
+    const head = Buffer.alloc(8);
+    head.write('ORCH', 'latin1');
+    head.writeUInt32LE(Buffer.byteLength(header), 4);
+    return Buffer.concat([head, Buffer.from(header + extra)]);
+  };
+  // the header promises 40 bytes of arrays; 3 arrive, then the stream ends
+  const cut = await execa(process.execPath, [orchJs, 'serve'], {
+    input: frame(JSON.stringify({ id: 1, target: 'm.py:s', arrays: [{ name: 'q', dtype: 'float64', shape: [5], nbytes: 40 }] }), 'abc'),
+    reject: false,
+  });
+  assert.is(cut.exitCode, 0, String(cut.stderr));
+  assert.is(String(cut.stdout) + String(cut.stderr), '');
+  const bad = await execa(process.execPath, [orchJs, 'serve'], { input: frame('{id: 1'), reject: false, env: { NO_COLOR: '1' } });
+  assert.is(bad.exitCode, 1);
+  assert.is(String(bad.stdout), '');
+  assert.match(String(bad.stderr), /^error E_SERVE_PROTOCOL: orch serve: a request header is not JSON \(.*\)$/m);
+});
+
 t.run();
