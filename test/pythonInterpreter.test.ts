@@ -22,6 +22,8 @@ async function transport(kase: string, extra: string[] = [], env: Record<string,
   const r = await execa('python3', [path.join(repo, 'test/python/interpreter_transport.py'), kase, dir, ...extra], {
     cwd: dir,
     reject: false,
+    // a transport that loses a frame hangs both sides: fail instead
+    timeout: 300_000,
     env: { PYTHONPATH: path.join(repo, 'python'), ORCH_MODE: 'python', GT_CACHE_ROOT: dir, ORCH_CLI: orchJs, ...env },
   });
   return { dir, code: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
@@ -53,6 +55,12 @@ t("a forked child starts its own serve process and leaves its parent's alone", a
   const r = await transport('fork');
   assert.is(r.code, 0, r.stderr + r.stdout);
   assert.match(r.stdout, /^ok parent and forked child each had their own$/m);
+});
+
+t('a KeyboardInterrupt mid-call (Jupyter interrupts only Python) leaves no stale answer for the next call', async () => {
+  const r = await transport('interrupt');
+  assert.is(r.code, 0, r.stderr + r.stdout);
+  assert.match(r.stdout, /^ok the call after the interrupt got its own answer$/m);
 });
 
 t('a serve process that dies mid-call gives a clean OrchError, and the next call starts a new one', async () => {
