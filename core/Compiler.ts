@@ -1,6 +1,6 @@
 import { launcherKey } from './toolchain/launcher.js';
 import { mpiToolchain } from './toolchain/mpi.js';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { AsyncSeriesHook, SyncHook } from 'tapable';
@@ -16,11 +16,11 @@ import { EntryBuild } from './EntryBuild.js';
 import type { Program } from './ir/types.js';
 import { writeFileAtomic } from './runtime/atomicWrite.js';
 import { ensureDir } from './cache/ensureDir.js';
-import { ModuleEntriesSchema } from './cache/cacheSchemas.js';
+import { EntrySignatureMemoSchema, ModuleEntriesSchema } from './cache/cacheSchemas.js';
 import { readCacheJson } from './cache/readCacheJson.js';
 import { entryInterface, type EntryInterface } from './runtime/callArgs.js';
 import { findEntry, moduleEntries } from './frontend/entries.js';
-import { entryDefines, entrySignature } from './frontend/entrySignature.js';
+import { entryDefines, entrySignature, type EntrySignature } from './frontend/entrySignature.js';
 import { checkBackend } from './config/gt4pyBackend.js';
 import type { Value } from './frontend/values.js';
 import type { Closure } from './frontend/closure.js';
@@ -171,6 +171,42 @@ export class Compiler {
     return names;
   }
 
+  private signatureMemo(file: string, entry: string): string {
+    return path.join(this.cache.dir, '.signatures', `${sha256(file).slice(0, 32)}-${entry}.json`);
+  }
+
+  /** An entry's signature as remembered, if every file it was read from is unchanged; a hit then parses nothing. */
+  private rememberedSignature(file: string, entry: string): EntrySignature | undefined {
+    const read = readCacheJson(this.signatureMemo(file, entry), EntrySignatureMemoSchema);
+    if (!read.ok) return undefined;
+    for (const [name, value] of Object.entries(read.value.env)) if ((process.env[name] ?? null) !== value) return undefined;
+    if (read.value.absent.some((f) => existsSync(f))) return undefined;
+    for (const [f, hash] of Object.entries(read.value.files)) {
+      let text: string;
+      try {
+        text = readFileSync(f, 'utf8');
+      } catch {
+        return undefined;
+      }
+      if (sha256(text) !== hash) return undefined;
+    }
+    return read.value.signature;
+  }
+
+  /** An entry's signature from its module (its defaults may come from imports: every file read is remembered). */
+  private signatureOf(file: string, entry: string, compilation: Compilation): EntrySignature {
+    const sig = entrySignature(compilation.loader, findEntry(compilation.loader.load(file), entry));
+    const files = Object.fromEntries([...compilation.loader.dependencies(file)].map(([f, text]) => [f, sha256(text)]));
+    const env = Object.fromEntries(compilation.loader.environment(file));
+    try {
+      ensureDir(path.dirname(this.signatureMemo(file, entry)));
+      writeFileAtomic(this.signatureMemo(file, entry), JSON.stringify({ files, env, absent: compilation.loader.absences(file), signature: sig }));
+    } catch {
+      // a read-only cache still builds
+    }
+    return sig;
+  }
+
   async build(req: BuildRequest): Promise<BuildResult> {
     const t0 = performance.now();
     const compilation = new Compilation(this.config, this.cache, this.pipeline);
@@ -235,9 +271,21 @@ export class Compiler {
     // an orchestrated component's closure names its class and carries its own values
     if (!asked.closure) {
       try {
-        const sig = entrySignature(compilation.loader, findEntry(compilation.loader.load(file), entry));
-        req = { ...asked, defines: entryDefines(sig, asked.defines) };
-        if (sig.backend && asked.mode !== 'python') checkBackend(sig.name, sig.backend, { name: this.config.preset.name, backend: this.config.backend.name });
+        const check = (sig: EntrySignature) => {
+          req = { ...asked, defines: entryDefines(sig, asked.defines) };
+          if (sig.backend && asked.mode !== 'python') checkBackend(sig.name, sig.backend, { name: this.config.preset.name, backend: this.config.backend.name });
+        };
+        const remembered = this.rememberedSignature(file, entry);
+        let checked = false;
+        if (remembered) {
+          try {
+            check(remembered);
+            checked = true;
+          } catch {
+            // checked again from the module itself, so the error comes from what this build read
+          }
+        }
+        if (!checked) check(this.signatureOf(file, entry, compilation));
       } catch (e) {
         return { ...base, status: 'error', errors: toDiagnostics(e), files: readSoFar(), durationS: (performance.now() - t0) / 1000 };
       }
