@@ -16,6 +16,8 @@ import { allocate } from '../core/runtime/ndarray.js';
  * (python/orch/interpreter.py). Measured in the same run:
  *   - the first call (starts `orch serve`, lowers the three stencils),
  *   - the median, minimum and 90th percentile of the next calls (wall time),
+ *   - the CPU time per call of the Python process and of `orch serve` (what the call costs
+ *     on a loaded machine, where wall time also counts waiting for a core),
  *   - the interpreter's own time for the same three stencil calls in this Node process
  *     (EntryRunner.run, median): what a call costs at best; the rest is the transport.
  *
@@ -62,7 +64,7 @@ def step(q: FloatField, lap: FloatField, acc: FloatField, nu: Float):
 `;
 
 const PYTHON = `
-import json, statistics, sys, time
+import json, os, statistics, sys, time
 import numpy as np
 import orch
 sys.path.insert(0, sys.argv[1])
@@ -73,13 +75,25 @@ lap, acc = np.zeros_like(q), np.zeros_like(q)
 t = time.perf_counter()
 m.step(q, lap, acc, 0.01)
 first = time.perf_counter() - t
+serve = orch.interpreter._serve._process.pid
+
+def serve_cpu():
+    # utime + stime of the serve process (Linux /proc), in seconds
+    with open(f"/proc/{serve}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+n = int(sys.argv[2])
 times = []
-for _ in range(int(sys.argv[2])):
+cpu0, serve0 = time.process_time(), serve_cpu()
+for _ in range(n):
     t = time.perf_counter()
     m.step(q, lap, acc, 0.01)
     times.append(time.perf_counter() - t)
+cpu, serve_s = time.process_time() - cpu0, serve_cpu() - serve0
 times.sort()
-print(json.dumps({"first_ms": first * 1e3, "median_ms": statistics.median(times) * 1e3, "min_ms": times[0] * 1e3, "p90_ms": times[int(0.9 * (len(times) - 1))] * 1e3}))
+print(json.dumps({"first_ms": first * 1e3, "median_ms": statistics.median(times) * 1e3, "min_ms": times[0] * 1e3, "p90_ms": times[int(0.9 * (len(times) - 1))] * 1e3,
+                  "python_cpu_ms": cpu / n * 1e3, "serve_cpu_ms": serve_s / n * 1e3}))
 `;
 
 /** Median milliseconds of the three stencil calls of `step` on the interpreter, in this process. */
@@ -122,6 +136,8 @@ async function main(): Promise<void> {
   process.stdout.write(`  ${ms(r.median_ms)}  median call (target 50 ms)\n`);
   process.stdout.write(`  ${ms(r.min_ms)}  fastest call\n`);
   process.stdout.write(`  ${ms(r.p90_ms)}  90th percentile\n`);
+  process.stdout.write(`  ${ms(r.python_cpu_ms)}  CPU time per call, Python process\n`);
+  process.stdout.write(`  ${ms(r.serve_cpu_ms)}  CPU time per call, orch serve\n`);
   process.stdout.write(`  ${ms(interp)}  the interpreter alone on the same three calls (median, in-process)\n`);
   process.stdout.write(`  ${ms(r.median_ms - interp)}  transport and Python per call (median call - interpreter alone)\n`);
 }

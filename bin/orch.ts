@@ -6,6 +6,7 @@ import { buildCommand } from '../cli/buildCommand.js';
 import { cleanCommand } from '../cli/cleanCommand.js';
 import { infoCommand } from '../cli/infoCommand.js';
 import { statsCommand } from '../cli/statsCommand.js';
+import { reportCommand } from '../cli/reportCommand.js';
 import { runCommand, type RunMode } from '../cli/runCommand.js';
 import { watchCommand } from '../cli/watchCommand.js';
 import { serveCommand } from '../cli/serveCommand.js';
@@ -57,7 +58,20 @@ function splitList(v: string[] | undefined): string[] | undefined {
   return v?.flatMap((x) => x.split(',')).filter(Boolean);
 }
 
-async function main(argv: string[]): Promise<number> {
+/** Options whose value may start with a minus (--origin -1,0,0), which yargs would read as a flag. */
+const SIGNED_LISTS = ['--origin', '--domain', '--shape', '--rank-domain', '--repeat'];
+
+function joinSignedValues(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (SIGNED_LISTS.includes(argv[i]) && /^-[\d.]/.test(argv[i + 1] ?? '')) out.push(`${argv[i]}=${argv[++i]}`);
+    else out.push(argv[i]);
+  }
+  return out;
+}
+
+async function main(rawArgv: string[]): Promise<number> {
+  const argv = joinSignedValues(rawArgv);
   let code = 0;
   const envMode = process.env.ORCH_MODE as RunMode | 'build' | undefined;
   const parser = yargs(argv);
@@ -103,7 +117,7 @@ async function main(argv: string[]): Promise<number> {
           .option('scalars', { type: 'string', describe: 'scalar arguments as JSON' })
           .option('in', { type: 'string', array: true, describe: 'field input name=path.npy (repeatable)' })
           .option('out', { type: 'string', describe: 'folder to write every field after the call' })
-          .option('repeat', { type: 'number', default: 0, describe: 'time N further calls' })
+          .option('repeat', { type: 'string', default: '0', describe: 'time N further calls' })
           .option('check', { type: 'boolean', describe: 'also run the interpreter and compare every field' })
           .option('shape', { type: 'string', describe: 'NX,NY,NZ: fill fields not given with --in with deterministic values' })
           .option('layout', { type: 'string', describe: 'rank layout NXxNY (with --rank): run the code path of that rank' })
@@ -121,6 +135,20 @@ async function main(argv: string[]): Promise<number> {
           usageError('E_USAGE_MODE', `ORCH_MODE=${envMode} is not a mode orch knows`, `use one of ${MODES.join(', ')}`);
         }
         code = await runCommand({ ...a, target: a.target as string, mode: a.mode, printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr, repeat: a.repeat });
+      },
+    )
+    .command(
+      'report [paths..]',
+      'build, then write one HTML page: where the build time went (per pass, per entry) and where the memory goes (per array)',
+      (y) =>
+        common(y)
+          .positional('paths', { type: 'string', array: true, default: [] as string[], describe: 'modules, folders or globs (default: the config modules)' })
+          .option('domain', { type: 'string', default: '192,192,80', describe: 'NX,NY,NZ: size the memory for arguments of this shape' })
+          .option('output', { type: 'string', alias: 'o', default: 'orch-report.html', describe: 'the page to write' })
+          .group(DEBUG_OPTIONS, 'Inspecting the pipeline:')
+          .example('$0 report smooth.py --domain 48,48,80 -o report.html', 'time every pass of a build of smooth.py and size its arrays for 48x48x80'),
+      async (a) => {
+        code = await reportCommand({ ...a, paths: a.paths as string[], printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr });
       },
     )
     .command(
@@ -167,7 +195,7 @@ async function main(argv: string[]): Promise<number> {
     .example('$0 run smooth.py:smooth --mode build-and-run --shape 8,8,4 --check', 'build, run once and compare with the interpreter')
     .example('$0 info', 'list the cache entries')
     .completion('completion', 'print a shell completion script (orch completion >> ~/.bashrc)')
-    .demandCommand(1, 'name a command: build, run, clean or info')
+    .demandCommand(1, 'name a command: build, run, report, clean or info')
     .recommendCommands()
     .fail((msg, err) => {
       if (err) throw err;

@@ -4,7 +4,7 @@ import { STAGES } from '../core/Compilation.js';
 import type { ProgressEvent, ProgressState } from '../core/ProgressPlugin.js';
 
 /** A stream the display writes to (stderr in a terminal, stdout otherwise). */
-export interface ProgressStream extends NodeJS.WritableStream {
+interface ProgressStream extends NodeJS.WritableStream {
   isTTY?: boolean;
   columns?: number;
 }

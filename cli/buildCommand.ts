@@ -1,3 +1,4 @@
+import { exitStatus } from './failure.js';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
@@ -11,6 +12,7 @@ import { noEntriesError } from './noEntries.js';
 import { ProgressDisplay } from './ProgressDisplay.js';
 import { jsonDiagnostic, openSession, printDiagnostics, timePassesTable, type CommonOptions } from './session.js';
 import { cacheMiss } from '../core/diagnostics/codes.js';
+import { formatBytes } from '../core/cache/quantities.js';
 
 export interface BuildOptions extends CommonOptions, LayoutOptions {
   /** Files (optionally `file.py:entry`), folders or globs. */
@@ -144,6 +146,12 @@ export async function buildCommand(opts: BuildOptions): Promise<number> {
     const rel = session.compiler.moduleRel(abs);
     if (!entries.some((e) => e.moduleRel === rel) && !errors.some((d) => d.loc && path.resolve(d.loc.file) === abs)) addError(noEntriesError(abs, p));
   }
+  // cache.maxSize: what the build's eviction removed (each code path's compiler may have evicted)
+  const evicted = results.flatMap((r) => r.evicted?.removed ?? []);
+  const limit = session.config.cache?.maxBytes;
+  if (evicted.length && !opts.quiet && !opts.json && limit !== undefined) {
+    session.err(`note: the cache was over cache.maxSize (${formatBytes(limit)}): evicted ${evicted.length} least recently used variant(s), ${formatBytes(evicted.reduce((a, v) => a + v.bytes, 0))}`);
+  }
   // stage:tap -> ms, summed over the code paths of a layout build
   const times = new Map<string, number>();
   for (const r of results) for (const [k, t] of r.passTimes) times.set(k, (times.get(k) ?? 0) + t);
@@ -177,6 +185,7 @@ export async function buildCommand(opts: BuildOptions): Promise<number> {
         errors: errors.map(jsonDiagnostic),
         duration_s: durationS,
         ...(opts.timePasses ? { pass_times_ms: Object.fromEntries(times) } : {}),
+        ...(evicted.length ? { evicted: evicted.map((v) => ({ codepath: v.codepath, entry: v.entry, key: v.key, bytes: v.bytes })) } : {}),
       }),
     );
   } else if (!opts.quiet) {
@@ -187,5 +196,5 @@ export async function buildCommand(opts: BuildOptions): Promise<number> {
     session.out(`${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}: ${hits} hit, ${built} built, ${errors.length} error(s) in ${durationS.toFixed(2)} s`);
   }
   // a command line the entries cannot take (--define of a name none has) is a usage error
-  return errors.length ? (errors.every((d) => d.code.startsWith('E_USAGE')) ? 2 : 1) : 0;
+  return exitStatus(errors);
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { evict } from '../core/cache/eviction.js';
 import { formatBytes, parseAge, parseSize } from '../core/cache/quantities.js';
 import { resolveConfig } from './toolset.js';
+import { cacheRootExists } from './cacheRoot.js';
 
 export interface CleanOptions {
   quiet?: boolean;
@@ -25,6 +26,11 @@ export async function cleanCommand(opts: CleanOptions): Promise<number> {
   const out = (t: string) => {
     if (!opts.quiet) process.stdout.write(`${t}\n`);
   };
+  if (!cacheRootExists(config)) {
+    if (opts.json) process.stdout.write(`${JSON.stringify({ removed_folders: 0, dry_run: !!opts.dryRun, missing_root: true })}\n`);
+    else out(`nothing to clean: the cache root ${config.cacheRoot} does not exist`);
+    return 0;
+  }
   if (olderThanMs === undefined && maxBytes === undefined) {
     let n = 0;
     for (const name of readdirSync(config.cacheRoot)) {

@@ -14,7 +14,7 @@ export interface LayoutOptions {
   halo?: number;
 }
 
-export interface LayoutRequest {
+interface LayoutRequest {
   target: LayoutTarget;
   /** The code paths to build: all of the layout's, or the one of --rank. */
   codepaths: CodePath[];

@@ -1,3 +1,4 @@
+import { exitStatus } from './failure.js';
 import { ensureDir } from '../core/cache/ensureDir.js';
 import path from 'node:path';
 import { fail, OrchError } from '../core/diagnostics.js';
@@ -13,7 +14,8 @@ import { EntryRunner, ready } from '../core/runtime/EntryRunner.js';
 import { layoutText } from '../core/layout/RankLayout.js';
 import { launcherRank, parseBoundary } from '../core/layout/HaloTopology.js';
 import { layoutRequest, type LayoutOptions } from './layoutOptions.js';
-import { cacheMiss, notIntegers } from '../core/diagnostics/codes.js';
+import { cacheMiss } from '../core/diagnostics/codes.js';
+import { checkShapeFits, parseIntList, parseOrigin, parseRepeat, parseScalars, parseShape } from './callOptions.js';
 import { openSession, parseTarget, printDiagnostics, timePassesTable, type CommonOptions } from './session.js';
 
 /**
@@ -32,7 +34,8 @@ export interface RunOptions extends CommonOptions, LayoutOptions {
   scalars?: string;
   in?: string[];
   out?: string;
-  repeat: number;
+  /** Further timed calls, as written (checked here). */
+  repeat?: string;
   /** Also run the interpreter and compare every field. */
   check?: boolean;
   /** Fill fields not given with --in: NX,NY,NZ of the IJK fields. */
@@ -53,44 +56,6 @@ interface RunReport {
   runs: number;
   outputs: string[];
   check?: Comparison & { passed: boolean };
-}
-
-function parseIntList(text: string, what: 'shape' | 'domain' | 'origin'): number[] {
-  const parts = text.split(',').map((x) => x.trim());
-  const nums = parts.map(Number);
-  if (parts.some((p) => p === '') || nums.some((n) => !Number.isInteger(n))) throw notIntegers(what, text);
-  return nums;
-}
-
-function parseOrigin(text: string): CallSpec['origin'] {
-  const t = text.trim();
-  if (t.startsWith('{')) {
-    let o: unknown;
-    try {
-      o = JSON.parse(t);
-    } catch (e) {
-      fail('E_USAGE_ORIGIN', `--origin is not valid JSON: ${(e as Error).message}`, { hint: `write --origin '{"_all_": [1, 1, 0], "ps": [1, 1]}'` });
-    }
-    if (!o || typeof o !== 'object' || Object.values(o).some((v) => !Array.isArray(v) || v.some((x) => !Number.isInteger(x)))) {
-      fail('E_USAGE_ORIGIN', '--origin JSON must map field names (or _all_) to lists of integers', { hint: `write --origin '{"_all_": [1, 1, 0]}'` });
-    }
-    return o as Record<string, number[]>;
-  }
-  return parseIntList(t, 'origin');
-}
-
-function parseScalars(text: string | undefined): Record<string, number | boolean> {
-  if (!text) return {};
-  let o: unknown;
-  try {
-    o = JSON.parse(text);
-  } catch (e) {
-    fail('E_USAGE_SCALARS', `--scalars is not valid JSON: ${(e as Error).message}`, { hint: `write --scalars '{"dt": 30.0}'` });
-  }
-  if (!o || typeof o !== 'object' || Array.isArray(o) || Object.values(o).some((v) => typeof v !== 'number' && typeof v !== 'boolean')) {
-    fail('E_USAGE_SCALARS', '--scalars must be a JSON object of numbers and booleans', { hint: `write --scalars '{"dt": 30.0, "on": true}'` });
-  }
-  return o as Record<string, number | boolean>;
 }
 
 function readInputs(specs: string[]): Record<string, NDArray> {
@@ -130,6 +95,12 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     fail('E_USAGE_LAYOUT', `orch run --layout ${opts.layout ?? session.config.layout?.layout} needs --rank: a run is one rank, on one code path`, { hint: `add --rank R (this layout has code paths ${layout.codepaths.join(', ')})` });
   }
   const compiler = layout ? new Compiler(session.config, session.compiler.pipeline, layout.codepaths[0], layout.target) : session.compiler;
+  // the command line is checked whole before anything is read, built or run
+  const repeat = parseRepeat(opts.repeat);
+  const shape = opts.shape ? parseShape(opts.shape) : undefined;
+  const scalars = parseScalars(opts.scalars);
+  const origin = opts.origin ? parseOrigin(opts.origin) : undefined;
+  const domain = opts.domain ? parseIntList(opts.domain, 'domain') : undefined;
   const fields = readInputs(opts.in ?? []);
   const t0 = performance.now();
   const name = entryName ?? (await soleEntry(session, file));
@@ -151,7 +122,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   if (opts.timePasses) session.err(timePassesTable(runner.passTimes));
   if (entry.status === 'error') {
     printDiagnostics(entry.errors, opts.verbose);
-    return 1;
+    return exitStatus(entry.errors);
   }
   if (entry.status === 'miss') {
     const where = layout ? ` (code path ${compiler.codepath} of rank ${opts.rank ?? 0} in layout ${layoutText(layout.target.layout)})` : '';
@@ -165,18 +136,15 @@ export async function runCommand(opts: RunOptions): Promise<number> {
     return 0;
   }
   const iface = ready(entry).iface;
-  const shape = opts.shape ? parseIntList(opts.shape, 'shape') : undefined;
-  if (shape) Object.assign(fields, syntheticInputs(iface, shape, fields));
-  const spec: CallSpec = {
-    fields,
-    scalars: parseScalars(opts.scalars),
-    origin: opts.origin ? parseOrigin(opts.origin) : undefined,
-    domain: opts.domain ? parseIntList(opts.domain, 'domain') : undefined,
-  };
+  if (shape) {
+    checkShapeFits(iface, shape, fields, opts.shape!);
+    Object.assign(fields, syntheticInputs(iface, shape, fields));
+  }
+  const spec: CallSpec = { fields, scalars, origin, domain };
   const args = buildEntryArgs(iface, spec);
   const reference = opts.check ? cloneArgs(args) : undefined;
-  const scratch = opts.repeat > 0 ? cloneArgs(args) : undefined;
-  const times = runner.run(ready(entry), args, { scratch, repeat: opts.repeat, interpreter: { boundary, layout: layout?.target.layout }, library: opened, loopOrder: session.config.codegen.loopOrder });
+  const scratch = repeat > 0 ? cloneArgs(args) : undefined;
+  const times = runner.run(ready(entry), args, { scratch, repeat, interpreter: { boundary, layout: layout?.target.layout }, library: opened, loopOrder: session.config.codegen.loopOrder });
 
   let check: RunReport['check'];
   if (reference) {

@@ -3,9 +3,9 @@ import { fail, formatDiagnostic, OrchError, OrchErrors, type Diagnostic } from '
 import { internalError } from '../core/diagnostics/codes.js';
 import { EntryRunner, type ReadyEntry } from '../core/runtime/EntryRunner.js';
 import { buildEntryArgs, type CallSpec } from '../core/runtime/callArgs.js';
-import { openSession, parseTarget, type CommonOptions } from './session.js';
+import { jsonDiagnostic, openSession, parseTarget, type CommonOptions } from './session.js';
 import { closureValue, type ClosureValue } from '../core/frontend/closure.js';
-import { encodeFrame, frameArrays, readFrames } from './serveFrames.js';
+import { changedArrays, encodeFrame, frameArrays, readFrames } from './serveFrames.js';
 
 /** One request (a frame's header; its fields travel as the frame's arrays): run `target` once on the interpreter. */
 interface ServeRequest {
@@ -43,7 +43,7 @@ function stampOf(files: string[]): string {
  * `orch serve`: a long-lived reference interpreter for hosts that call stencils and
  * programs many times (the Python package's Python mode when GT4Py is not installed).
  * Requests and answers are frames on stdin/stdout (cli/serveFrames.ts): the fields travel
- * as raw bytes, and each answer carries the fields back after the call. Each entry is
+ * as raw bytes, and each answer carries back the fields the call changed. Each entry is
  * lowered once per (target, externals) and again only when a file it read changes (the
  * session's defines are fixed), so only the first call of an entry parses.
  */
@@ -76,10 +76,11 @@ export async function serveCommand(opts: CommonOptions): Promise<number> {
         const ready = await entry(req.target, req.externals);
         const fields = frameArrays(frame);
         runner.run(ready, buildEntryArgs(ready.iface, { fields, scalars: req.scalars ?? {}, origin: req.origin, domain: req.domain }));
-        answer({ id: req.id, ok: true }, fields);
+        answer({ id: req.id, ok: true }, changedArrays(frame, fields));
       } catch (e) {
         const diags: Diagnostic[] = e instanceof OrchError ? [e.diagnostic] : e instanceof OrchErrors ? e.diagnostics : [internalError((e as Error)?.stack ?? String(e)).diagnostic];
-        answer({ id: req.id, ok: false, error: diags.map((d) => formatDiagnostic(d)).join('\n\n'), codes: diags.map((d) => d.code) });
+        // the text as orch prints it, and the diagnostics as data (as --json gives them) for the package to raise its own way
+        answer({ id: req.id, ok: false, error: diags.map((d) => formatDiagnostic(d)).join('\n\n'), diagnostics: diags.map(jsonDiagnostic) });
       }
     }
   } catch (e) {

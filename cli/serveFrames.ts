@@ -91,6 +91,22 @@ export function frameArrays(frame: Frame): Record<string, NDArray> {
   return out;
 }
 
+/**
+ * The arrays whose bytes differ from those the frame brought: only these travel back, so
+ * an input the call only read is neither sent nor written (it may be read-only).
+ */
+export function changedArrays(frame: Frame, arrays: Record<string, NDArray>): Record<string, NDArray> {
+  const out: Record<string, NDArray> = {};
+  let at = 0;
+  for (const a of frame.header.arrays ?? []) {
+    const before = frame.payload.subarray(at, at + a.nbytes);
+    at += a.nbytes;
+    const now = arrays[a.name];
+    if (now && !before.equals(new Uint8Array(now.data.buffer, now.data.byteOffset, now.data.byteLength))) out[a.name] = now;
+  }
+  return out;
+}
+
 /** One frame: `header` plus `arrays` (listed in the header, their bytes after it). */
 export function encodeFrame(header: Record<string, unknown>, arrays: Record<string, NDArray> = {}): Buffer {
   const list = Object.entries(arrays);

@@ -23,7 +23,7 @@ export interface CommonOptions {
   debug?: boolean;
 }
 
-export interface Session {
+interface Session {
   config: ResolvedConfig;
   compiler: Compiler;
   externals: Record<string, Value>;

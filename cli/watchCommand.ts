@@ -11,7 +11,7 @@ import { ProgressDisplay } from './ProgressDisplay.js';
 import { resolveModules, type BuildOptions } from './buildCommand.js';
 import { distinctDiagnostics, jsonDiagnostic, openSession, printDiagnostics } from './session.js';
 
-export interface WatchCommandOptions extends BuildOptions {
+interface WatchCommandOptions extends BuildOptions {
   /** Debounce in milliseconds (default 50). */
   aggregateTimeout?: number;
   poll?: number;

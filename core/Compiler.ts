@@ -1,23 +1,23 @@
 import { launcherKey } from './toolchain/launcher.js';
 import { mpiToolchain } from './toolchain/mpi.js';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { AsyncSeriesHook, SyncHook } from 'tapable';
 import { BuildCache, type BuildInfo, type EntryInputs } from './cache/BuildCache.js';
 import { EntryCache, type EntryTransaction } from './cache/EntryCache.js';
 import { describeOwner } from './cache/EntryLock.js';
+import { CacheLimitPlugin } from './cache/CacheLimitPlugin.js';
+import type { EvictionResult } from './cache/eviction.js';
 import type { CodePath, LayoutTarget } from './layout/RankLayout.js';
-import { nativeHeaderFiles, nativeHeadersHash, orchVersion, PACKAGE_ROOT, sha256 } from './cache/hashing.js';
+import { nativeHeaderFiles, nativeHeadersHash, orchVersion, PACKAGE_ROOT } from './cache/hashing.js';
 import { Compilation, type EntryRef, type PipelineOptions } from './Compilation.js';
 import type { ResolvedConfig } from './config/types.js';
 import { OrchError, OrchErrors, type Diagnostic } from './diagnostics.js';
 import { EntryBuild } from './EntryBuild.js';
 import type { Program } from './ir/types.js';
-import { writeFileAtomic } from './runtime/atomicWrite.js';
-import { ensureDir } from './cache/ensureDir.js';
-import { EntrySignatureMemoSchema, ModuleEntriesSchema } from './cache/cacheSchemas.js';
-import { readCacheJson } from './cache/readCacheJson.js';
+import { ModuleEntriesMemo } from './cache/ModuleEntriesMemo.js';
+import { EntrySignatureMemo } from './cache/EntrySignatureMemo.js';
 import { entryInterface, type EntryInterface } from './runtime/callArgs.js';
 import { findEntry, moduleEntries } from './frontend/entries.js';
 import { entryDefines, entrySignature, type EntrySignature } from './frontend/entrySignature.js';
@@ -79,6 +79,8 @@ export interface BuildResult {
   fileDependencies: string[];
   /** pass:plugin -> milliseconds (for --time-passes) */
   passTimes: Map<string, number>;
+  /** What `cache.maxSize` evicted after the build (CacheLimitPlugin). */
+  evicted?: EvictionResult;
 }
 
 /**
@@ -98,6 +100,8 @@ export class Compiler {
   });
 
   readonly cache: EntryCache;
+  private readonly memo: ModuleEntriesMemo;
+  private readonly signatures: EntrySignatureMemo;
   private identity: Promise<string> | undefined;
   private cudaArch: Promise<string> | undefined;
 
@@ -109,12 +113,15 @@ export class Compiler {
     readonly layout: LayoutTarget | null = null,
   ) {
     this.cache = new EntryCache(new BuildCache(config.cacheRoot, codepath));
+    this.memo = new ModuleEntriesMemo(this.cache.dir);
+    this.signatures = new EntrySignatureMemo(this.cache.dir);
     // a hit built for another layout, rank domain or halo is stale for this request
     this.cache.hooks.validate.tap('orch:compiler', (info) => this.recordedMismatch(info) ?? undefined);
     this.cache.hooks.wait.tap('orch:compiler', ({ moduleRel, entry }, owner, since) =>
       this.pipeline.print(`orch: waiting for ${moduleRel}:${entry}, being built by ${describeOwner(owner)}${since ? ` since ${since.toISOString()}` : ''}`),
     );
     for (const p of [...config.stages(), ...config.plugins]) p.apply(this);
+    if (config.cache?.maxBytes !== undefined) new CacheLimitPlugin(config.cache.maxBytes).apply(this);
   }
 
   /** Module path relative to the project root (cache folder and messages). */
@@ -157,53 +164,18 @@ export class Compiler {
   /** The entries of a module; remembered per module source so a hit parses nothing. */
   private entriesOf(file: string, compilation: Compilation): string[] {
     const source = readFileSync(file, 'utf8');
-    const memo = path.join(this.cache.dir, '.modules', `${sha256(file)}-${sha256(source).slice(0, 16)}.json`);
-    const read = readCacheJson(memo, ModuleEntriesSchema);
-    if (read.ok) return read.value;
+    const remembered = this.memo.read(file, source);
+    if (remembered) return remembered;
     // missing or corrupted: parse, and rewrite it
     const names = moduleEntries(compilation.loader.load(file)).map((f) => f.name);
-    try {
-      ensureDir(path.dirname(memo));
-      writeFileAtomic(memo, JSON.stringify(names));
-    } catch {
-      // a read-only cache still builds
-    }
+    this.memo.write(file, source, names);
     return names;
   }
 
-  private signatureMemo(file: string, entry: string): string {
-    return path.join(this.cache.dir, '.signatures', `${sha256(file).slice(0, 32)}-${entry}.json`);
-  }
-
-  /** An entry's signature as remembered, if every file it was read from is unchanged; a hit then parses nothing. */
-  private rememberedSignature(file: string, entry: string): EntrySignature | undefined {
-    const read = readCacheJson(this.signatureMemo(file, entry), EntrySignatureMemoSchema);
-    if (!read.ok) return undefined;
-    for (const [name, value] of Object.entries(read.value.env)) if ((process.env[name] ?? null) !== value) return undefined;
-    if (read.value.absent.some((f) => existsSync(f))) return undefined;
-    for (const [f, hash] of Object.entries(read.value.files)) {
-      let text: string;
-      try {
-        text = readFileSync(f, 'utf8');
-      } catch {
-        return undefined;
-      }
-      if (sha256(text) !== hash) return undefined;
-    }
-    return read.value.signature;
-  }
-
-  /** An entry's signature from its module (its defaults may come from imports: every file read is remembered). */
+  /** An entry's signature from its module; remembered with every file it was read from. */
   private signatureOf(file: string, entry: string, compilation: Compilation): EntrySignature {
     const sig = entrySignature(compilation.loader, findEntry(compilation.loader.load(file), entry));
-    const files = Object.fromEntries([...compilation.loader.dependencies(file)].map(([f, text]) => [f, sha256(text)]));
-    const env = Object.fromEntries(compilation.loader.environment(file));
-    try {
-      ensureDir(path.dirname(this.signatureMemo(file, entry)));
-      writeFileAtomic(this.signatureMemo(file, entry), JSON.stringify({ files, env, absent: compilation.loader.absences(file), signature: sig }));
-    } catch {
-      // a read-only cache still builds
-    }
+    this.signatures.write(file, entry, sig, compilation.loader);
     return sig;
   }
 
@@ -275,7 +247,7 @@ export class Compiler {
           req = { ...asked, defines: entryDefines(sig, asked.defines) };
           if (sig.backend && asked.mode !== 'python') checkBackend(sig.name, sig.backend, { name: this.config.preset.name, backend: this.config.backend.name });
         };
-        const remembered = this.rememberedSignature(file, entry);
+        const remembered = this.signatures.read(file, entry);
         let checked = false;
         if (remembered) {
           try {

@@ -14,6 +14,7 @@ export { Compilation, passName, type EntryRef, type PipelineOptions } from './Co
 export { BUILTIN_STAGE, PIPELINE, STAGES, type StageName } from './pipeline.js';
 export { EntryBuild, type Compiled, type Emitted, type EntryContext, type Expanded, type Generated, type MemoryReport, type Parsed, type ProductName, type StageProducts } from './EntryBuild.js';
 export { tapStage } from './stagePlugin.js';
+export { EntryCache, EntryTransaction, type CacheEntryRef, type CacheHit, type CacheOutcome, type KeyInputs } from './cache/EntryCache.js';
 export { PassPlugin, type PassOptions } from './PassPlugin.js';
 export { Watching, type WatchHandler, type WatchOptions, type WatchRun, type WatchTarget } from './Watching.js';
 
@@ -25,7 +26,7 @@ export type * from './ir/types.js';
 export { printExpr, printProgram } from './ir/print.js';
 export { parseProgram } from './ir/parse.js';
 export { verifyProgram } from './ir/verify.js';
-export { flatMapStmts, forEachExpr, forEachPStmt, forEachStmt, launches, mapExpr, mapProgramExprs, mapStmts, visitExpr } from './ir/visit.js';
+export { flatMapPStmts, flatMapStmts, forEachExpr, forEachPStmt, forEachStmt, launches, mapExpr, mapProgramExprs, mapStmts, visitExpr } from './ir/visit.js';
 
 // Running a built library from Node
 export { NativeLibrary, type ArgValue, type ProgramSignature, type SignatureParam } from './runtime/NativeLibrary.js';

@@ -5,7 +5,7 @@
  * (docs/plugins.md, kept in sync by core/pipeline.test.ts) all come from this table.
  */
 export const PIPELINE = [
-  { name: 'parse', number: 10, product: 'parsed', rewritesIR: true, does: 'Python source to program IR; stencils become coarse stencil nodes; records the files and environment read and computes the cache key' },
+  { name: 'parse', number: 10, product: 'parsed', rewritesIR: true, does: 'Python source to program IR; stencils become coarse stencil nodes; records the files and environment read (the cache key is made from them)' },
   { name: 'simplify1', number: 20, product: null, rewritesIR: true, does: 'the first simplify passes (one tap each): fold compile-time values, drop dead code' },
   { name: 'regionExpansion', number: 30, product: null, rewritesIR: true, does: 'horizontal regions to loops of their own' },
   { name: 'libraryExpansion', number: 40, product: 'expanded', rewritesIR: true, does: 'each stencil node becomes loop nests' },

@@ -81,4 +81,33 @@ cache('--max-size and --older-than that orch cannot read are usage errors', asyn
   assert.is(age.stderr.trim(), "error E_USAGE_AGE: --older-than '7' is not a duration\nhint: write a number and a unit: 45s, 30m, 12h, 7d or 2w");
 });
 
+cache('cache.maxSize in the config evicts least recently used variants after a build, like ccache -M', async () => {
+  const p = new TempProject('maxsize');
+  p.write('e.py', `${STENCIL_HEADER}\n\ndef scale(a: FloatField, b: FloatField):\n    from __externals__ import SCALE\n    with computation(PARALLEL), interval(...):\n        b = SCALE * a\n`);
+  const build = async (scale: number) => {
+    const r = await p.orch(['build', 'e.py', '--json', '--externals', JSON.stringify({ SCALE: scale })]);
+    assert.is(r.code, 0, r.stderr);
+    return JSON.parse(r.stdout) as { entries: { key: string; dir: string; status: string }[]; evicted?: { key: string }[] };
+  };
+  const one = (await build(1)).entries[0];
+  const two = (await build(2)).entries[0];
+  utimesSync(one.dir, new Date(Date.now() - DAY), new Date(Date.now() - DAY));
+  // room for the two variants and half of a third
+  const limit = folderBytes(p.path('.gt_cache_A')) + Math.floor(folderBytes(two.dir) / 2);
+  p.write('orch.config.ts', `export default { cache: { maxSize: ${limit} } };\n`);
+  const hit = await build(2);
+  assert.is(hit.evicted, undefined, 'a build of hits adds nothing and evicts nothing');
+  const third = await build(3);
+  assert.equal(third.evicted?.map((v) => v.key), [one.key], 'the least recently used variant made room');
+  assert.ok(folderBytes(p.path('.gt_cache_A')) <= limit);
+  const text = await p.orch(['build', 'e.py', '--externals', '{"SCALE": 4}']);
+  assert.match(text.stderr, /note: the cache was over cache.maxSize \(.+\): evicted 1 least recently used variant\(s\), /);
+
+  p.write('orch.config.ts', "export default { cache: { maxSize: '5x' } };\n");
+  const bad = await p.orch(['build', 'e.py']);
+  assert.is(bad.code, 1);
+  assert.match(bad.stderr, 'cache.maxSize');
+  assert.match(bad.stderr, "cache: { maxSize: '2G' }");
+});
+
 cache.run();

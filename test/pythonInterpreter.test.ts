@@ -29,7 +29,7 @@ async function transport(kase: string, extra: string[] = [], env: Record<string,
 
 const t = suite('python mode transport');
 
-t('in, out and inout fields of five dtypes, scalars of three, non-contiguous arrays, many calls', async () => {
+t('in, out and inout fields of five dtypes, scalars of three, non-contiguous and read-only arrays, many calls', async () => {
   const r = await transport('kinds', ['12']);
   assert.is(r.code, 0, r.stderr);
   assert.match(r.stdout, /^ok 12 calls/m);

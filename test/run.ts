@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,11 +15,15 @@ import { heaviestFirst, readTestTimes, writeTestTimes, type TestTimes } from './
  *   ORCH_TEST_JOBS=4        parallel files (default: max(2, cores)); many tests wait on g++,
  *                           python or mpirun, so more jobs than cores can pay off
  *   ORCH_TEST_TIMEOUT_S=900 per-file limit
+ *   ORCH_TEST_ROOT=dir      run the *.test.js files under dir instead of dist/ (the runner's
+ *                           own test); no timing record is kept then
+ * Test files that run work in parallel themselves read ORCH_TEST_JOBS too (test/gpuJobs.ts).
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const dist = path.join(root, 'dist');
-const worker = path.join(dist, 'test', 'runFile.js');
-const timesFile = path.join(root, '.test-times.json');
+const worker = path.join(root, 'dist', 'test', 'runFile.js');
+const dist = process.env.ORCH_TEST_ROOT ? path.resolve(process.env.ORCH_TEST_ROOT) : path.join(root, 'dist');
+// kept beside dist/, which every build removes
+const timesFile = process.env.ORCH_TEST_ROOT ? undefined : path.join(root, '.test-times.json');
 
 function positiveInt(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -53,6 +57,8 @@ interface FileResult {
   failed: number;
   output: string;
   why?: string;
+  /** CPU seconds of the file's process and the processes it waited for (Linux only). */
+  cpu?: number;
 }
 
 const running = new Set<ChildProcess>();
@@ -81,10 +87,10 @@ function totals(output: string, exitCode: number | null, why: string | undefined
   return { passed, failed, why };
 }
 
-function runFile(name: string, timeoutS: number, env: NodeJS.ProcessEnv): Promise<FileResult> {
+function runFile(name: string, timeoutS: number, env: NodeJS.ProcessEnv, cpuOut: string): Promise<FileResult> {
   const start = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [worker, path.join(dist, name)], { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [worker, path.join(dist, name)], { cwd: root, env: { ...env, ORCH_TEST_CPU_OUT: cpuOut }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     running.add(child);
     let output = '';
     child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
@@ -101,7 +107,13 @@ function runFile(name: string, timeoutS: number, env: NodeJS.ProcessEnv): Promis
       clearTimeout(timer);
       running.delete(child);
       if (signal && !why) why = `killed by ${signal}`;
-      resolve({ name, seconds: (performance.now() - start) / 1000, output, ...totals(output, code, why) });
+      let cpu: number | undefined;
+      try {
+        cpu = Number(readFileSync(cpuOut, 'utf8'));
+      } catch {
+        cpu = undefined;
+      }
+      resolve({ name, seconds: (performance.now() - start) / 1000, output, cpu, ...totals(output, code, why) });
     };
     child.on('error', (e) => {
       output += `could not start ${worker}: ${e.message}\n`;
@@ -122,7 +134,8 @@ function runFile(name: string, timeoutS: number, env: NodeJS.ProcessEnv): Promis
 
 function block(r: FileResult): string {
   const counts = r.failed ? `${r.passed} passed, ${r.failed} failed` : `${r.passed} passed`;
-  const head = `${r.failed ? '✘ FAIL ' : '✔ '}${r.name} · ${counts} · ${r.seconds.toFixed(1)} s${r.why ? ` · ${r.why}` : ''}`;
+  const cpu = r.cpu !== undefined && Number.isFinite(r.cpu) ? ` (cpu ${r.cpu.toFixed(1)} s)` : '';
+  const head = `${r.failed ? '✘ FAIL ' : '✔ '}${r.name} · ${counts} · ${r.seconds.toFixed(1)} s${cpu}${r.why ? ` · ${r.why}` : ''}`;
   return `\n━━ ${head}\n${r.output.replace(/\s+$/, '')}\n`;
 }
 
@@ -130,10 +143,10 @@ async function main(): Promise<number> {
   const pattern = new RegExp(process.argv[2] ?? '\\.test\\.js$', 'i');
   const jobs = positiveInt('ORCH_TEST_JOBS', Math.max(2, os.availableParallelism()));
   const timeoutS = positiveInt('ORCH_TEST_TIMEOUT_S', 900);
-  const previous: TestTimes = readTestTimes(timesFile);
+  const previous: TestTimes = timesFile ? readTestTimes(timesFile) : {};
   const queue = heaviestFirst(testFiles(pattern), previous);
   if (!queue.length) {
-    process.stderr.write(`no test file under dist/ matches /${pattern.source}/i (did \`npm run build\` run?)\n`);
+    process.stderr.write(`no test file under ${path.relative(root, dist) || dist} matches /${pattern.source}/i (did \`npm run build\` run?)\n`);
     process.stdout.write('0 passed, 1 failed\n');
     return 2;
   }
@@ -143,21 +156,25 @@ async function main(): Promise<number> {
   const start = performance.now();
   const results: FileResult[] = [];
   const total = queue.length;
+  let started = 0;
   const pool = Array.from({ length: Math.min(jobs, queue.length) }, async () => {
     for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
-      const r = await runFile(name, timeoutS, env);
+      const r = await runFile(name, timeoutS, env, path.join(runDir, `cpu-${started++}`));
       results.push(r);
       process.stdout.write(block(r));
     }
   });
   await Promise.all(pool);
   rmSync(runDir, { recursive: true, force: true });
-  writeTestTimes(timesFile, previous, Object.fromEntries(results.map((r) => [r.name, Math.round(r.seconds * 10) / 10])));
+  // files that no longer exist leave the record
+  const kept = Object.fromEntries(Object.entries(previous).filter(([name]) => existsSync(path.join(dist, name))));
+  if (timesFile) writeTestTimes(timesFile, kept, Object.fromEntries(results.map((r) => [r.name, Math.round(r.seconds * 10) / 10])));
 
   const passed = results.reduce((s, r) => s + r.passed, 0);
   const failed = results.reduce((s, r) => s + r.failed, 0);
   const slowest = [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 5);
-  process.stdout.write(`\n${total} files, ${jobs} at a time, in ${((performance.now() - start) / 1000).toFixed(1)} s; slowest: ${slowest.map((r) => `${r.name} ${r.seconds.toFixed(0)} s`).join(', ')}\n`);
+  const cpu = results.reduce((s, r) => s + (r.cpu !== undefined && Number.isFinite(r.cpu) ? r.cpu : 0), 0);
+  process.stdout.write(`\n${total} files, ${jobs} at a time, in ${((performance.now() - start) / 1000).toFixed(1)} s (cpu ${cpu.toFixed(0)} s); slowest: ${slowest.map((r) => `${r.name} ${r.seconds.toFixed(0)} s`).join(', ')}\n`);
   const failedFiles = results.filter((r) => r.failed);
   if (failedFiles.length) process.stdout.write(`failed: ${failedFiles.map((r) => r.name).join(', ')}\n`);
   process.stdout.write(`${passed} passed, ${failed} failed\n`);

@@ -8,7 +8,7 @@ import { z } from 'zod';
  */
 
 /** An entry key or options key: a sha256 in hex, so it names one folder and never a path. */
-export const Key = z.string().regex(/^[0-9a-f]{64}$/, 'not a 64-digit hex key');
+const Key = z.string().regex(/^[0-9a-f]{64}$/, 'not a 64-digit hex key');
 const Sha = Key;
 /** A file name inside an entry folder: no separators, not `.`/`..`. */
 const FileName = z
@@ -19,7 +19,7 @@ const FileName = z
 const Identifier = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'not an identifier');
 const EnvValues = z.record(z.string(), z.string().nullable());
 
-export const EntryInputsSchema = z.looseObject({
+const EntryInputsSchema = z.looseObject({
   module: z.string(),
   modulePath: z.string(),
   entry: z.string(),
@@ -67,8 +67,8 @@ export const MemoryReportSchema = z.looseObject({
   totals: z.record(z.string(), z.looseObject({ arrays: z.number(), note: z.string() })).optional(),
 });
 
-/** `.modules/<file>-<source>.json`: the entry names of one module source. */
-export const ModuleEntriesSchema = z.array(Identifier).max(10_000);
+/** `.modules/<file>-<source>.json`: the entry names of one module source, and their checksum. */
+export const ModuleEntriesSchema = z.object({ entries: z.array(Identifier).max(10_000), check: Key });
 
 const Loc = z.object({ file: z.string(), line: z.number(), col: z.number() });
 

@@ -5,9 +5,12 @@ import { fail } from '../diagnostics.js';
 const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, k: 1e3, m: 1e6, g: 1e9, t: 1e12, ki: 1024, mi: 1024 ** 2, gi: 1024 ** 3, ti: 1024 ** 4 };
 const AGE_UNITS: Record<string, number> = { s: 1e3, m: 60e3, h: 3600e3, d: 86400e3, w: 7 * 86400e3 };
 
+/** A size as parseSize reads it (the config schema checks `cache.maxSize` with it). */
+export const SIZE_PATTERN = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]i?|b)?b?\s*$/i;
+
 /** `500M`, `1.5G`, `64Ki`, `1000` -> bytes (K, M, G, T are powers of 1000; Ki, Mi, Gi, Ti of 1024). */
 export function parseSize(text: string, what = '--max-size'): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]i?|b)?b?\s*$/i.exec(text);
+  const m = SIZE_PATTERN.exec(text);
   const unit = SIZE_UNITS[(m?.[2] ?? '').toLowerCase()];
   if (!m || unit === undefined) fail('E_USAGE_SIZE', `${what} '${text}' is not a size`, { hint: 'write a number with an optional unit: 500M, 2G, 64Ki (K, M, G, T are powers of 1000; Ki, Mi, Gi, Ti of 1024)' });
   return Math.floor(Number(m[1]) * unit);

@@ -6,7 +6,7 @@ import { schemaProblem } from './cacheSchemas.js';
 /** Cache JSON files are small; a bigger one was corrupted (or planted) and is not read. */
 const MAX_BYTES = 64 * 1024 * 1024;
 
-export type CacheRead<T> = { ok: true; value: T } | { ok: false; missing: boolean; problem: string };
+type CacheRead<T> = { ok: true; value: T } | { ok: false; missing: boolean; problem: string };
 
 /**
  * Reads a JSON file orch wrote into the cache and checks it against its schema. Every

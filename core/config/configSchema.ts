@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SIZE_PATTERN } from '../cache/quantities.js';
 import { PASS_NAMES, type OrchPlugin } from './types.js';
 
 /**
@@ -12,7 +13,7 @@ const plugin = z.custom<OrchPlugin>((p) => !!p && typeof p === 'object' && typeo
   message: 'a plugin: an object with a name and an apply(compiler) method',
 });
 
-export const compilerSchema = z.strictObject({
+const compilerSchema = z.strictObject({
   cxx: z.string(),
   flags: z.array(z.string()),
   extraFlags: z.array(z.string()),
@@ -22,7 +23,7 @@ export const compilerSchema = z.strictObject({
   timeoutS: z.number().positive().finite(),
 });
 
-export const codegenSchema = z.strictObject({
+const codegenSchema = z.strictObject({
   loopOrder: z.string().regex(/^(?=.*I)(?=.*J)(?=.*K)[IJK]{3}$/, 'a loop order: I, J and K once each, outermost first, e.g. "KJI"'),
   openmp: z.boolean(),
   lineDirectives: z.boolean(),
@@ -32,9 +33,9 @@ export const codegenSchema = z.strictObject({
   tile: z.union([z.tuple([positiveInt, positiveInt]), z.tuple([positiveInt, positiveInt, positiveInt]), z.literal(false)]),
 });
 
-export const passesSchema = z.strictObject(Object.fromEntries(PASS_NAMES.map((n) => [n, z.boolean()])) as Record<(typeof PASS_NAMES)[number], z.ZodBoolean>);
+const passesSchema = z.strictObject(Object.fromEntries(PASS_NAMES.map((n) => [n, z.boolean()])) as Record<(typeof PASS_NAMES)[number], z.ZodBoolean>);
 
-export const debugSchema = z.strictObject({
+const debugSchema = z.strictObject({
   enabled: z.boolean(),
   nan: z.boolean(),
   tracers: z.array(z.string()),
@@ -43,10 +44,14 @@ export const debugSchema = z.strictObject({
   action: z.enum(['abort', 'log']),
 });
 
-export const layoutSchema = z.strictObject({
+const layoutSchema = z.strictObject({
   layout: z.string().regex(/^\d+x\d+$/, "a rank layout 'NXxNY', e.g. '3x3'"),
   domain: z.tuple([positiveInt, positiveInt, positiveInt]),
   halo: z.number().int().nonnegative().optional(),
+});
+
+export const cacheSchema = z.strictObject({
+  maxSize: z.union([z.number().int().nonnegative(), z.string().regex(SIZE_PATTERN, "a size such as '500M'")]),
 });
 
 export const configSchema = z.strictObject({
@@ -63,6 +68,7 @@ export const configSchema = z.strictObject({
   passes: passesSchema.partial(),
   debug: debugSchema.partial(),
   layout: layoutSchema,
+  cache: cacheSchema.partial(),
 }).partial();
 
 /** The keys each object of the config may hold, by its path ('' for the top level). */
@@ -73,4 +79,5 @@ export const CONFIG_KEYS: Record<string, string[]> = {
   passes: [...PASS_NAMES],
   debug: Object.keys(debugSchema.shape),
   layout: Object.keys(layoutSchema.shape),
+  cache: Object.keys(cacheSchema.shape),
 };

@@ -8,7 +8,7 @@ import { fail } from '../diagnostics.js';
  * library built for one GPU generation is never reused on another.
  */
 
-export interface ResolvedCudaArch {
+interface ResolvedCudaArch {
   /** Comma-separated `sm_XY` list, e.g. 'sm_90' or 'sm_80,sm_90'. */
   arch: string;
   /** Where it came from, for messages and build info. */
@@ -16,7 +16,7 @@ export interface ResolvedCudaArch {
 }
 
 /** Queries compute capabilities ("9.0" per GPU), or returns null when nvidia-smi is unavailable. */
-export type ComputeCapQuery = () => Promise<string[] | null>;
+type ComputeCapQuery = () => Promise<string[] | null>;
 
 const ARCH = /^(?:sm_|compute_)?(\d)\.?(\d)([a-z]?)$/i;
 

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { parseSize } from '../cache/quantities.js';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { backendNamed } from './Backend.js';
@@ -12,7 +13,7 @@ export { validateConfig };
 
 const CONFIG_NAMES = ['orch.config.ts', 'orch.config.mts', 'orch.config.js', 'orch.config.mjs'];
 
-export const DEFAULT_TRACERS = ['qvapor', 'qliquid', 'qrain', 'qice', 'qsnow', 'qgraupel', 'qo3mr', 'qsgs_tke', 'qcld'];
+const DEFAULT_TRACERS = ['qvapor', 'qliquid', 'qrain', 'qice', 'qsnow', 'qgraupel', 'qo3mr', 'qsgs_tke', 'qcld'];
 
 /** Finds orch.config.* in `dir` or its parents. */
 export function findConfigFile(dir: string): string | null {
@@ -138,5 +139,6 @@ export async function resolveConfig(toolset: Toolset, over: ConfigOverrides = {}
       ...(over.debug ? { enabled: true } : {}),
     },
     layout: user.layout,
+    cache: { maxBytes: typeof user.cache?.maxSize === 'string' ? parseSize(user.cache.maxSize, 'cache.maxSize') : user.cache?.maxSize },
   };
 }

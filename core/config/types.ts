@@ -103,6 +103,8 @@ export interface OrchConfig {
   debug?: Partial<DebugOptions>;
   /** Default rank layout of `orch build`/`orch run` (the CLI's --layout, --rank-domain, --halo override). */
   layout?: LayoutConfig;
+  /** `maxSize: '2G'`: after a build that built something, evict least recently used variants until the cache fits (like ccache -M). */
+  cache?: { maxSize?: string | number };
 }
 
 /** The optimizing passes that can be turned off. */
@@ -153,4 +155,6 @@ export interface ResolvedConfig {
   passes: Record<PassName, boolean>;
   debug: DebugOptions;
   layout?: LayoutConfig;
+  /** The cache's size limit in bytes (`cache.maxSize`), applied after builds. */
+  cache?: { maxBytes?: number };
 }

@@ -43,6 +43,8 @@ const EXPECTED: Record<string, [must: string, example: string]> = {
   'debug.threshold': ['a number', 'debug: { threshold: -1e-8 }'],
   'debug.delp': ['true or false', 'debug: { delp: false }'],
   'debug.action': ["'abort' or 'log'", "debug: { action: 'log' }"],
+  cache: ['an object of cache options', "cache: { maxSize: '2G' }"],
+  'cache.maxSize': ['a size: a number of bytes, or a string with K, M, G, T (powers of 1000) or Ki, Mi, Gi, Ti (of 1024)', "cache: { maxSize: '2G' }"],
   layout: ["{ layout: 'NXxNY', domain: [nx, ny, nz], halo?: number } (domain: the compute domain of one rank)", "layout: { layout: '3x3', domain: [48, 48, 79] }"],
   'layout.layout': ["a rank layout 'NXxNY'", "layout: { layout: '3x3', domain: [48, 48, 79] }"],
   'layout.domain': ['[nx, ny, nz], positive integers: the compute domain of one rank', "layout: { layout: '3x3', domain: [48, 48, 79] }"],
@@ -73,7 +75,7 @@ function valueAt(root: unknown, keys: PropertyKey[]): unknown {
 }
 
 /** Where `keys` (object keys, nested) are written in the config file: the last one's position. */
-export function locateKey(file: string, keys: string[]): SourceLoc | undefined {
+function locateKey(file: string, keys: string[]): SourceLoc | undefined {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

@@ -1,7 +1,7 @@
 import { OrchError, type Diagnostic } from '../diagnostics.js';
 
 /** What a code means to a user, and what to do about it (the table of docs/troubleshooting.md). */
-export interface CodeInfo {
+interface CodeInfo {
   means: string;
   todo: string;
 }
@@ -123,6 +123,7 @@ export const CODES = {
   E_CACHE_MISS: { means: '--mode run found no usable entry; the message says why', todo: 'orch build, or --mode build-and-run' },
   E_CACHE_CORRUPT: { means: 'a cache entry without the data it needs', todo: 'orch clean, and build again' },
   E_CACHE_LOCKED: { means: 'timed out waiting for another orch process building the same entry', todo: 'wait for it, or remove the lock if that process is gone' },
+  E_CACHE_ROOT: { means: 'the cache root (GT_CACHE_ROOT or cacheRoot) is a file or otherwise not a folder', todo: 'point it at a folder, or remove what is in the way' },
   E_CACHE_WRITE: { means: 'the cache cannot be written', todo: 'make the cache root writable, or point GT_CACHE_ROOT at a writable folder' },
   // running a library
   E_LOAD: { means: 'a program library that does not load', todo: 'rebuild it (orch build); it may be missing or built for another machine' },
@@ -137,6 +138,7 @@ export const CODES = {
   E_ARG_AXES: { means: 'a field with other axes than the stencil parameter', todo: 'pass a field with matching dimensions' },
   E_ARG_DEVICE: { means: 'a host array passed to a GPU build', todo: 'pass device arrays ({ devicePtr, dtype, shape })' },
   E_ARG_STALE: { means: 'an array reallocated after bind()', todo: 'call bind(args) again after replacing an array' },
+  E_DOMAIN_EMPTY: { means: 'fields with no points beyond their origin along an axis, so the compute domain is empty (GT4Py refuses it)', todo: 'pass fields with at least one point per axis beyond the origin' },
   E_DOMAIN_FIT: { means: 'the domain and origin reach outside an array', todo: 'give --origin/--domain that leave room for the stencil\'s offsets' },
   E_RUNTIME: { means: 'the library failed while running (out of memory, a bad domain)', todo: 'the message says what; check the arguments' },
   E_OUT_OF_BOUNDS: { means: "an array accessed outside its shape: a call's domain and origin that do not fit it, or a read at a variable K offset that leaves it", todo: 'enlarge the array, shrink the domain at the call, or keep variable K offsets inside the levels' },
@@ -156,6 +158,7 @@ export const CODES = {
   E_USAGE_SHAPE: { means: '--shape that is not integers separated by commas', todo: 'write --shape 1,2,3' },
   E_USAGE_DOMAIN: { means: '--domain that is not three non-negative integers', todo: 'write --domain NX,NY,NZ' },
   E_USAGE_ORIGIN: { means: '--origin that does not fit the fields', todo: 'give one index per axis, or a JSON object per field' },
+  E_USAGE_REPEAT: { means: '--repeat that is not a count (0 or more)', todo: 'write --repeat 10' },
   E_USAGE_SCALARS: { means: '--scalars that is not a JSON object of numbers', todo: 'write --scalars \'{"dt": 30.0}\'' },
   E_USAGE_EXTERNALS: { means: '--externals that is not a JSON object of values', todo: 'write --externals \'{"NAME": 1.0}\'' },
   E_USAGE_DEFINE: { means: '--define that is not name=value', todo: 'write --define n_sub=4' },

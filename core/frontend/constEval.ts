@@ -9,10 +9,10 @@ import { scopeName, type FunctionInfo, type Value } from './values.js';
  * module constants, type annotations, externals, decorator arguments, compile-time
  * program arithmetic. `lookup` resolves bare names.
  */
-export type NameLookup = (name: string, e: PyExpr) => Value | undefined;
+type NameLookup = (name: string, e: PyExpr) => Value | undefined;
 
 /** What evaluation needs from the module loader beyond names. */
-export interface EvalHooks {
+interface EvalHooks {
   /** Reads an environment variable for `os.environ` / `os.getenv` (the loader records the read). */
   env(name: string): string | undefined;
   /** Calls a plain module-level function at compile time. */

@@ -381,7 +381,7 @@ export class Interpreter {
         const x = ev();
         if (x < 0 || x >= dims[d]) {
           // same message as the compiled code's check (plugins/codegen/ExprEmitter.ts, dataIndex)
-          fail('E_OUT_OF_BOUNDS', `stencil '${this.launchName}': field '${name}' is read along data dimension ${d} at index ${x}, outside its ${dims[d]} entries (compute point ${pt.join(', ')})`, {
+          fail('E_OUT_OF_BOUNDS', `stencil '${this.launchName}': field '${name}' is indexed along data dimension ${d} at index ${x}, outside its ${dims[d]} entries (compute point ${pt.join(', ')})`, {
             loc: loc ?? st.decl.loc,
             hint: DATA_INDEX_HINT,
           });

@@ -4,7 +4,7 @@ import { someStmt } from './visit.js';
 export type CheckStmt = Extract<Stmt, { kind: 'check' }>;
 
 /** Whether point statements `body` hold a debug check that `test` accepts. */
-export function hasCheck(body: readonly Stmt[], test: (c: DebugCheck) => boolean = () => true): boolean {
+function hasCheck(body: readonly Stmt[], test: (c: DebugCheck) => boolean = () => true): boolean {
   return someStmt(body, (x) => x.kind === 'check' && test(x.check));
 }
 

@@ -5,7 +5,7 @@ import type { SourceLoc } from './types.js';
  * Tokens of the IR's text form (core/ir/print.ts), for core/ir/parse.ts. A `Tokens`
  * cursor reports malformed text as an E_IR_PARSE diagnostic at the offending token.
  */
-export interface Token {
+interface Token {
   kind: 'ident' | 'number' | 'string' | 'punct' | 'eof';
   text: string;
   line: number;

@@ -1,3 +1,4 @@
+import { forEachPStmt } from './visit.js';
 import type { AxisBound, CallbackDecl, Expr, HLoop, HostStmt, PStmt, Program, RegionAxis, StencilDef, Stmt, VLoop } from './types.js';
 
 /**
@@ -107,7 +108,7 @@ function stmts(list: Stmt[], ind: string, out: string[]): void {
   }
 }
 
-export function printStencil(def: StencilDef, ind = ''): string {
+function printStencil(def: StencilDef, ind = ''): string {
   const out: string[] = [];
   const params = def.params.map((p) => {
     const f = def.fields.find((x) => x.name === p);
@@ -260,16 +261,9 @@ export function printProgram(p: Program): string {
   }
   for (const s of p.scalars) if (s.role === 'local') out.push(`  local ${s.name}: ${s.dtype}`);
   const used = new Set<string>();
-  const collect = (l: PStmt[]) =>
-    l.forEach((s) => {
-      if (s.kind === 'call') used.add(s.stencil);
-      else if (s.kind === 'for' || s.kind === 'while') collect(s.body);
-      else if (s.kind === 'if') {
-        collect(s.then);
-        collect(s.else);
-      }
-    });
-  collect(p.body);
+  forEachPStmt(p.body, (s) => {
+    if (s.kind === 'call') used.add(s.stencil);
+  });
   for (const name of Object.keys(p.stencils)) if (used.has(name)) out.push(printStencil(p.stencils[name], '  '));
   for (const cb of p.callbacks ?? []) out.push(printCallback(cb, '  '));
   out.push('  body {');

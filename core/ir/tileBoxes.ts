@@ -3,7 +3,7 @@ import type { Tiling } from './types.js';
 import { reads, writes } from './uses.js';
 
 /** Where one nest touches a tile-local array: its smallest and largest offsets per axis. */
-export interface TileBox {
+interface TileBox {
   /** the VLoop and the HLoop within it */
   vi: number;
   n: number;

@@ -186,7 +186,7 @@ export function verifyProgram(p: Program): string[] {
 }
 
 /** A callback's host body uses only its own scalars and returns its declared dtype. */
-export function verifyCallback(cb: CallbackDecl): string[] {
+function verifyCallback(cb: CallbackDecl): string[] {
   const errors: string[] = [];
   if (!cb.host) return errors;
   const scalars = new Map(cb.host.scalars.map((s) => [s.name, s]));
@@ -227,7 +227,7 @@ export function verifyCallback(cb: CallbackDecl): string[] {
   return errors;
 }
 
-export function verifyStencil(def: StencilDef): string[] {
+function verifyStencil(def: StencilDef): string[] {
   const errors: string[] = [];
   const fields = new Map(def.fields.map((f) => [f.name, f]));
   const scalars = new Set(def.scalars.map((s) => s.name));

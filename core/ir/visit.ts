@@ -174,6 +174,24 @@ export function pstmtLists(s: PStmt): PStmt[][] {
   }
 }
 
+/**
+ * Rebuilds program statements bottom-up: nested lists first, then each statement through
+ * `fn` (launch bodies are point level and left alone), so statements are met in program order.
+ */
+export function flatMapPStmts(stmts: readonly PStmt[], fn: (s: PStmt) => PStmt[]): PStmt[] {
+  return stmts.flatMap((s): PStmt[] => {
+    switch (s.kind) {
+      case 'for':
+      case 'while':
+        return fn({ ...s, body: flatMapPStmts(s.body, fn) });
+      case 'if':
+        return fn({ ...s, then: flatMapPStmts(s.then, fn), else: flatMapPStmts(s.else, fn) });
+      default:
+        return fn(s);
+    }
+  });
+}
+
 /** Visits program statements pre-order; `enter` returning false skips that statement's children. */
 export function forEachPStmt(stmts: readonly PStmt[], enter: (s: PStmt) => boolean | void): void {
   for (const s of stmts) {

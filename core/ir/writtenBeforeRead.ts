@@ -1,6 +1,6 @@
 import type { Expr, HLoop, Range, Stmt, VLoop, Launch } from './types.js';
 import { reads, writes } from './uses.js';
-import { stmtLists } from './visit.js';
+import { someStmt, stmtLists } from './visit.js';
 
 /**
  * Whether every point of a launch's transient is written before it is read. Pooling
@@ -54,8 +54,7 @@ export function definitelyWritten(name: string, launch: Launch): boolean {
   const writers: Site[] = [];
   const readers: { site: Site; offset: [number, number, number]; variableK: boolean }[] = [];
   let first: 'write' | 'read' | null = null;
-  const shiftedWrite = (stmts: Stmt[]): boolean =>
-    stmts.some((s) => (s.kind === 'assign' ? s.target === name && !!s.kOffset : s.kind === 'if' ? shiftedWrite(s.then) || shiftedWrite(s.else) : s.kind === 'while' || s.kind === 'region' ? shiftedWrite(s.body) : false));
+  const shiftedWrite = (stmts: Stmt[]): boolean => someStmt(stmts, (s) => s.kind === 'assign' && s.target === name && !!s.kOffset);
   const nestedWrite = (stmts: Stmt[]): boolean =>
     stmts.some((s) => stmtLists(s).some((l) => writes(l).has(name)));
   for (const v of launch.loops) {

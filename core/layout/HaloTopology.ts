@@ -14,7 +14,7 @@ import { layoutText, type RankLayout } from './RankLayout.js';
  */
 
 export type Boundary = 'periodic' | 'edges';
-export const BOUNDARIES: readonly Boundary[] = ['periodic', 'edges'];
+const BOUNDARIES: readonly Boundary[] = ['periodic', 'edges'];
 
 /** Directions as (di, dj), in the order of message tags: W, E, S, N, SW, SE, NW, NE. */
 export const DIRECTIONS: readonly [number, number][] = [
@@ -27,7 +27,7 @@ export function opposite(dir: number): number {
   return DIRECTIONS.findIndex(([a, b]) => a === -di && b === -dj);
 }
 
-export interface Neighbour {
+interface Neighbour {
   rank: number;
   /** Quarter turns from this rank's axes to the neighbour's (0 on one tile). */
   rotation: number;

@@ -26,7 +26,7 @@ export interface RankLayout {
 }
 
 /** Which tile edges a code path's ranks touch. */
-export interface TileEdges {
+interface TileEdges {
   west: boolean;
   east: boolean;
   south: boolean;

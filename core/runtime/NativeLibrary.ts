@@ -18,7 +18,7 @@ export interface SignatureParam {
 }
 
 /** One host callback of a compiled program (ABI index = `index`). */
-export interface SignatureCallback {
+interface SignatureCallback {
   index: number;
   name: string;
   /** Where the host finds the function (Python module file and name). */
@@ -106,6 +106,7 @@ export class NativeLibrary {
   private bound: ArgValue[] = [];
   /** The typed arrays that were packed, to detect reallocation before each run. */
   private boundData: (TypedArray | null)[] = [];
+  private boundLength: number[] = [];
   /** Registered koffi trampolines, by callback index. */
   private trampolines: bigint[] = [];
   /** The error a callback raised during the current run (rethrown by `run`). */
@@ -235,6 +236,7 @@ export class NativeLibrary {
     this.blockAddress = base;
     this.bound = bound;
     this.boundData = bound.map((v) => (isNDArray(v) ? v.data : null));
+    this.boundLength = bound.map((v) => (isNDArray(v) ? v.data.length : 0));
   }
 
   /** Fails if a bound array was reallocated since `bind`: its packed pointer would be stale. */
@@ -242,7 +244,8 @@ export class NativeLibrary {
     const params = this.signature.params;
     for (let n = 0; n < this.bound.length; n++) {
       const v = this.bound[n];
-      if (isNDArray(v) && (v.data !== this.boundData[n] || v.data.buffer.byteLength === 0)) {
+      // a detached buffer reads as length 0; an array bound empty (a zero-size field) stays empty
+      if (isNDArray(v) && (v.data !== this.boundData[n] || v.data.length !== this.boundLength[n])) {
         fail('E_ARG_STALE', `argument '${params[n].name}' was reallocated (or detached) after bind`, {
           hint: 'call bind(args) again after replacing an array',
         });
@@ -310,6 +313,7 @@ export class NativeLibrary {
     this.trampolines = [];
     this.bound = [];
     this.boundData = [];
+    this.boundLength = [];
     this.block = undefined;
     this.lib.unload();
     this.lib = undefined;

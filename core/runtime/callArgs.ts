@@ -104,6 +104,33 @@ export function buildEntryArgs(program: EntryInterface, spec: CallSpec): EntryAr
   return args;
 }
 
+/**
+ * GT4Py's origin= forms: one index per axis I, J, K for every field (an IJ-only stencil may
+ * give two), or per field names of fields the stencil takes (`_all_` for the rest).
+ */
+function checkOrigin(origin: CallSpec['origin'], api: { name: string; axes: Axes }[]): void {
+  if (!origin) return;
+  if (Array.isArray(origin)) {
+    const widest = Math.max(...api.map((f) => f.axes.length));
+    if (origin.length !== 3 && origin.length !== widest) {
+      const axes = widest === 3 ? 'I, J, K' : api.find((f) => f.axes.length === widest)!.axes.split('').join(', ');
+      fail('E_USAGE_ORIGIN', `origin ${fmt(origin)} has ${origin.length} entries, but the fields have axes ${axes}`, { hint: `give one index per axis: --origin ${[...Array(widest)].map(() => 0).join(',')}` });
+    }
+    return;
+  }
+  const names = api.map((f) => f.name);
+  for (const [name, value] of Object.entries(origin)) {
+    if (name === '_all_') {
+      if (value.length !== 3) fail('E_USAGE_ORIGIN', `origin _all_ ${fmt(value)} has ${value.length} entries, but it applies to every axis I, J, K`, { hint: 'give three indices: {"_all_": [0, 0, 0]}' });
+      continue;
+    }
+    if (!names.includes(name)) {
+      const guess = didYouMean(name, names);
+      fail('E_USAGE_ORIGIN', `origin for '${name}', which is no field of the stencil`, { hint: guess ? `did you mean '${guess}'?` : `fields: ${names.join(', ')}` });
+    }
+  }
+}
+
 function fmt(shape: number[]): string {
   return `(${shape.join(', ')})`;
 }
@@ -122,6 +149,7 @@ function stencilArgs(program: EntryInterface, spec: CallSpec, args: EntryArgs): 
     args[name] = spec.scalars[name];
   }
   const api = def.fields;
+  checkOrigin(spec.origin, api);
   const originOf = (name: string, axes: string): number[] => {
     const o = spec.origin;
     let full: number[] | undefined;
@@ -146,14 +174,30 @@ function stencilArgs(program: EntryInterface, spec: CallSpec, args: EntryArgs): 
     // field the stencil touches past the domain's end (entries built before orch knew that: 0)
     domain = [0, 1, 2].map((ax) => {
       let n = Infinity;
+      let limiting: string | undefined;
+      let limitingUpper = 0;
       for (const f of api) {
         const pos = f.axes.indexOf('IJK'[ax]);
-        if (pos >= 0) n = Math.min(n, (args[f.name] as NDArray).shape[pos] - origins[f.name][pos] - (f.upper?.[pos] ?? 0));
+        if (pos < 0) continue;
+        const room = (args[f.name] as NDArray).shape[pos] - origins[f.name][pos] - (f.upper?.[pos] ?? 0);
+        if (room < n) [n, limiting, limitingUpper] = [room, f.name, f.upper?.[pos] ?? 0];
+      }
+      // GT4Py refuses an empty compute domain ("Compute domain contains zero sizes")
+      if (limiting && n <= 0) {
+        const a = args[limiting] as NDArray;
+        const past = limitingUpper ? `, less the ${limitingUpper} point(s) the stencil reads past the domain's end,` : '';
+        fail('E_DOMAIN_EMPTY', `field '${limiting}' of shape ${fmt(a.shape)} at origin ${fmt(origins[limiting])}${past} leaves no points along ${'IJK'[ax]}, so the compute domain is empty`, {
+          hint: `pass fields with at least one point per axis beyond their origin, as GT4Py requires`,
+        });
       }
       return Number.isFinite(n) ? n : 1;
     });
   }
   if (domain.length !== 3 || domain.some((d) => !Number.isInteger(d) || d < 0)) fail('E_USAGE_DOMAIN', `domain must be three non-negative integers, got ${JSON.stringify(domain)}`, { hint: 'write --domain NX,NY,NZ' });
+  const zero = domain.indexOf(0);
+  if (zero >= 0) {
+    fail('E_USAGE_DOMAIN', `domain ${fmt(domain)} has no points along ${'IJK'[zero]}; GT4Py refuses an empty compute domain`, { hint: 'give every axis of --domain at least one point' });
+  }
   // the fields must hold the domain from their origin (extents are checked by the backend).
   // An origin may be negative, as in GT4Py: legal when every access the stencil makes stays
   // inside the array, which the backends check per access before (compiled) or as (interpreter) it runs.

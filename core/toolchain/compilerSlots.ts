@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
  * paths of a layout build (up to nine compilers, each building its entries in parallel)
  * share the machine instead of oversubscribing it.
  */
-export class CompilerSlots {
+class CompilerSlots {
   private free: number;
   private readonly waiting: (() => void)[] = [];
 

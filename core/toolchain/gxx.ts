@@ -15,7 +15,7 @@ import { runCompiler } from './compilerProcess.js';
  * land on the statement that caused them; the full stderr is kept in `detail`.
  */
 
-export interface CompileOptions {
+interface CompileOptions {
   compiler: string;
   flags: string[];
   /** Path of the .cpp to compile. */

@@ -7,7 +7,7 @@ import { fail } from '../diagnostics.js';
  * read yet), and its version line, part of the cache key. Libraries built without it
  * need no MPI at all.
  */
-export interface MpiToolchain {
+interface MpiToolchain {
   compileFlags: string[];
   linkFlags: string[];
   identity: string;

@@ -19,7 +19,7 @@ import { runCompiler } from './compilerProcess.js';
  * `#line` directives, `file` is usually the user's .py.
  */
 
-export interface NvccOptions {
+interface NvccOptions {
   nvcc: string;
   /** Put before nvcc (compiler.launcher: ccache, distcc, ...). */
   launcher?: string[];

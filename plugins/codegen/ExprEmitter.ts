@@ -228,7 +228,7 @@ export class ExprEmitter {
     const ref = this.fieldRef(name, offset, ctx, data.map((x, n) => (n === d ? 0 : x)));
     const located = loc ? locatedErrorPrefix('E_OUT_OF_BOUNDS', loc) : '';
     // same diagnostic as the interpreter's check (core/interpreter/Interpreter.ts, index)
-    const head = cString(`${located}stencil '${this.cg.launchName}': field '${name}' is read along data dimension ${d} at index `);
+    const head = cString(`${located}stencil '${this.cg.launchName}': field '${name}' is indexed along data dimension ${d} at index `);
     return {
       base: `&${ref}`,
       stride: String(dims.slice(d + 1).reduce((a, b) => a * b, 1)),

@@ -40,7 +40,7 @@ export function callbackPointerType(cb: CallbackDecl): string {
 }
 
 /** More of the ABI a backend exports: comment lines (` *   ...`) and C declarations. */
-export interface HeaderExtras {
+interface HeaderExtras {
   doc: string[];
   decls: string[];
 }

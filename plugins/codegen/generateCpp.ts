@@ -17,7 +17,7 @@ export type { CppOptions } from './Codegen.js';
  * `launchAccessBounds`, and `run` reports errors through the handle instead of crashing.
  */
 
-export interface CppOutput {
+interface CppOutput {
   source: string;
   header: string;
   /** Prefix of the exported functions: `orch_<sanitized program name>`. */

@@ -9,7 +9,7 @@ import { forEachPStmt } from '../../core/ir/visit.js';
  * without MPI, exchanges a single rank with itself).
  */
 
-export function haloStatements(body: readonly PStmt[], out: HaloStmt[] = []): HaloStmt[] {
+function haloStatements(body: readonly PStmt[], out: HaloStmt[] = []): HaloStmt[] {
   forEachPStmt(body, (s) => {
     if (s.kind === 'halo') out.push(s);
   });

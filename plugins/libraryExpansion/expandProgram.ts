@@ -1,7 +1,8 @@
-import type { PStmt, Program } from '../../core/ir/types.js';
+import type { Program } from '../../core/ir/types.js';
+import { flatMapPStmts } from '../../core/ir/visit.js';
 import { expandCall } from './expandStencil.js';
 
-export interface ExpansionOptions {
+interface ExpansionOptions {
   /** The preset's tile size: every launch is marked for tiling (simplify's tiling pass decides). */
   tile?: [number, number] | [number, number, number] | false;
 }
@@ -12,24 +13,12 @@ export function expandProgram(program: Program, opts: ExpansionOptions = {}): Pr
   const arrays = [...program.arrays];
   const scalars = [...program.scalars];
   let n = 0;
-  const walk = (stmts: PStmt[]): PStmt[] =>
-    stmts.flatMap((s): PStmt[] => {
-      switch (s.kind) {
-        case 'call': {
-          const r = expandCall({ ...program, arrays }, s, `${s.stencil}_${n++}_`);
-          arrays.push(...r.transients);
-          for (const l of r.locals) scalars.push({ name: l.name, dtype: l.dtype, role: 'local' });
-          return tile ? r.stmts.map((x) => (x.kind === 'launch' ? { ...x, tile } : x)) : r.stmts;
-        }
-        case 'for':
-        case 'while':
-          return [{ ...s, body: walk(s.body) }];
-        case 'if':
-          return [{ ...s, then: walk(s.then), else: walk(s.else) }];
-        default:
-          return [s];
-      }
-    });
-  const body = walk(program.body);
+  const body = flatMapPStmts(program.body, (s) => {
+    if (s.kind !== 'call') return [s];
+    const r = expandCall({ ...program, arrays }, s, `${s.stencil}_${n++}_`);
+    arrays.push(...r.transients);
+    for (const l of r.locals) scalars.push({ name: l.name, dtype: l.dtype, role: 'local' });
+    return tile ? r.stmts.map((x) => (x.kind === 'launch' ? { ...x, tile } : x)) : r.stmts;
+  });
   return { ...program, arrays, scalars, body };
 }

@@ -115,7 +115,7 @@ function guardApiWrites(stmts: Stmt[], api: Set<string>): Stmt[] {
   return flatMapStmts(stmts, (s): Stmt[] => (s.kind === 'assign' && api.has(s.target) ? [{ kind: 'region', regions: [{ i: all, j: all }], body: [s], loc: s.loc }] : [s]));
 }
 
-export interface ExpansionResult {
+interface ExpansionResult {
   stmts: PStmt[];
   transients: ArrayDecl[];
   locals: { name: string; dtype: 'int64' | Expr['dtype'] }[];

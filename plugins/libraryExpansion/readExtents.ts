@@ -35,7 +35,7 @@ export function sameExtent(a: Extent, b: Extent): boolean {
 }
 
 /** One read: the field, the points it needs (as an extent), and its K offset. */
-export interface ReadNeed {
+interface ReadNeed {
   name: string;
   need: Extent;
   /** Constant K offset of the read (variable K offsets are checked as they happen). */

@@ -4,15 +4,15 @@ import type { PyExpr } from '../../core/python/ast.js';
 import type { Value } from '../../core/frontend/values.js';
 
 /** The halo-exchange builtins a program may call (`from orch import halo_update`). */
-export const HALO_BUILTINS = ['halo_update', 'halo_update_start', 'halo_update_wait'] as const;
-export type HaloBuiltin = (typeof HALO_BUILTINS)[number];
+const HALO_BUILTINS = ['halo_update', 'halo_update_start', 'halo_update_wait'] as const;
+type HaloBuiltin = (typeof HALO_BUILTINS)[number];
 
 export function isHaloBuiltin(name: string): name is HaloBuiltin {
   return (HALO_BUILTINS as readonly string[]).includes(name);
 }
 
 /** What halo lowering needs from the program being lowered. */
-export interface HaloContext {
+interface HaloContext {
   arrayOf(e: PyExpr): ArrayDecl;
   constant(e: PyExpr, what: string): Value;
   /** Where the compute domain starts in every array (NDSL's n_halo). */

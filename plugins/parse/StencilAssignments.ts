@@ -2,7 +2,7 @@ import { fail } from '../../core/diagnostics.js';
 import type { Axes, BinaryOp, DType, Expr, FieldDecl, IterationOrder, Offset, SourceLoc, Stmt } from '../../core/ir/types.js';
 import { dottedName, type PyExpr, type PyStmt } from '../../core/python/ast.js';
 import { StencilBindings } from './StencilBindings.js';
-import { cast } from './typeRules.js';
+import { binary, cast } from './typeRules.js';
 import type { FunctionInfo } from '../../core/frontend/values.js';
 import { dataIndices, elementwise, expandRead, fitTree, isList, matmul, transpose, treeAt, type VecTree } from './dataDims.js';
 
@@ -66,7 +66,7 @@ export abstract class StencilAssignments extends StencilBindings {
     if (t.k === 'fieldType' && t.dims) {
       fail('E_TEMP_AXES', `temporary '${target.id}' is declared with data dimensions inside a computation`, {
         loc: annotation.loc,
-        hint: `GT4Py declares temporaries with data dimensions at function level, before the computations, with a constant initial value: ${target.id}: Field[(dtype, (${t.dims.join(', ')}))] = 0`,
+        hint: `GT4Py declares temporaries with data dimensions at function level, before the computations, with a constant initial value: ${target.id}: Field[(dtype, (${t.dims.join(', ')}${t.dims.length === 1 ? ',' : ''}))] = 0`,
       });
     }
     if (type.axes !== 'IJK' && type.axes !== 'IJ') {
@@ -176,11 +176,23 @@ export abstract class StencilAssignments extends StencilBindings {
       const id = target.value.value.id;
       const b = this.lookupVar(id);
       if (!b || b.k !== 'field') fail('E_ASSIGN_TARGET', `'${id}' is not a field`, { loc: target.loc, hint: 'assign to fields or to new temporaries by name' });
-      const idx = this.dataIndex(id, this.fields.get(b.name)!, target.index, target.loc).map((d) => {
-        if (d.kind !== 'lit') fail('E_DATA_DIMS', `'${id}' is written at a data index computed at run time`, { loc: target.loc, length: id.length, hint: 'GT4Py accepts this; orch writes data elements at constant indices only: select the element with if/elif and write each at its constant index' });
-        return Number(d.value);
-      });
-      return this.store(target.value, value, loc, idx);
+      const decl = this.fields.get(b.name)!;
+      const data = this.dataIndex(id, decl, target.index, target.loc);
+      this.oneComputedIndex(id, data, false, target.loc);
+      const consts = data.map((x) => (x.kind === 'lit' ? Number(x.value) : 0));
+      const d = data.findIndex((x) => x.kind !== 'lit');
+      if (d < 0) return this.store(target.value, value, loc, consts);
+      // A computed index: one branch per element along it (if/elif). Outside the extent, a
+      // checked read at that index reports the error, in the words of every backend.
+      const check: Expr = { kind: 'field', name: b.name, offset: [...b.offset] as Offset, data, loc: target.loc, dtype: decl.dtype };
+      let chain = this.store(target.value, check, loc, consts);
+      for (let c = decl.dims![d] - 1; c >= 0; c--) {
+        const at = consts.slice();
+        at[d] = c;
+        const cond = binary('==', structuredClone(data[d]), { kind: 'lit', value: c, dtype: 'int64' });
+        chain = [{ kind: 'if', cond, then: this.store(target.value, structuredClone(value), loc, at), else: chain, loc }];
+      }
+      return chain;
     }
     if (target.t === 'name') name = target.id;
     else if (target.t === 'subscript' && target.value.t === 'name') {

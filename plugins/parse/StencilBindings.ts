@@ -208,6 +208,17 @@ export abstract class StencilBindings extends ExprLowering {
     });
   }
 
+  /** orch computes at most one index of a read at run time (a data index, or a K offset). */
+  protected oneComputedIndex(name: string, data: readonly Expr[], variableK: boolean, loc: SourceLoc): void {
+    const computed = data.filter((d) => d.kind !== 'lit').length + (variableK ? 1 : 0);
+    if (computed <= 1) return;
+    fail('E_DATA_DIMS', `'${name}' is read with ${computed} indices computed at run time`, {
+      loc,
+      length: name.length,
+      hint: 'GT4Py accepts this; orch computes one index of a read at run time (a data index or a K offset): make the others constants, selecting with if/elif',
+    });
+  }
+
   protected subscript(e: Extract<PyExpr, { t: 'subscript' }>): Term {
     // v[0, 0, 0][1]: a data index after the offsets
     if (e.value.t === 'subscript' && e.value.value.t === 'name') {
@@ -216,6 +227,7 @@ export abstract class StencilBindings extends ExprLowering {
       if (r?.kind !== 'field' || r.data) fail('E_UNSUPPORTED', 'only fields can be indexed', { loc: e.loc, hint: 'index a field by name: q[1, 0, 0], then its data dimensions: v[0, 0, 0][1]' });
       const f = this.fields.get(r.name)!;
       const data = this.dataIndex(e.value.value.id, f, e.index, e.loc);
+      this.oneComputedIndex(e.value.value.id, data, !!r.kOffset, e.loc);
       return { r: this.read({ ...r, data, ...(data.some((d) => d.kind !== 'lit') ? { loc: e.loc } : {}) }, e) };
     }
     // v.A[1]: GT4Py's data index at the point itself (the only index a GlobalTable takes)
@@ -224,6 +236,7 @@ export abstract class StencilBindings extends ExprLowering {
       if (b?.k === 'field') {
         const f = this.fields.get(b.name)!;
         const data = this.dataIndex(e.value.value.id, f, e.index, e.loc);
+        this.oneComputedIndex(e.value.value.id, data, false, e.loc);
         return { r: this.read({ kind: 'field', name: b.name, offset: [...b.offset] as Offset, data, ...(data.some((d) => d.kind !== 'lit') ? { loc: e.loc } : {}), dtype: f.dtype }, e) };
       }
     }

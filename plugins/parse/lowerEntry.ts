@@ -8,7 +8,7 @@ import type { Closure } from '../../core/frontend/closure.js';
 import { ProgramLowering, stencilEntryProgram } from './ProgramLowering.js';
 import { StencilLowering } from './StencilLowering.js';
 
-export interface EntryOptions {
+interface EntryOptions {
   /** Externals for stencil entries (and for every stencil a program calls). */
   externals: Record<string, Value>;
   /** Compile-time program arguments. */

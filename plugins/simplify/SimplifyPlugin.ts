@@ -13,7 +13,7 @@ import { planes } from './planes.js';
 import { tiling } from './tiling.js';
 
 /** One simplify pass: its own tap (`orch:<name>`) on a simplify stage, at tap stage `order`. */
-export interface SimplifyPass {
+interface SimplifyPass {
   name: PassName;
   stage: Extract<StageName, 'simplify1' | 'simplify2'>;
   order: number;

@@ -27,7 +27,7 @@ function pyMod(a: number, b: number): number {
   return r !== 0 && r < 0 !== b < 0 ? r + b : r;
 }
 
-export function foldExpr(e: Expr): Expr {
+function foldExpr(e: Expr): Expr {
   return mapExpr(e, (x) => {
     switch (x.kind) {
       case 'binary': {

@@ -12,7 +12,7 @@ import { reads, writes, type Access } from '../../core/ir/uses.js';
  */
 
 /** Whether statements `b` may run in the same loop nest after `a`, point by point. */
-export function canFuse(a: Stmt[], b: Stmt[], parallelK: boolean): boolean {
+function canFuse(a: Stmt[], b: Stmt[], parallelK: boolean): boolean {
   const matters = (r: Access) => r.offset[0] !== 0 || r.offset[1] !== 0 || (parallelK && (r.offset[2] !== 0 || r.variableK));
   const wa = writes(a);
   const wb = writes(b);

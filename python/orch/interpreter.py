@@ -113,7 +113,7 @@ def _exactly(stream, n):
 _serve = Serve()
 
 def run(file, entry, fields, scalars, origin, domain, externals=None):
-    """One call of stencil `file:entry` on orch's interpreter; fields are updated in place.
+    """One call of stencil `file:entry` on orch's interpreter; the fields it changed are updated in place.
     `externals`: those the stencil object was made with, tagged as in a closure."""
     import numpy as np
 
@@ -126,6 +126,9 @@ def run(file, entry, fields, scalars, origin, domain, externals=None):
         request["externals"] = externals
     answer = _serve.call(request, [(name, _wire(value)) for name, value in fields.items()])
     if not answer.get("ok"):
-        raise OrchError(f"orch could not run {request['target']}:\n{answer.get('error')}")
+        error = OrchError(f"orch could not run {request['target']}:\n{answer.get('error')}")
+        # the diagnostics as data: [{code, message, file, line, col, hint, ...}]
+        error.diagnostics = answer.get("diagnostics", [])
+        raise error
     for name, dtype, shape, data in answer["arrays"]:
         fields[name][...] = np.frombuffer(data, dtype=dtype).reshape(shape)

@@ -30,6 +30,12 @@ def mixed(a: Field[np.float64], b: Field[np.float32], n: Field[np.int32], m: Fie
         n = n + k
         m = m * 2
         flag = not flag
+
+
+@stencil
+def copy(src: Field[np.float64], dst: Field[np.float64]):
+    with computation(PARALLEL), interval(...):
+        dst = src * 1.5
 """
 
 
@@ -65,11 +71,27 @@ def mixed_call(seed, shape=(6, 5, 3)):
     assert flag.dtype == bool and np.array_equal(flag, ~before["flag"]), "flag (bool)"
 
 
+def read_only_inputs():
+    """Inputs the stencil only reads may be read-only (GT4Py takes them): a frozen array and
+    a broadcast view (zero strides); they are not written back."""
+    import kinds
+
+    src = np.arange(4 * 3 * 2, dtype=np.float64).reshape(4, 3, 2)
+    src.flags.writeable = False
+    dst = np.zeros((4, 3, 2))
+    kinds.copy(src, dst)
+    assert np.array_equal(dst, src * 1.5), "dst from a read-only src"
+    plane = np.broadcast_to(np.arange(2.0), (4, 3, 2))
+    kinds.copy(plane, dst)
+    assert np.array_equal(dst, np.broadcast_to(np.arange(2.0) * 1.5, (4, 3, 2))), "dst from a broadcast src"
+
+
 if CASE == "kinds":
     write("kinds.py", KINDS)
     calls = int(sys.argv[3]) if len(sys.argv) > 3 else 1
     for i in range(calls):
         mixed_call(i)
+    read_only_inputs()
     print(f"ok {calls} calls, pid {orch.interpreter._serve._process.pid}")
 
 elif CASE == "threads":
@@ -152,6 +174,7 @@ elif CASE == "errors":
         raise SystemExit("a float16 field raised nothing")
     except OrchError as e:
         assert "float16" in str(e), str(e)
+        assert [d["code"] for d in e.diagnostics] == ["E_ARG_DTYPE"], e.diagnostics
         print(f"error: {e}")
     pid = orch.interpreter._serve._process.pid
     try:
