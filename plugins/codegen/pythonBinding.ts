@@ -8,12 +8,15 @@ import { deviceArrayCheck, deviceMethods } from './pythonDeviceArrays.js';
  * loads it in compiled modes; users may import it directly.
  *
  * Arguments are bound once: the argument block (`void* args[]`, one `orch_array` per
- * field, one 8-byte slot per scalar) lives as long as the binding. A call checks that
- * each field is the bound array, unchanged in place (`_orch_watch`: its numpy header and
- * dims/strides block compared as bytes, about 70 ns a field), packs all scalars with one
- * `struct.pack_into` and calls `run`. Anything else (a new, reshaped, re-typed, resized
- * or re-flagged array; a scalar struct refuses) takes the slow path: the full checks and
- * conversions of `_bind`/`_convert`, so a stale pointer is never used.
+ * field, one 8-byte slot per scalar) lives as long as the binding. A call packs all
+ * scalars with one `struct.pack_into` and calls `run_bound` with the tuple of its field
+ * arguments, which checks in C that each is the bound array, unchanged in place (its
+ * numpy header and dims/strides block, snapshotted by `_orch_watch`, compared as bytes;
+ * in Python this cost about 70 ns a field), then runs. Anything else (a new, reshaped,
+ * re-typed, resized or re-flagged array; a scalar struct refuses) takes the slow path
+ * (`_call_checked`): the full checks and conversions of `_bind`/`_convert`, then `run`,
+ * so a stale pointer is never used. Without run_bound (an older library, or no CPython
+ * tuple layout) every call takes that path.
  *
  * A CUDA build's binding (signature target 'cuda') takes device arrays instead and has
  * `sync`, `set_stream` and a `synchronize` setting (pythonDeviceArrays.ts).
