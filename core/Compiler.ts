@@ -10,16 +10,13 @@ import { describeOwner } from './cache/EntryLock.js';
 import { CacheLimitPlugin } from './cache/CacheLimitPlugin.js';
 import type { EvictionResult } from './cache/eviction.js';
 import type { CodePath, LayoutTarget } from './layout/RankLayout.js';
-import { nativeHeaderFiles, nativeHeadersHash, orchVersion, PACKAGE_ROOT, sha256 } from './cache/hashing.js';
+import { nativeHeaderFiles, nativeHeadersHash, orchVersion, PACKAGE_ROOT } from './cache/hashing.js';
 import { Compilation, type EntryRef, type PipelineOptions } from './Compilation.js';
 import type { ResolvedConfig } from './config/types.js';
 import { OrchError, OrchErrors, type Diagnostic } from './diagnostics.js';
 import { EntryBuild } from './EntryBuild.js';
 import type { Program } from './ir/types.js';
-import { writeFileAtomic } from './runtime/atomicWrite.js';
-import { ensureDir } from './cache/ensureDir.js';
-import { ModuleEntriesSchema } from './cache/cacheSchemas.js';
-import { readCacheJson } from './cache/readCacheJson.js';
+import { ModuleEntriesMemo } from './cache/ModuleEntriesMemo.js';
 import { entryInterface, type EntryInterface } from './runtime/callArgs.js';
 import { findEntry, moduleEntries } from './frontend/entries.js';
 import { entryDefines, entrySignature } from './frontend/entrySignature.js';
@@ -102,6 +99,7 @@ export class Compiler {
   });
 
   readonly cache: EntryCache;
+  private readonly memo: ModuleEntriesMemo;
   private identity: Promise<string> | undefined;
   private cudaArch: Promise<string> | undefined;
 
@@ -113,6 +111,7 @@ export class Compiler {
     readonly layout: LayoutTarget | null = null,
   ) {
     this.cache = new EntryCache(new BuildCache(config.cacheRoot, codepath));
+    this.memo = new ModuleEntriesMemo(this.cache.dir);
     // a hit built for another layout, rank domain or halo is stale for this request
     this.cache.hooks.validate.tap('orch:compiler', (info) => this.recordedMismatch(info) ?? undefined);
     this.cache.hooks.wait.tap('orch:compiler', ({ moduleRel, entry }, owner, since) =>
@@ -162,17 +161,11 @@ export class Compiler {
   /** The entries of a module; remembered per module source so a hit parses nothing. */
   private entriesOf(file: string, compilation: Compilation): string[] {
     const source = readFileSync(file, 'utf8');
-    const memo = path.join(this.cache.dir, '.modules', `${sha256(file)}-${sha256(source).slice(0, 16)}.json`);
-    const read = readCacheJson(memo, ModuleEntriesSchema);
-    if (read.ok) return read.value;
+    const remembered = this.memo.read(file, source);
+    if (remembered) return remembered;
     // missing or corrupted: parse, and rewrite it
     const names = moduleEntries(compilation.loader.load(file)).map((f) => f.name);
-    try {
-      ensureDir(path.dirname(memo));
-      writeFileAtomic(memo, JSON.stringify(names));
-    } catch {
-      // a read-only cache still builds
-    }
+    this.memo.write(file, source, names);
     return names;
   }
 

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,7 +47,9 @@ const entryRoot = (dir: string) => path.join(dir, '.gt_cache_A', 'mod', 'smooth'
 const c = suite('cache corruption');
 
 c('a corrupted module-entries memo is rewritten and builds the right entries', async () => {
-  for (const bad of ['5', 'null', '[{"a":1}]', '"smooth"']) {
+  const forged = (entries: string[]) => JSON.stringify({ entries, check: '0'.repeat(64) });
+  // valid names that are not the module's entries: a memo trusted as is fails every build, or builds nothing
+  for (const bad of ['5', 'null', '[{"a":1}]', '"smooth"', '["other"]', '[]', forged(['other']), forged([]), forged(['smooth', 'other'])]) {
     const dir = await builtProject();
     const memoDir = path.join(dir, '.gt_cache_A', '.modules');
     const [memo] = readdirSync(memoDir);
@@ -112,6 +114,21 @@ c('a key read from the cache that points outside it is a miss, and nothing outsi
   const info = await orch(['info'], dir);
   assert.is(info.exitCode, 0, info.stderr);
   assert.not.match(info.stdout, path.basename(outside));
+});
+
+c('a history.jsonl linked out of the cache is replaced, and the file it pointed at is left alone', async () => {
+  const dir = await builtProject();
+  const history = path.join(entryRoot(dir), 'history.jsonl');
+  const target = path.join(dir, 'outside-history.jsonl');
+  writeFileSync(target, 'not orch\n');
+  rmSync(history);
+  symlinkSync(target, history);
+  const b = await orch(['build', 'mod.py', '--json'], dir);
+  assert.is(b.exitCode, 0, b.stderr);
+  assert.is(readFileSync(target, 'utf8'), 'not orch\n', 'nothing was written outside the cache');
+  assert.ok(lstatSync(history).isFile(), 'the link was replaced by a file');
+  assert.match(readFileSync(history, 'utf8'), '"result":"hit"');
+  rmSync(target);
 });
 
 c.run();

@@ -1,6 +1,6 @@
 import { launcherRank } from '../layout/HaloTopology.js';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import { fail } from '../diagnostics.js';
@@ -365,7 +365,7 @@ export class BuildCache {
     try {
       ensureDir(root);
       const rank = launcherRank();
-      appendFileSync(path.join(root, 'history.jsonl'), `${JSON.stringify({ ...rec, pid: process.pid, ...(rank !== undefined ? { rank } : {}) })}\n`);
+      appendNoFollow(path.join(root, 'history.jsonl'), `${JSON.stringify({ ...rec, pid: process.pid, ...(rank !== undefined ? { rank } : {}) })}\n`);
       // the variant's last use, for LRU eviction (orch clean --max-size): one utimes, no write
       if (rec.result === 'hit' && rec.key && /^[0-9a-f]{64}$/.test(rec.key)) utimesSync(path.join(root, rec.key), new Date(), new Date());
     } catch {
@@ -377,7 +377,10 @@ export class BuildCache {
   history(root: string): HistoryRecord[] {
     let text: string;
     try {
-      text = readFileSync(path.join(root, 'history.jsonl'), 'utf8');
+      const file = path.join(root, 'history.jsonl');
+      // a link could point anywhere outside the cache
+      if (!lstatSync(file).isFile()) return [];
+      text = readFileSync(file, 'utf8');
     } catch {
       return [];
     }
@@ -413,11 +416,47 @@ export class BuildCache {
       if (names.includes('latest.json') || names.includes('history.jsonl')) out.push(d);
       for (const n of names) {
         const f = path.join(d, n);
-        if (!n.startsWith('.') && n !== 'manifests' && statSync(f).isDirectory() && !/^[0-9a-f]{64}$/.test(n)) walk(f);
+        if (!n.startsWith('.') && n !== 'manifests' && isRealDirectory(f) && !/^[0-9a-f]{64}$/.test(n)) walk(f);
       }
     };
     walk(this.dir);
     return out.sort();
+  }
+}
+
+/**
+ * Appends to a cache file without following a symbolic link: a link planted in the cache
+ * must not make orch write outside it. Anything but a regular file there is replaced.
+ */
+function appendNoFollow(file: string, line: string): void {
+  const open = () => openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW);
+  let fd: number;
+  try {
+    if (!lstatSync(file).isFile()) rmSync(file, { recursive: true, force: true });
+  } catch {
+    // absent: created below
+  }
+  try {
+    fd = open();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ELOOP') throw e;
+    // a link planted between the check and the open
+    rmSync(file, { force: true });
+    fd = open();
+  }
+  try {
+    writeSync(fd, line);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A folder, not a link to one (the walk must stay inside the cache), and still there. */
+function isRealDirectory(f: string): boolean {
+  try {
+    return lstatSync(f).isDirectory();
+  } catch {
+    return false;
   }
 }
 

@@ -67,8 +67,8 @@ export const MemoryReportSchema = z.looseObject({
   totals: z.record(z.string(), z.looseObject({ arrays: z.number(), note: z.string() })).optional(),
 });
 
-/** `.modules/<file>-<source>.json`: the entry names of one module source. */
-export const ModuleEntriesSchema = z.array(Identifier).max(10_000);
+/** `.modules/<file>-<source>.json`: the entry names of one module source, and their checksum. */
+export const ModuleEntriesSchema = z.object({ entries: z.array(Identifier).max(10_000), check: Key });
 
 /** `bad/<key>.json`: why an entry's library failed to load. */
 export const BadMarkSchema = z.object({ reason: z.string(), time: z.string() });
