@@ -1,3 +1,4 @@
+import { exitStatus } from './failure.js';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
@@ -195,5 +196,5 @@ export async function buildCommand(opts: BuildOptions): Promise<number> {
     session.out(`${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}: ${hits} hit, ${built} built, ${errors.length} error(s) in ${durationS.toFixed(2)} s`);
   }
   // a command line the entries cannot take (--define of a name none has) is a usage error
-  return errors.length ? (errors.every((d) => d.code.startsWith('E_USAGE')) ? 2 : 1) : 0;
+  return exitStatus(errors);
 }

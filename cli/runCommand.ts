@@ -1,3 +1,4 @@
+import { exitStatus } from './failure.js';
 import { ensureDir } from '../core/cache/ensureDir.js';
 import path from 'node:path';
 import { fail, OrchError } from '../core/diagnostics.js';
@@ -121,7 +122,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   if (opts.timePasses) session.err(timePassesTable(runner.passTimes));
   if (entry.status === 'error') {
     printDiagnostics(entry.errors, opts.verbose);
-    return 1;
+    return exitStatus(entry.errors);
   }
   if (entry.status === 'miss') {
     const where = layout ? ` (code path ${compiler.codepath} of rank ${opts.rank ?? 0} in layout ${layoutText(layout.target.layout)})` : '';

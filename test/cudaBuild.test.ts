@@ -151,7 +151,7 @@ jobs.forEach((job, n) => {
       const args: Record<string, ArgValue> = {};
       for (const p of lib.signature.params) {
         const v = built.ir!.iface!.params.find((x) => x.name === p.name)!;
-        args[p.name] = p.kind === 'field' ? { devicePtr: 0x100000n, dtype: p.dtype, shape: [...(v.axes ?? 'IJK')].map(() => 4) } : p.dtype === 'bool' ? true : 1;
+        args[p.name] = p.kind === 'field' ? { devicePtr: 0x100000n, dtype: p.dtype, shape: [...[...(v.axes ?? 'IJK')].map(() => 4), ...(v.dims ?? [])] } : p.dtype === 'bool' ? true : 1;
       }
       try {
         lib.run(args);

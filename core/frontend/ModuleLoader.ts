@@ -50,12 +50,15 @@ export class ModuleLoader {
     } catch {
       fail('E_MODULE_NOT_FOUND', `cannot read module ${file}`, { hint: 'check the path; modules are .py files' });
     }
+    // what was read, byte for byte (hashed for the cache)
     this.filesRead.set(abs, source);
+    // Python skips a UTF-8 byte order mark at the start of a module
+    const text = source.startsWith('\uFEFF') ? source.slice(1) : source;
     // code frames must show the text this build read, not an older copy (watch mode)
-    registerSource(abs, source);
+    registerSource(abs, text);
     this.loading.add(abs);
     try {
-      const mod = parsePython(abs, source);
+      const mod = parsePython(abs, text);
       const scope: ModuleScope = { name: name ?? path.basename(abs, '.py'), file: abs, names: new Map() };
       this.byFile.set(abs, scope);
       this.exec(mod.body, scope);

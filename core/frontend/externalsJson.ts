@@ -66,12 +66,19 @@ function toValue(key: string, v: unknown): Value {
     }
     if ('axis' in o) {
       const axis = o.axis;
-      const num = (x: unknown) => (typeof x === 'string' && x.startsWith(FLOAT_TAG) ? Number(x.slice(FLOAT_TAG.length)) : Number(x ?? 0));
       if (axis !== 'I' && axis !== 'J' && axis !== 'K') fail('E_USAGE_EXTERNALS', `external '${key}': axis must be "I", "J" or "K"`, { hint: '{"axis": "I", "index": 0, "offset": 3}' });
-      return { k: 'axisIndex', axis, index: num(o.index), offset: num(o.offset) };
+      return { k: 'axisIndex', axis, index: axisInt(key, 'index', o.index), offset: axisInt(key, 'offset', o.offset) };
     }
   }
   fail('E_USAGE_EXTERNALS', `external '${key}' has a value orch cannot use`, { hint: 'externals are numbers, booleans, axis indices {"axis": "I", "index": 0, "offset": 3} or helper functions {"function": "pkg.module.name"}' });
+}
+
+/** An axis index's "index" or "offset": a JSON integer (GT4Py's AxisIndex holds ints) that generated C++ holds exactly. */
+function axisInt(key: string, field: 'index' | 'offset', x: unknown): number {
+  if (x === undefined) return 0;
+  if (typeof x === 'number' && Number.isInteger(x) && Math.abs(x) <= 2 ** 31 - 1) return x;
+  const written = typeof x === 'string' && x.startsWith(FLOAT_TAG) ? x.slice(FLOAT_TAG.length) : JSON.stringify(x);
+  return fail('E_USAGE_EXTERNALS', `external '${key}': "${field}" must be an integer from -2147483647 to 2147483647, got ${written}`, { hint: `write {"${key}": {"axis": "I", "index": 0, "offset": 3}} with plain integers` });
 }
 
 /**

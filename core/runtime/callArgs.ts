@@ -175,16 +175,18 @@ function stencilArgs(program: EntryInterface, spec: CallSpec, args: EntryArgs): 
     domain = [0, 1, 2].map((ax) => {
       let n = Infinity;
       let limiting: string | undefined;
+      let limitingUpper = 0;
       for (const f of api) {
         const pos = f.axes.indexOf('IJK'[ax]);
         if (pos < 0) continue;
         const room = (args[f.name] as NDArray).shape[pos] - origins[f.name][pos] - (f.upper?.[pos] ?? 0);
-        if (room < n) [n, limiting] = [room, f.name];
+        if (room < n) [n, limiting, limitingUpper] = [room, f.name, f.upper?.[pos] ?? 0];
       }
       // GT4Py refuses an empty compute domain ("Compute domain contains zero sizes")
       if (limiting && n <= 0) {
         const a = args[limiting] as NDArray;
-        fail('E_DOMAIN_EMPTY', `field '${limiting}' of shape ${fmt(a.shape)} at origin ${fmt(origins[limiting])} leaves no points along ${'IJK'[ax]}, so the compute domain is empty`, {
+        const past = limitingUpper ? `, less the ${limitingUpper} point(s) the stencil reads past the domain's end,` : '';
+        fail('E_DOMAIN_EMPTY', `field '${limiting}' of shape ${fmt(a.shape)} at origin ${fmt(origins[limiting])}${past} leaves no points along ${'IJK'[ax]}, so the compute domain is empty`, {
           hint: `pass fields with at least one point per axis beyond their origin, as GT4Py requires`,
         });
       }

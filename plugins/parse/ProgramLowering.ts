@@ -4,6 +4,7 @@ import type { PyExpr } from '../../core/python/ast.js';
 import type { Term } from './ExprLowering.js';
 import { describeValue, type FunctionInfo, type Value } from '../../core/frontend/values.js';
 import { ClosureBinder } from './ClosureBinder.js';
+import { checkDefine } from './defineValue.js';
 import type { Closure } from '../../core/frontend/closure.js';
 import { ProgramCalls } from './ProgramCalls.js';
 import type { PBinding, PObject } from './programBindings.js';
@@ -83,6 +84,7 @@ export class ProgramLowering extends ProgramCalls {
           fail('E_COMPILETIME_MISSING', `compile-time argument '${p.name}' has no value`, { loc: p.loc, hint: `pass --define ${p.name}=<value> or give it a default` });
         }
         const inner = t.inner;
+        if (this.defines[p.name] !== undefined) checkDefine(p.name, v, inner.k === 'dtype' ? inner.dtype : undefined, fn.def.name, p.loc);
         const isIntType = inner.k === 'dtype' && (inner.dtype === 'int64' || inner.dtype === 'int32');
         const value: Value = typeof v === 'boolean' ? { k: 'bool', value: v } : { k: 'num', value: v, isInt: isIntType || Number.isInteger(v) && !(inner.k === 'dtype' && inner.dtype.startsWith('float')) };
         compiletime[p.name] = v;

@@ -1,5 +1,6 @@
 import { didYouMean, fail } from '../../core/diagnostics.js';
-import type { ArrayDecl, CallbackDecl, ScalarVar, SourceLoc, StencilDef } from '../../core/ir/types.js';
+import type { ArrayDecl, CallbackDecl, DType, ScalarVar, SourceLoc, StencilDef } from '../../core/ir/types.js';
+import { checkDefine } from './defineValue.js';
 import type { PyExpr, PyStmt } from '../../core/python/ast.js';
 import { HaloLowering } from './HaloLowering.js';
 import { DEFAULT_HALO } from '../../core/layout/RankLayout.js';
@@ -72,6 +73,7 @@ export abstract class ProgramScope extends ExprLowering {
         this.defineNames.add(p.name);
         const given = this.defines[p.name];
         if (given !== undefined) {
+          checkDefine(p.name, given, this.annotatedDType(init, p.annotation), cls.name, p.loc);
           compiletime[p.name] = given;
           vars.set(p.name, { k: 'value', value: typeof given === 'boolean' ? { k: 'bool', value: given } : { k: 'num', value: given, isInt: Number.isInteger(given) && !this.floatAnnotated(init, p.annotation) } });
           return;
@@ -100,6 +102,13 @@ export abstract class ProgramScope extends ExprLowering {
       this.scope = saved;
     }
     return obj;
+  }
+
+  /** The dtype an annotation names (int, float, Float ...), if it names one. */
+  protected annotatedDType(fn: FunctionInfo, annotation: PyExpr | null): DType | undefined {
+    if (!annotation) return undefined;
+    const t = this.loader.eval(annotation, fn.module);
+    return t.k === 'dtype' ? t.dtype : undefined;
   }
 
   protected floatAnnotated(fn: FunctionInfo, annotation: PyExpr | null): boolean {

@@ -1,0 +1,27 @@
+import { fail } from '../../core/diagnostics.js';
+import type { DType, SourceLoc } from '../../core/ir/types.js';
+
+/** The integers a compile-time int holds exactly: int32's range, else what a double holds exactly. */
+const INT_RANGE: Partial<Record<DType, [number, number]>> = {
+  int32: [-(2 ** 31), 2 ** 31 - 1],
+  int64: [-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+};
+
+/**
+ * A --define (or config `defines`) value for a compile-time argument of type `dtype`,
+ * refused at the boundary when the type cannot hold it: a fraction or a huge number for an
+ * int, an infinity for a float. Unchecked, these reach a loop bound or generated C++.
+ */
+export function checkDefine(name: string, value: number | boolean, dtype: DType | undefined, entry: string, loc: SourceLoc): void {
+  if (typeof value === 'boolean' || dtype === undefined) return;
+  const range = INT_RANGE[dtype];
+  if (range && (!Number.isInteger(value) || value < range[0] || value > range[1])) {
+    fail('E_USAGE_DEFINE', `--define ${name}=${value}: compile-time argument '${name}' of '${entry}' is an int (${dtype}), which takes integers from ${range[0]} to ${range[1]}`, {
+      loc,
+      hint: `write an integer, e.g. --define ${name}=${Number.isFinite(value) ? Math.min(Math.max(Math.trunc(value), range[0]), range[1]) : 1}`,
+    });
+  }
+  if (dtype.startsWith('float') && !Number.isFinite(value)) {
+    fail('E_USAGE_DEFINE', `--define ${name}=${value}: compile-time argument '${name}' of '${entry}' is a float (${dtype}), which takes finite numbers`, { loc, hint: `write a finite number, e.g. --define ${name}=1.0` });
+  }
+}
