@@ -53,7 +53,7 @@ fuzz(`the frontend, the .npy reader and the config reader answer ${BUDGET_S} s o
     worker.on('error', (e) => failures.push(`uncaught in the fuzz worker: ${e.stack ?? e}`));
     worker.on('exit', () => {
       clearInterval(watchdog);
-      if (!finished) failures.push('the fuzz worker stopped before the end');
+      if (!finished) failures.push(`the fuzz worker stopped before the end${current ? `, in ${current.target}:\n${current.input}` : ''}`);
       resolve();
     });
     void reject;
