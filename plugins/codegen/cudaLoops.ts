@@ -127,6 +127,12 @@ export class CudaLoops implements LoopStrategy {
     }
   }
 
+  /** Records the run's first point failure into the handle's record and ends this thread's loops; the host reports it. */
+  pointFailure(message: string): string {
+    const site = this.site(`return orch::fail(st, "%s", ${message});`);
+    return `vk_failed = true; if (orch::cuda::ErrorEntry* e = orch::cuda::claim_stop(errors)) orch::cuda::fill(e, ${site}, 0, 0, 0, i, j, k, 0.0);`;
+  }
+
   variableKRead(r: VariableKParts): string {
     const site = this.site(`return orch::vk_report(st, ${r.head}, ${r.tail}, e.n[0], e.n[1], e.i, e.j, e.k${r.unit === 'entries' ? ', "entries"' : ''});`);
     return `orch::cuda::vk_read(${r.base}, ${r.stride}, ${r.idx}, ${r.lo}, ${r.hi}, errors, vk_failed, ${site}, i, j, k)`;

@@ -67,6 +67,7 @@ export class HaloLowering {
     const fields: string[] = [];
     for (const { decl, loc: at } of args) {
       if (!decl.axes.startsWith('IJ')) fail('E_HALO_FIELD', `'${decl.name}' has axes ${decl.axes}: only fields with I and J axes have a horizontal halo`, { loc: at, hint: 'exchange IJK or IJ fields' });
+      if (decl.dims) fail('E_HALO_FIELD', `'${decl.name}' has data dimensions (${decl.dims.join(', ')}): orch exchanges halos of fields without data dimensions only, so far`, { loc: at, hint: 'exchange the elements through fields without data dimensions (copy them in a stencil), or keep this field out of the exchange' });
       if (fields.includes(decl.name)) fail('E_HALO_FIELD', `'${decl.name}' is passed twice`, { loc: at, hint: 'name each field once' });
       fields.push(decl.name);
     }
