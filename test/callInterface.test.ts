@@ -38,7 +38,7 @@ call('array-likes, __gt_origin__, __gt_dims__, left-out arguments and exec_info 
       `${mode} field_needed ValueError: field 'second' was left out (None), but the stencil reads or writes it; pass an array`,
       `${mode} scalar_needed TypeError: scalar 'unused' was left out (None), but the stencil reads it; pass a value`,
       `${mode} exec_info True`,
-      `${mode} too_large CallError`,
+      `${mode} too_large ValueError`,
     );
   }
   assert.fixture(String(r.stdout).trim(), lines.join('\n'));

@@ -8,7 +8,7 @@ import time
 
 import numpy as np
 
-from . import backends, call_binding, interpreter, layout, modes
+from . import arguments, backends, call_binding, interpreter, layout, modes
 from .errors import CallError
 from .library import build_and_open
 from .source import source_file
@@ -34,13 +34,18 @@ class Stencil:
         if exec_info is not None:
             exec_info["call_start_time"] = time.perf_counter()
         values = call_binding.bind(self.__name__, self.definition, args, kwargs)
+        # left-out fields and fields with __gt_dims__ are checked against the entry's interface below
+        plain = {k: call_binding.array_of(v) for k, v in values.items() if v is not None and getattr(v, "__gt_dims__", None) is None}
+        arguments.check(self.__name__, self.definition, plain)
+        given_origin = call_binding.call_origin(origin, values)
+        arguments.check_domain(self.__name__, self.definition, plain, lambda name, axes: _field_origin(given_origin, name, axes), domain)
         if modes.mode() == "python" or self.preset == backends.PYTHON:
             from .gt4py_stand_in import gt4py_installed
 
             if gt4py_installed():
                 extra = {k: v for k, v in (("validate_args", validate_args), ("exec_info", exec_info)) if v is not None}
                 return self._gt4py_stencil()(**values, origin=origin, domain=domain, **extra)
-        origin = call_binding.call_origin(origin, values)
+        origin = given_origin
         if modes.mode() == "python" or self.preset == backends.PYTHON:
             target = (source_file(self.definition), self.definition.__name__)
             if self._described is None:
