@@ -16,18 +16,23 @@ import { execa } from 'execa';
  * One build serves every layout and size: these programs use no regions, and the library
  * reads the layout at run time ($ORCH_LAYOUT) and the sizes from its arrays.
  *
- *   node dist/bench/mpiHalo.js [--quick]
+ * `--packed` builds the exchange's other variant (-DORCH_HALO_PACK: a blocking halo_update
+ * packed into buffers, as start/wait are) to compare with the default, in place through
+ * MPI derived datatypes.
+ *
+ *   node dist/bench/mpiHalo.js [--quick] [--packed]
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
 const quick = process.argv.includes('--quick');
+const packed = process.argv.includes('--packed');
 const work = mkdtempSync(path.join(os.tmpdir(), 'orch-bench-mpi-'));
 const N_ITER = 20;
 const NZ = 32;
 const WIDTH = 3;
 
 copyFileSync(path.join(repo, 'fixtures/bench/halo_exchange.py'), path.join(work, 'halo_exchange.py'));
-writeFileSync(path.join(work, 'orch.config.ts'), 'export default { compiler: { mpi: true } };\n');
+writeFileSync(path.join(work, 'orch.config.ts'), `export default { compiler: { mpi: true${packed ? ", extraFlags: ['-DORCH_HALO_PACK']" : ''} } };\n`);
 const orch = (args: string[]) => execa(process.execPath, [path.join(repo, 'dist/bin/orch.js'), ...args], { cwd: work, env: { GT_CACHE_ROOT: work }, all: true });
 
 const built = JSON.parse(String((await orch(['build', 'halo_exchange.py', '--define', `n_iter=${N_ITER}`, '--json'])).stdout)) as { entries: { entry: string; library: string; symbol: string; status: string }[] };
@@ -53,7 +58,7 @@ async function perCall(entry: string, layout: number, n: number, reps: number): 
 const sentBytes = (n: number) => (4 * WIDTH * n + 4 * WIDTH * WIDTH) * NZ * 8;
 const sizes = quick ? [24, 96] : [24, 48, 96, 192];
 const layouts = [1, 2, 3];
-console.log(`halo exchange of one float64 field, width ${WIDTH}, ${NZ} levels, periodic tile, ${os.cpus().length} cores (ranks oversubscribed, 1 thread each), load average ${os.loadavg()[0].toFixed(1)}`);
+console.log(`halo exchange (${packed ? 'packed' : 'in place, derived datatypes'}) of one float64 field, width ${WIDTH}, ${NZ} levels, periodic tile, ${os.cpus().length} cores (ranks oversubscribed, 1 thread each), load average ${os.loadavg()[0].toFixed(1)}`);
 console.log('ranks  rank domain  bytes sent/rank  time/exchange   bandwidth/rank');
 for (const l of layouts) {
   for (const n of sizes) {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { fail } from '../core/diagnostics.js';
 import { writeFileAtomic } from '../core/runtime/atomicWrite.js';
 import { resolveModules } from './buildCommand.js';
 import { parseDomain } from './infoCommand.js';
@@ -26,6 +27,9 @@ export async function reportCommand(opts: ReportOptions): Promise<number> {
   const errors = distinctDiagnostics(result.errors);
   printDiagnostics(errors, opts.verbose);
   const data = reportData([result], { preset: session.config.preset.name, domain });
+  // nothing built or found: a page of empty charts would read as a report of nothing
+  if (!data.entries.length && errors.length) return 1;
+  if (!data.entries.length) fail('E_NO_ENTRIES', `${modules.length === 1 ? modules[0] : `the ${modules.length} modules`} hold${modules.length === 1 ? 's' : ''} no stencil or program to report on`, { hint: 'name a module with a stencil or a @program' });
   const output = path.resolve(opts.output);
   writeFileAtomic(output, htmlReport(data));
   if (opts.json) session.out(JSON.stringify({ output, ...data, errors: errors.map(jsonDiagnostic) }));

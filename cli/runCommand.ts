@@ -149,7 +149,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   let check: RunReport['check'];
   if (reference) {
     const ir = entry.program ?? (await new EntryRunner(new Compiler(session.config, { verifyIR: false, printIrAfter: [], timePasses: false, print: session.err }, compiler.codepath, compiler.layout), runner.values).program(file, entry.entry));
-    new Interpreter(ir, { boundary, layout: layout?.target.layout }).run(reference);
+    new Interpreter(ir, { boundary, layout: layout?.target.layout, maxWhileIterations: session.config.codegen.maxWhileIterations }).run(reference);
     const cmp = compareArrays(fieldsOf(iface, reference), fieldsOf(iface, args));
     const passed = cmp.maxRel <= 1e-12 || cmp.maxAbs <= 1e-13;
     check = { ...cmp, passed };

@@ -50,18 +50,23 @@ export async function* readFrames(input: Readable): AsyncGenerator<Frame> {
   };
   const it = input[Symbol.asyncIterator]();
   for (;;) {
+    // the stream ending inside a frame means the host died mid-request: nobody is left to answer
     await need(8);
-    if (have === 0) return;
-    if (have < 8) protocolError(`the stream ended inside a frame header (${have} of 8 bytes)`);
+    if (have < 8) return;
     const head = take(8);
     if (!head.subarray(0, 4).equals(MAGIC)) protocolError(`a request starts with ${JSON.stringify(head.subarray(0, 4).toString('latin1'))}, not "ORCH"`);
     const headerLength = head.readUInt32LE(4);
     await need(headerLength);
-    if (have < headerLength) protocolError('the stream ended inside a frame header');
-    const header = JSON.parse(take(headerLength).toString('utf8')) as Frame['header'];
+    if (have < headerLength) return;
+    let header: Frame['header'];
+    try {
+      header = JSON.parse(take(headerLength).toString('utf8')) as Frame['header'];
+    } catch (e) {
+      protocolError(`a request header is not JSON (${(e as Error).message})`);
+    }
     const payloadLength = (header.arrays ?? []).reduce((n, a) => n + a.nbytes, 0);
     await need(payloadLength);
-    if (have < payloadLength) protocolError(`the stream ended inside a frame's arrays (${have} of ${payloadLength} bytes)`);
+    if (have < payloadLength) return;
     // a copy: the next frame's bytes may share the chunk
     yield { header, payload: Buffer.from(take(payloadLength)) };
   }

@@ -17,9 +17,10 @@ import { OrchError, OrchErrors, type Diagnostic } from './diagnostics.js';
 import { EntryBuild } from './EntryBuild.js';
 import type { Program } from './ir/types.js';
 import { ModuleEntriesMemo } from './cache/ModuleEntriesMemo.js';
+import { EntrySignatureMemo } from './cache/EntrySignatureMemo.js';
 import { entryInterface, type EntryInterface } from './runtime/callArgs.js';
 import { findEntry, moduleEntries } from './frontend/entries.js';
-import { entryDefines, entrySignature } from './frontend/entrySignature.js';
+import { entryDefines, entrySignature, type EntrySignature } from './frontend/entrySignature.js';
 import { checkBackend } from './config/gt4pyBackend.js';
 import type { Value } from './frontend/values.js';
 import type { Closure } from './frontend/closure.js';
@@ -100,6 +101,7 @@ export class Compiler {
 
   readonly cache: EntryCache;
   private readonly memo: ModuleEntriesMemo;
+  private readonly signatures: EntrySignatureMemo;
   private identity: Promise<string> | undefined;
   private cudaArch: Promise<string> | undefined;
 
@@ -112,6 +114,7 @@ export class Compiler {
   ) {
     this.cache = new EntryCache(new BuildCache(config.cacheRoot, codepath));
     this.memo = new ModuleEntriesMemo(this.cache.dir);
+    this.signatures = new EntrySignatureMemo(this.cache.dir);
     // a hit built for another layout, rank domain or halo is stale for this request
     this.cache.hooks.validate.tap('orch:compiler', (info) => this.recordedMismatch(info) ?? undefined);
     this.cache.hooks.wait.tap('orch:compiler', ({ moduleRel, entry }, owner, since) =>
@@ -167,6 +170,13 @@ export class Compiler {
     const names = moduleEntries(compilation.loader.load(file)).map((f) => f.name);
     this.memo.write(file, source, names);
     return names;
+  }
+
+  /** An entry's signature from its module; remembered with every file it was read from. */
+  private signatureOf(file: string, entry: string, compilation: Compilation): EntrySignature {
+    const sig = entrySignature(compilation.loader, findEntry(compilation.loader.load(file), entry));
+    this.signatures.write(file, entry, sig, compilation.loader);
+    return sig;
   }
 
   async build(req: BuildRequest): Promise<BuildResult> {
@@ -233,9 +243,21 @@ export class Compiler {
     // an orchestrated component's closure names its class and carries its own values
     if (!asked.closure) {
       try {
-        const sig = entrySignature(compilation.loader, findEntry(compilation.loader.load(file), entry));
-        req = { ...asked, defines: entryDefines(sig, asked.defines) };
-        if (sig.backend && asked.mode !== 'python') checkBackend(sig.name, sig.backend, { name: this.config.preset.name, backend: this.config.backend.name });
+        const check = (sig: EntrySignature) => {
+          req = { ...asked, defines: entryDefines(sig, asked.defines) };
+          if (sig.backend && asked.mode !== 'python') checkBackend(sig.name, sig.backend, { name: this.config.preset.name, backend: this.config.backend.name });
+        };
+        const remembered = this.signatures.read(file, entry);
+        let checked = false;
+        if (remembered) {
+          try {
+            check(remembered);
+            checked = true;
+          } catch {
+            // checked again from the module itself, so the error comes from what this build read
+          }
+        }
+        if (!checked) check(this.signatureOf(file, entry, compilation));
       } catch (e) {
         return { ...base, status: 'error', errors: toDiagnostics(e), files: readSoFar(), durationS: (performance.now() - t0) / 1000 };
       }

@@ -9,6 +9,18 @@
  * uses: directions W, E, S, N, SW, SE, NW, NE; strips walked I, then J, then K. The run's
  * layout is $ORCH_LAYOUT (NXxNY, default 1x1) and its tile boundary $ORCH_BOUNDARY
  * (`edges`, the default, or `periodic`).
+ *
+ * A blocking halo_update sends and receives in place through MPI derived datatypes (one
+ * struct of hvectors per neighbour, kept while the arrays stay where they are); a split
+ * start/wait packs into buffers, so that writes between them are not sent and the halo
+ * changes only at the wait. -DORCH_HALO_PACK packs every exchange. docs/mpi.md has the
+ * measurement that chose in-place updates.
+ *
+ * In a CUDA build (orch_cuda.h included before this header) the arrays are device memory: the strips are staged through host
+ * buffers by the copy engine (cudaMemcpy2D, one call per I plane of a box, on the legacy
+ * default stream, which orders itself with the handle's blocking stream: the kernels
+ * before a start have finished writing, the kernels after a wait see the halo), and MPI
+ * moves host memory, so no CUDA-aware MPI is needed.
  */
 #ifndef ORCH_HALO_H
 #define ORCH_HALO_H
@@ -23,6 +35,10 @@
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
+#endif
+
+#if defined(ORCH_MPI) && !defined(ORCH_HALO_PACK) && !defined(ORCH_CUDA_H)
+#define ORCH_HALO_IN_PLACE 1  // device arrays would need CUDA-aware MPI
 #endif
 
 namespace orch {
@@ -124,9 +140,16 @@ struct Exchange {
   std::vector<char> send[kDirections], recv[kDirections];
 #ifdef ORCH_MPI
   MPI_Request req[2 * kDirections];
+#ifdef ORCH_HALO_IN_PLACE
+  // in place: one committed type per direction and side, for the arrays of `signature`
+  MPI_Datatype send_type[kDirections], recv_type[kDirections];
+  std::vector<int64_t> signature;
+  bool typed = false;
+#endif
 #endif
   int nreq = 0;
   bool active = false;
+  bool direct = false;
 };
 
 struct Box {
@@ -157,6 +180,33 @@ inline int64_t box_bytes(const Field& f, const Box& b) {
   return (b.i1 - b.i0) * (b.j1 - b.j0) * nk * f.elem;
 }
 
+#ifdef ORCH_CUDA_H  // a CUDA build (orch_cuda.h comes first): device arrays
+/* Copies a box of a device array to (pack) or from (unpack) a host buffer, I then J then K; null on a CUDA error. */
+inline char* copy_box(const Field& f, const Box& b, char* buf, bool pack) {
+  const int64_t nk = f.dims > 2 ? f.a.shape[2] : 1;
+  const int64_t sk = f.dims > 2 ? f.a.strides[2] : 1;
+  char* base = static_cast<char*>(f.a.data);
+  for (int64_t i = b.i0; i < b.i1; ++i) {
+    if (sk == 1) {
+      // the box's J rows of this I plane: nk contiguous elements each, strides[1] apart
+      const size_t row = nk * f.elem, pitch = f.a.strides[1] * f.elem, rows = b.j1 - b.j0;
+      char* p = base + (i * f.a.strides[0] + b.j0 * f.a.strides[1]) * f.elem;
+      const cudaError_t e = pack ? cudaMemcpy2D(buf, row, p, pitch, row, rows, cudaMemcpyDeviceToHost) : cudaMemcpy2D(p, pitch, buf, row, row, rows, cudaMemcpyHostToDevice);
+      if (e != cudaSuccess) return nullptr;
+      buf += row * rows;
+      continue;
+    }
+    for (int64_t j = b.j0; j < b.j1; ++j) {
+      for (int64_t k = 0; k < nk; ++k, buf += f.elem) {
+        char* p = base + (i * f.a.strides[0] + j * f.a.strides[1] + k * sk) * f.elem;
+        const cudaError_t e = pack ? cudaMemcpy(buf, p, f.elem, cudaMemcpyDeviceToHost) : cudaMemcpy(p, buf, f.elem, cudaMemcpyHostToDevice);
+        if (e != cudaSuccess) return nullptr;
+      }
+    }
+  }
+  return buf;
+}
+#else
 /* Copies a box out of (pack) or into (unpack) an array, I then J then K. */
 inline char* copy_box(const Field& f, const Box& b, char* buf, bool pack) {
   const int64_t nk = f.dims > 2 ? f.a.shape[2] : 1;
@@ -179,9 +229,71 @@ inline char* copy_box(const Field& f, const Box& b, char* buf, bool pack) {
   }
   return buf;
 }
+#endif
 
-/* Packs every field's strips and posts the messages (exchange `id` tags them apart). */
-inline int start(State* st, Topology& t, Exchange& ex, const Field* fields, int n, int width, int halo, int id, const char* where) {
+#ifdef ORCH_HALO_IN_PLACE
+/* The boxes of every field towards (or from) d, in place: absolute addresses (MPI_BOTTOM). */
+inline MPI_Datatype box_type(const Field* fields, int n, int halo, int width, int d, bool inside) {
+  std::vector<MPI_Datatype> parts(n);
+  std::vector<MPI_Aint> at(n);
+  std::vector<int> ones(n, 1);
+  for (int f = 0; f < n; ++f) {
+    const Field& F = fields[f];
+    const Box b = box(F, halo, width, d, inside);
+    const int64_t nk = F.dims > 2 ? F.a.shape[2] : 1;
+    const int64_t sk = F.dims > 2 ? F.a.strides[2] : 1;
+    MPI_Datatype k, j;
+    if (sk == 1) MPI_Type_contiguous((int)(nk * F.elem), MPI_BYTE, &k);
+    else {
+      MPI_Datatype e;
+      MPI_Type_contiguous(F.elem, MPI_BYTE, &e);
+      MPI_Type_create_hvector((int)nk, 1, (MPI_Aint)(sk * F.elem), e, &k);
+      MPI_Type_free(&e);
+    }
+    MPI_Type_create_hvector((int)(b.j1 - b.j0), 1, (MPI_Aint)(F.a.strides[1] * F.elem), k, &j);
+    MPI_Type_create_hvector((int)(b.i1 - b.i0), 1, (MPI_Aint)(F.a.strides[0] * F.elem), j, &parts[f]);
+    MPI_Type_free(&k);
+    MPI_Type_free(&j);
+    char* p = static_cast<char*>(F.a.data) + (b.i0 * F.a.strides[0] + b.j0 * F.a.strides[1]) * F.elem;
+    MPI_Get_address(p, &at[f]);
+  }
+  MPI_Datatype all;
+  MPI_Type_create_struct(n, ones.data(), at.data(), parts.data(), &all);
+  MPI_Type_commit(&all);
+  for (auto& p : parts) MPI_Type_free(&p);
+  return all;
+}
+
+/* The committed types of an exchange, rebuilt only when its arrays moved or changed shape. */
+inline void ensure_types(Exchange& ex, const Topology& t, const Field* fields, int n, int width, int halo) {
+  std::vector<int64_t> sig = {n, width, halo};
+  for (int f = 0; f < n; ++f) {
+    sig.push_back(reinterpret_cast<int64_t>(fields[f].a.data));
+    for (int a = 0; a < fields[f].dims; ++a) {
+      sig.push_back(fields[f].a.shape[a]);
+      sig.push_back(fields[f].a.strides[a]);
+    }
+  }
+  if (ex.typed && sig == ex.signature) return;
+  for (int d = 0; d < kDirections && ex.typed; ++d) {
+    if (ex.send_type[d] != MPI_DATATYPE_NULL) MPI_Type_free(&ex.send_type[d]);
+    if (ex.recv_type[d] != MPI_DATATYPE_NULL) MPI_Type_free(&ex.recv_type[d]);
+  }
+  for (int d = 0; d < kDirections; ++d) {
+    const bool used = t.nb[d].rank >= 0;
+    ex.send_type[d] = used ? box_type(fields, n, halo, width, d, true) : MPI_DATATYPE_NULL;
+    ex.recv_type[d] = used ? box_type(fields, n, halo, width, d, false) : MPI_DATATYPE_NULL;
+  }
+  ex.signature = sig;
+  ex.typed = true;
+}
+#endif
+
+/*
+ * Packs every field's strips and posts the messages (exchange `id` tags them apart).
+ * `direct`: a blocking update, nothing runs before its wait (in place, unless ORCH_HALO_PACK).
+ */
+inline int start(State* st, Topology& t, Exchange& ex, const Field* fields, int n, int width, int halo, int id, const char* where, bool direct = false) {
   if (topology(st, t)) return 1;
   if (ex.active) return fail(st, "%s: halo exchange started again before its wait", where);
   for (int f = 0; f < n; ++f) {
@@ -191,6 +303,22 @@ inline int start(State* st, Topology& t, Exchange& ex, const Field* fields, int 
                   fields[f].name, (long long)fields[f].a.shape[0], (long long)fields[f].a.shape[1], (long long)nx, (long long)ny, width, halo);
   }
   ex.nreq = 0;
+  ex.direct = false;
+#ifdef ORCH_HALO_IN_PLACE
+  if (direct) {
+    ensure_types(ex, t, fields, n, width, halo);
+    for (int d = 0; d < kDirections; ++d) {
+      if (t.nb[d].rank < 0) continue;
+      if (MPI_Irecv(MPI_BOTTOM, 1, ex.recv_type[d], t.nb[d].rank, id * kDirections + opposite(d), MPI_COMM_WORLD, &ex.req[ex.nreq++]) != MPI_SUCCESS ||
+          MPI_Isend(MPI_BOTTOM, 1, ex.send_type[d], t.nb[d].rank, id * kDirections + d, MPI_COMM_WORLD, &ex.req[ex.nreq++]) != MPI_SUCCESS)
+        return fail(st, "%s: posting the halo messages to rank %d failed", where, t.nb[d].rank);
+    }
+    ex.direct = true;
+    ex.active = true;
+    return 0;
+  }
+#endif
+  (void)direct;
   for (int d = 0; d < kDirections; ++d) {
     if (t.nb[d].rank < 0) continue;
     int64_t bytes = 0, rbytes = 0;
@@ -201,7 +329,10 @@ inline int start(State* st, Topology& t, Exchange& ex, const Field* fields, int 
     ex.send[d].resize(bytes);
     ex.recv[d].resize(rbytes);
     char* p = ex.send[d].data();
-    for (int f = 0; f < n; ++f) p = copy_box(fields[f], box(fields[f], halo, width, d, true), p, true);
+    for (int f = 0; f < n && p; ++f) {
+      p = copy_box(fields[f], box(fields[f], halo, width, d, true), p, true);
+      if (!p) return fail(st, "%s: copying the halo strips of '%s' from the GPU failed", where, fields[f].name);
+    }
 #ifdef ORCH_MPI
     // what the neighbour in d sent towards us went in the opposite direction
     if (MPI_Irecv(ex.recv[d].data(), (int)rbytes, MPI_BYTE, t.nb[d].rank, id * kDirections + opposite(d), MPI_COMM_WORLD, &ex.req[ex.nreq++]) != MPI_SUCCESS ||
@@ -226,11 +357,15 @@ inline int wait(State* st, Topology& t, Exchange& ex, const Field* fields, int n
 #ifdef ORCH_MPI
   std::vector<MPI_Status> status(ex.nreq);
   if (MPI_Waitall(ex.nreq, ex.req, status.data()) != MPI_SUCCESS) return fail(st, "%s: the halo messages of rank %d did not complete", where, t.rank);
+  if (ex.direct) return 0;  // received in place
 #endif
   for (int d = 0; d < kDirections; ++d) {
     if (t.nb[d].rank < 0) continue;
-    const char* p = ex.recv[d].data();
-    for (int f = 0; f < n; ++f) p = copy_box(fields[f], box(fields[f], halo, width, d, false), const_cast<char*>(p), false);
+    char* p = ex.recv[d].data();
+    for (int f = 0; f < n && p; ++f) {
+      p = copy_box(fields[f], box(fields[f], halo, width, d, false), p, false);
+      if (!p) return fail(st, "%s: copying the halo of '%s' to the GPU failed", where, fields[f].name);
+    }
   }
   return 0;
 }

@@ -176,6 +176,12 @@ struct VarKError {
       k = pk;
     }
   }
+  /* A failure whose message is whole (a while loop past its bound), not a variable-K read. */
+  const char* message = nullptr;
+  void record_message(const char* m) {
+    bool expected = false;
+    if (set.compare_exchange_strong(expected, true)) message = m;
+  }
   /* Call after the loops (the parallel region's barrier publishes the recorded fields). */
   int report(State* st) const;
 };
@@ -187,7 +193,9 @@ inline int vk_report(State* st, const char* head, const char* tail, int64_t inde
               (long long)extent, unit, (long long)i, (long long)j, (long long)k, tail);
 }
 
-inline int VarKError::report(State* st) const { return vk_report(st, head, tail, index, extent, i, j, k, unit); }
+inline int VarKError::report(State* st) const {
+  return message ? fail(st, "%s", message) : vk_report(st, head, tail, index, extent, i, j, k, unit);
+}
 
 /*
  * base[idx * stride] when lo <= idx < hi (indices relative to the array's origin), else 0.

@@ -81,6 +81,18 @@ cache('--max-size and --older-than that orch cannot read are usage errors', asyn
   assert.is(age.stderr.trim(), "error E_USAGE_AGE: --older-than '7' is not a duration\nhint: write a number and a unit: 45s, 30m, 12h, 7d or 2w");
 });
 
+cache('hits and misses from concurrent processes are all counted', async () => {
+  const p = new TempProject('stats-concurrent');
+  p.write('m.py', `${STENCIL_HEADER}\n\ndef s(a: FloatField, b: FloatField, w: Float):\n    with computation(PARALLEL), interval(...):\n        b = w * a\n`);
+  assert.is((await p.orch(['build', 'm.py', '--quiet'])).code, 0);
+  // eight processes look the entry up at once, each appending to the same history
+  const runs = await Promise.all(Array.from({ length: 8 }, () => p.orch(['build', 'm.py', '--quiet'])));
+  for (const r of runs) assert.is(r.code, 0, r.stderr);
+  const stats = JSON.parse((await p.orch(['info', '--stats', '--json'])).stdout);
+  assert.is(stats.misses, 1);
+  assert.is(stats.hits, 8);
+});
+
 cache('cache.maxSize in the config evicts least recently used variants after a build, like ccache -M', async () => {
   const p = new TempProject('maxsize');
   p.write('e.py', `${STENCIL_HEADER}\n\ndef scale(a: FloatField, b: FloatField):\n    from __externals__ import SCALE\n    with computation(PARALLEL), interval(...):\n        b = SCALE * a\n`);

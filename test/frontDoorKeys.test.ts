@@ -1,10 +1,10 @@
-import { copyFileSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ORCH_BIN, REPO } from './TempProject.js';
+import { ORCH_BIN, REPO, STENCIL_HEADER } from './TempProject.js';
 
 /**
  * Defaults of compile-time arguments are part of the key the same way from every front
@@ -70,6 +70,25 @@ doors('built from Python, then looked up by orch build --no-build: both are hits
   // --define of a default value names the same entry
   const explicit = await cli(dir, ['--no-build', '--define', 'n_iter=3']);
   assert.is(explicit.code, 0, explicit.stderr);
+});
+
+doors('a default taken from an imported constant: editing the import rebuilds with the new default', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'orch-doors-'));
+  writeFileSync(path.join(dir, 'consts.py'), 'N = 2\n');
+  writeFileSync(
+    path.join(dir, 'm.py'),
+    `${STENCIL_HEADER}from orch import compiletime, program, stencil\nfrom consts import N\n\n\n@stencil\ndef bump(q: FloatField):\n    with computation(PARALLEL), interval(...):\n        q = q + 1.0\n\n\n@program\ndef repeat(q: FloatField, n: compiletime(int) = N):\n    for i in range(n):\n        bump(q)\n`,
+  );
+  const build = async () => {
+    const r = await execa(process.execPath, [ORCH_BIN, 'build', 'm.py:repeat', '--json'], { cwd: dir, reject: false, env: { GT_CACHE_ROOT: dir, NO_COLOR: '1' } });
+    assert.is(r.exitCode, 0, String(r.stderr));
+    const e = (JSON.parse(String(r.stdout)) as { entries: { status: string; dir: string }[] }).entries[0];
+    return { status: e.status, defines: (JSON.parse(readFileSync(path.join(e.dir, 'build-info.json'), 'utf8')) as { inputs: { defines: unknown } }).inputs.defines };
+  };
+  assert.equal(await build(), { status: 'miss', defines: { n: 2 } });
+  assert.equal(await build(), { status: 'hit', defines: { n: 2 } });
+  writeFileSync(path.join(dir, 'consts.py'), 'N = 3\n');
+  assert.equal(await build(), { status: 'miss', defines: { n: 3 } });
 });
 
 doors.run();

@@ -20,7 +20,8 @@ import { ORCH_BIN, REPO, TempProject } from './TempProject.js';
 
 const domain: GlobalDomain = { n: 12, nz: 2 };
 const project = new TempProject('mpi');
-project.write('orch.config.ts', "export default { compiler: { mpi: true, flags: ['-O0', '-std=c++17', '-fPIC', '-shared'] } };\n");
+// HALO_PACK=1 builds the exchange's other variant (every exchange packed into buffers)
+project.write('orch.config.ts', "export default { compiler: { mpi: true, flags: ['-O0', '-std=c++17', '-fPIC', '-shared'], extraFlags: process.env.HALO_PACK ? ['-DORCH_HALO_PACK'] : [] } };\n");
 copyFileSync(HALO_FIXTURE, project.path('halo_diffusion.py'));
 copyFileSync(path.join(REPO, 'fixtures/mpi/rank_run.py'), project.path('rank_run.py'));
 
@@ -75,6 +76,8 @@ function assertSame(a: Float64Array[], b: Float64Array[], what: string): void {
 }
 
 const t = suite('programs under mpirun');
+/** The compiled 1x1 results, which every other layout of the same tile must equal. */
+const oneByOne: Record<string, Float64Array[]> = {};
 
 t('periodic tile: a 2x2 run under mpirun equals the 1x1 run bit for bit, and the interpreter\'s simulated 2x2 run', async () => {
   const one = parseLayout('1x1');
@@ -83,6 +86,7 @@ t('periodic tile: a 2x2 run under mpirun equals the 1x1 run bit for bit, and the
   assert.is(r1.code, 0, r1.output);
   const r4 = await mpiRun('diffuse_periodic', four, 'periodic', 'build-and-run');
   assert.is(r4.code, 0, r4.output);
+  oneByOne.periodic = r1.gathered();
   assertSame(r1.gathered(), r4.gathered(), 'compiled 1x1 vs compiled 2x2');
   assertSame(r4.gathered(), await simulate('diffuse_periodic', four, 'periodic', domain), 'compiled 2x2 vs simulated 2x2');
 
@@ -116,8 +120,28 @@ t('tile with edges: BuildAndRun under mpirun -np 9 on an empty cache builds each
     assert.is(built.length, 1, `${cp}: ${JSON.stringify(history)}`);
     assert.is(built[0].rank, rank, `${cp} built by rank ${built[0].rank}`);
   }
+  oneByOne.edges = r1.gathered();
   assertSame(r1.gathered(), r9.gathered(), 'compiled 1x1 vs compiled 3x3');
   assertSame(r9.gathered(), await simulate('diffuse_walls', nine, 'edges', domain), 'compiled 3x3 vs simulated 3x3');
+});
+
+// the other layout of each tile: every one of 1x1, 2x2 and 3x3 runs both tiles
+for (const [entry, boundary, layout] of [['diffuse_periodic', 'periodic', '3x3'], ['diffuse_walls', 'edges', '2x2']] as const) {
+  t(`${boundary === 'periodic' ? 'periodic tile' : 'tile with edges'}: a ${layout} run equals the 1x1 run bit for bit, and the interpreter's simulated ${layout} run`, async () => {
+    const l = parseLayout(layout);
+    const r = await mpiRun(entry, l, boundary, 'build-and-run', { timeout: 500 });
+    assert.is(r.code, 0, r.output);
+    assert.ok(oneByOne[boundary], 'the 1x1 run of this tile ran first');
+    assertSame(oneByOne[boundary], r.gathered(), `compiled 1x1 vs compiled ${layout}`);
+    assertSame(r.gathered(), await simulate(entry, l, boundary, domain), `compiled ${layout} vs simulated ${layout}`);
+  });
+}
+
+t('the packed variant (-DORCH_HALO_PACK: blocking updates packed too, not in place) gives the same result bit for bit on 2x2', async () => {
+  const r = await mpiRun('diffuse_periodic', parseLayout('2x2'), 'periodic', 'build-and-run', { env: { HALO_PACK: '1' } });
+  assert.is(r.code, 0, r.output);
+  assert.ok(oneByOne.periodic, 'the 1x1 run of the periodic tile ran first');
+  assertSame(oneByOne.periodic, r.gathered(), 'in-place 1x1 vs packed 2x2');
 });
 
 t('a rank killed mid-run: the others do not hang; mpirun ends the job and says which rank died', async () => {

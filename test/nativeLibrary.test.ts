@@ -167,6 +167,18 @@ test('an out-of-bounds domain is E_OUT_OF_BOUNDS naming the array, and the libra
   lib.close();
 });
 
+test('zero-size arrays bind and run (an empty domain does nothing); a detached array is E_ARG_STALE', async () => {
+  const lib = await library();
+  // a zero-size array's buffer has byteLength 0 without being detached
+  lib.run(args({ a: allocate('float64', [0]), b: allocate('float32', [0, 0]), ni: 0, nj: 0, nk: 0 }));
+  const bound = args();
+  lib.bind(bound);
+  const a = bound.a as NDArray;
+  structuredClone(a.data.buffer, { transfer: [a.data.buffer as ArrayBuffer] });
+  expectCode(() => lib.run(), 'E_ARG_STALE', /argument 'a' was reallocated \(or detached\) after bind/);
+  lib.close();
+});
+
 test('calls after close() throw instead of crashing; load errors are E_LOAD', async () => {
   const lib = await library();
   lib.run(args());

@@ -22,6 +22,8 @@ async function transport(kase: string, extra: string[] = [], env: Record<string,
   const r = await execa('python3', [path.join(repo, 'test/python/interpreter_transport.py'), kase, dir, ...extra], {
     cwd: dir,
     reject: false,
+    // a transport that loses a frame hangs both sides: fail instead
+    timeout: 300_000,
     env: { PYTHONPATH: path.join(repo, 'python'), ORCH_MODE: 'python', GT_CACHE_ROOT: dir, ORCH_CLI: orchJs, ...env },
   });
   return { dir, code: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
@@ -53,6 +55,12 @@ t("a forked child starts its own serve process and leaves its parent's alone", a
   const r = await transport('fork');
   assert.is(r.code, 0, r.stderr + r.stdout);
   assert.match(r.stdout, /^ok parent and forked child each had their own$/m);
+});
+
+t('a KeyboardInterrupt mid-call (Jupyter interrupts only Python) leaves no stale answer for the next call', async () => {
+  const r = await transport('interrupt');
+  assert.is(r.code, 0, r.stderr + r.stdout);
+  assert.match(r.stdout, /^ok the call after the interrupt got its own answer$/m);
 });
 
 t('a serve process that dies mid-call gives a clean OrchError, and the next call starts a new one', async () => {
@@ -103,6 +111,26 @@ t('orch serve refuses bytes that are not a frame (an older package), naming the 
   assert.is(String(r.stdout), '');
   assert.match(String(r.stderr), /^error E_SERVE_PROTOCOL: orch serve: a request starts with "\{\\"id", not "ORCH"$/m);
   assert.match(String(r.stderr), /^hint: orch serve reads frames from the orch Python package of the same version; update the one that is older$/m);
+});
+
+t('orch serve: a request cut off by its host dying ends it quietly; a header that is not JSON is E_SERVE_PROTOCOL', async () => {
+  const frame = (header: string, extra = '') => {
+    const head = Buffer.alloc(8);
+    head.write('ORCH', 'latin1');
+    head.writeUInt32LE(Buffer.byteLength(header), 4);
+    return Buffer.concat([head, Buffer.from(header + extra)]);
+  };
+  // the header promises 40 bytes of arrays; 3 arrive, then the stream ends
+  const cut = await execa(process.execPath, [orchJs, 'serve'], {
+    input: frame(JSON.stringify({ id: 1, target: 'm.py:s', arrays: [{ name: 'q', dtype: 'float64', shape: [5], nbytes: 40 }] }), 'abc'),
+    reject: false,
+  });
+  assert.is(cut.exitCode, 0, String(cut.stderr));
+  assert.is(String(cut.stdout) + String(cut.stderr), '');
+  const bad = await execa(process.execPath, [orchJs, 'serve'], { input: frame('{id: 1'), reject: false, env: { NO_COLOR: '1' } });
+  assert.is(bad.exitCode, 1);
+  assert.is(String(bad.stdout), '');
+  assert.match(String(bad.stderr), /^error E_SERVE_PROTOCOL: orch serve: a request header is not JSON \(.*\)$/m);
 });
 
 t.run();

@@ -107,6 +107,15 @@ report('writes one self-contained page with time per pass and entry and memory p
   assert.ok(countColour(pixels, MEMORY_COLOURS.argument) > 500, 'arguments are drawn');
 });
 
+report('a module with nothing to report on is an error, and no page is written', async () => {
+  const p = new TempProject('report-empty');
+  p.write('consts.py', 'GAIN = 0.5\n');
+  const r = await p.orch(['report', 'consts.py', '-o', 'report.html']);
+  assert.is(r.code, 1);
+  assert.is(r.stderr.trim(), `error E_NO_ENTRIES: ${p.path('consts.py')} holds no stencil or program to report on\nhint: name a module with a stencil or a @program`);
+  assert.not.ok(existsSync(p.path('report.html')));
+});
+
 report('--domain that is not three integers is a usage error', async () => {
   const p = new TempProject('report-usage');
   p.write('m.py', MODULE);

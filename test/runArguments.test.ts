@@ -54,11 +54,11 @@ args('--origin: one index per axis, per-field origins only for fields of the ste
   await refused(p, ['--shape', '3,3,3', '--origin', '1,0'], 2, 'error E_USAGE_ORIGIN: origin (1, 0) has 2 entries, but the fields have axes I, J, K\nhint: give one index per axis: --origin 0,0,0');
   await refused(p, ['--shape', '3,3,3', '--origin', '1,0,0,0'], 2, 'error E_USAGE_ORIGIN: origin (1, 0, 0, 0) has 4 entries, but the fields have axes I, J, K\nhint: give one index per axis: --origin 0,0,0');
   await refused(p, ['--shape', '3,3,3', '--origin', '{"aa": [1, 0, 0]}'], 2, "error E_USAGE_ORIGIN: origin for 'aa', which is no field of the stencil\nhint: did you mean 'a'?");
-  await refused(p, ['--shape', '3,3,3', '--origin', '{"_all_": [1, 0]}'], 2, 'error E_USAGE_ORIGIN: origin _all_ (1, 0) has 2 entries, but it applies to every axis I, J, K\nhint: give three indices: {"_all_": [0, 0, 0]}');
+  await refused(p, ['--shape', '3,3,3', '--origin', '{"_all_": [1, 0]}'], 2, 'error E_USAGE_ORIGIN: origin _all_ (1, 0) has 2 entries, but the fields have axes I, J, K\nhint: give one index per axis: {"_all_": [0, 0, 0]}');
   // a negative origin is a value, not a flag: it reaches the call, whose bounds check refuses it
   const r = await p.orch(['run', 'm.py:s', ...W, '--shape', '3,3,3', '--origin', '-1,0,0'], { NO_COLOR: '1' });
   assert.is(r.code, 1, r.stderr);
-  assert.match(r.stderr, /^.*m\.py:5:5: error E_OUT_OF_BOUNDS: stencil s: field 'b' is accessed at I index -1, outside its shape \(3, 3, 3\)\n/);
+  assert.match(r.stderr, /^.*m\.py:5:5: error E_OUT_OF_BOUNDS: .*'b' is accessed at I index -1, outside its shape/);
   const ok = await p.orch(['run', 'm.py:s', ...W, '--shape', '3,3,3', '--origin', '1,0,0', '--domain', '2,3,3', '--json']);
   assert.is(ok.code, 0, ok.stderr);
 });

@@ -26,7 +26,7 @@ function passSection(data: ReportData): string {
     const stage = p.name.split(':')[0];
     return { label: p.name, segments: [{ value: p.ms, colour: stageColour(stage), title: `${p.name}: ${ms(p.ms)}` }], valueText: `${ms(p.ms)} (${((100 * p.ms) / (total || 1)).toFixed(1)}%)` };
   });
-  return `<p>${data.passes.length} passes (stage:plugin), ${ms(total)} in all, slowest first.</p>${barChart(bars, 'time per pass')}`;
+  return `<p>${data.passes.length} passes (stage:plugin), slowest first: ${ms(total)} summed over the entries built (entries build in parallel, so this is more than the wall time).</p>${barChart(bars, 'time per pass')}`;
 }
 
 function entrySection(data: ReportData): string {

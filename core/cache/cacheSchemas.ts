@@ -70,6 +70,22 @@ export const MemoryReportSchema = z.looseObject({
 /** `.modules/<file>-<source>.json`: the entry names of one module source, and their checksum. */
 export const ModuleEntriesSchema = z.object({ entries: z.array(Identifier).max(10_000), check: Key });
 
+const Loc = z.object({ file: z.string(), line: z.number(), col: z.number() });
+
+/** `.signatures/<file>-<entry>.json`: an entry's compile-time arguments and backend, and what they were read from: files (sha256), environment variables, paths imports found absent. */
+export const EntrySignatureMemoSchema = z.object({
+  files: z.record(z.string(), z.string()),
+  env: z.record(z.string(), z.string().nullable()),
+  absent: z.array(z.string()),
+  signature: z.object({
+    name: Identifier,
+    kind: z.enum(['stencil', 'program']),
+    compiletime: z.array(z.object({ name: Identifier, default: z.union([z.number(), z.boolean()]).optional() })),
+    loc: Loc,
+    backend: z.object({ name: z.string(), kind: z.enum(['python', 'cpu', 'cuda']), loc: Loc }).optional(),
+  }),
+});
+
 /** `bad/<key>.json`: why an entry's library failed to load. */
 export const BadMarkSchema = z.object({ reason: z.string(), time: z.string() });
 

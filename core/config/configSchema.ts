@@ -31,6 +31,7 @@ const codegenSchema = z.strictObject({
   columnBlockSize: z.tuple([positiveInt, positiveInt]),
   syncLaunches: z.boolean(),
   tile: z.union([z.tuple([positiveInt, positiveInt]), z.tuple([positiveInt, positiveInt, positiveInt]), z.literal(false)]),
+  maxWhileIterations: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
 });
 
 const passesSchema = z.strictObject(Object.fromEntries(PASS_NAMES.map((n) => [n, z.boolean()])) as Record<(typeof PASS_NAMES)[number], z.ZodBoolean>);

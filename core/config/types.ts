@@ -64,6 +64,8 @@ export interface CodegenOptions {
    * (plugins/simplify/tiling.ts); false: no tiling.
    */
   tile?: [number, number] | [number, number, number] | false;
+  /** Iterations a stencil's `while` loop may run before the run fails with E_RUNTIME (default 1e7, as Python mode). */
+  maxWhileIterations?: number;
 }
 
 /** A preset is data: options and plugins for one kind of hardware. */

@@ -100,7 +100,6 @@ export const CODES = {
   E_HALO_IN_FLIGHT: { means: 'a field exchanged again while its exchange is in flight', todo: 'call halo_update_wait for it first' },
   E_HALO_DIVERGED: { means: 'ranks reached different halo exchanges', todo: 'keep runtime conditions around halo updates equal on all ranks' },
   E_HALO_SHAPE: { means: 'ranks exchange fields of different local shapes', todo: 'divide the global domain evenly' },
-  E_HALO_CUDA: { means: 'a halo exchange in a CUDA build', todo: 'build the program with a CPU preset to run it under MPI' },
   E_LAYOUT_RANKS: { means: 'the run has another number of ranks than the layout', todo: 'start as many ranks as the layout has, or pass the layout of this run' },
   E_LAYOUT_UNSUPPORTED: { means: 'a rank layout orch does not support', todo: 'use 1x1, or at least 2 ranks along each axis (as NDSL requires)' },
   // config, presets, plugins

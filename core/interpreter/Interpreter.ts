@@ -1,4 +1,5 @@
 import { fail } from '../diagnostics.js';
+import { DEFAULT_MAX_WHILE_ITERATIONS, WHILE_LIMIT_HINT, whileLimitMessage } from '../ir/whileBound.js';
 import type { ArrayDecl, CallbackDecl, DType, Expr, HaloStmt, HLoop, PStmt, Program, SourceLoc, Stmt, Tiling, VLoop } from '../ir/types.js';
 import type { Boundary } from '../layout/HaloTopology.js';
 import type { RankLayout } from '../layout/RankLayout.js';
@@ -38,6 +39,8 @@ export interface InterpreterOptions {
   boundary?: Boundary;
   /** The run's layout (default 1x1): a halo exchange in a layout of several ranks needs simulateRanks. */
   layout?: RankLayout;
+  /** Iterations a stencil's `while` loop may run (codegen.maxWhileIterations; the compiled code's bound). */
+  maxWhileIterations?: number;
 }
 
 /** A field as a halo exchange sees it (contiguous strides over the array's axes). */
@@ -462,11 +465,12 @@ export class Interpreter {
       case 'while': {
         const c = this.compile(s.cond);
         const body = this.compileStmts(s.body);
+        const max = this.options.maxWhileIterations ?? DEFAULT_MAX_WHILE_ITERATIONS;
         return () => {
           let guard = 0;
           while (c()) {
             body();
-            if (++guard > 1e7) fail('E_RUNTIME', `stencil ${this.launchName}: while loop did not terminate after 1e7 iterations`, { loc: s.loc, hint: 'check the loop condition' });
+            if (++guard > max) fail('E_RUNTIME', whileLimitMessage(this.launchName, max), { loc: s.loc, hint: WHILE_LIMIT_HINT });
           }
         };
       }

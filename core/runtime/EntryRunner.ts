@@ -79,7 +79,7 @@ export class EntryRunner {
     };
     if (!entry.result.library) {
       if (!entry.program) throw internalError(`${entry.result.moduleRel}:${entry.result.entry} has neither a library nor IR to run`);
-      const interp = new Interpreter(entry.program, opts.interpreter);
+      const interp = new Interpreter(entry.program, { maxWhileIterations: this.compiler.config.codegen.maxWhileIterations, ...opts.interpreter });
       let bound = args;
       return calls(
         (a) => void (bound = a),

@@ -110,18 +110,21 @@ export function buildEntryArgs(program: EntryInterface, spec: CallSpec): EntryAr
  */
 function checkOrigin(origin: CallSpec['origin'], api: { name: string; axes: Axes }[]): void {
   if (!origin) return;
+  const widest = Math.max(...api.map((f) => f.axes.length));
+  const axes = widest === 3 ? 'I, J, K' : api.find((f) => f.axes.length === widest)!.axes.split('').join(', ');
+  const zeros = [...Array(widest)].map(() => 0);
   if (Array.isArray(origin)) {
-    const widest = Math.max(...api.map((f) => f.axes.length));
     if (origin.length !== 3 && origin.length !== widest) {
-      const axes = widest === 3 ? 'I, J, K' : api.find((f) => f.axes.length === widest)!.axes.split('').join(', ');
-      fail('E_USAGE_ORIGIN', `origin ${fmt(origin)} has ${origin.length} entries, but the fields have axes ${axes}`, { hint: `give one index per axis: --origin ${[...Array(widest)].map(() => 0).join(',')}` });
+      fail('E_USAGE_ORIGIN', `origin ${fmt(origin)} has ${origin.length} entries, but the fields have axes ${axes}`, { hint: `give one index per axis: --origin ${zeros.join(',')}` });
     }
     return;
   }
   const names = api.map((f) => f.name);
   for (const [name, value] of Object.entries(origin)) {
     if (name === '_all_') {
-      if (value.length !== 3) fail('E_USAGE_ORIGIN', `origin _all_ ${fmt(value)} has ${value.length} entries, but it applies to every axis I, J, K`, { hint: 'give three indices: {"_all_": [0, 0, 0]}' });
+      if (value.length !== 3 && value.length !== widest) {
+        fail('E_USAGE_ORIGIN', `origin _all_ ${fmt(value)} has ${value.length} entries, but the fields have axes ${axes}`, { hint: `give one index per axis: {"_all_": [${zeros.join(', ')}]}` });
+      }
       continue;
     }
     if (!names.includes(name)) {

@@ -16,6 +16,8 @@ export interface CppOptions {
   lineDirectives: boolean;
   /** Name the generated .cpp is written under; `#line` resets point at it. Default `<symbol>.cpp`. */
   sourceFileName?: string;
+  /** Iterations a stencil's `while` loop may run before the run fails (default 1e7, as the interpreter). */
+  maxWhileIterations?: number;
 }
 
 /** What a point body needs to address arrays: the arrays hoisted by the current launch. */
@@ -25,7 +27,7 @@ export interface PointContext {
   locals: Map<string, DType>;
   /** origin expressions of the launch, for debug reports */
   origins: Record<string, Expr[]>;
-  /** The launch reads at variable K offsets (so it has a `vkerr`). */
+  /** The launch can fail at a point: it reads at variable K offsets or has a bounded while loop (so it has a `vkerr`). */
   variableK: boolean;
 }
 

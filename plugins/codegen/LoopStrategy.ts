@@ -41,6 +41,8 @@ export interface LoopStrategy {
   variableKRead(r: VariableKParts): string;
   /** Whether a variable-K read failed (in this thread at least), so a `while` loop must end. */
   readonly variableKFailed: string;
+  /** A statement that ends the run with `message` (a C string literal, a located error) once the loops end: a `while` loop past its bound. */
+  pointFailure(message: string): string;
   /** A halo exchange of the program (between launches, on the host). */
   halo(s: HaloStmt): void;
   /** A debug check of the value just written. */

@@ -3,6 +3,8 @@ import { axisIndices, type HLoop, type Stmt } from '../../core/ir/types.js';
 import type { Codegen, PointContext } from './Codegen.js';
 import { CTYPE, convert, cString, floatLiteral } from './cText.js';
 import { regionCondition } from './ExprEmitter.js';
+import { DEFAULT_MAX_WHILE_ITERATIONS, WHILE_LIMIT_HINT, whileLimitMessage } from '../../core/ir/whileBound.js';
+import { locatedErrorHint, locatedErrorPrefix } from '../../core/runtime/locatedError.js';
 
 /**
  * Point statements: the body of a loop nest at one point (i, j, k), the same on host and
@@ -10,6 +12,9 @@ import { regionCondition } from './ExprEmitter.js';
  * variable-K read) they ask the loop strategy.
  */
 export class PointEmitter {
+  /** Names each while loop's iteration counter. */
+  private whileLoops = 0;
+
   constructor(private readonly cg: Codegen) {}
 
   /** Declares an HLoop's point-local scalars (zero at every point) inside the innermost loop. */
@@ -42,12 +47,24 @@ export class PointEmitter {
         }
         w.close();
         return;
-      case 'while':
-        // after a failed variable-K read (which reads 0), a loop must still end
-        this.cg.mapped(s.loc, () => w.open(ctx.variableK ? `while (${this.cg.ex.cond(s.cond, ctx)} && !${this.cg.loops.variableKFailed}) {` : `while (${this.cg.ex.cond(s.cond, ctx)}) {`));
+      case 'while': {
+        // bounded as the interpreter bounds it, with its message at the loop's line; after any
+        // failed point (a variable-K read reads 0, or another loop hit its bound) the loop ends
+        const max = this.cg.opts.maxWhileIterations ?? DEFAULT_MAX_WHILE_ITERATIONS;
+        const count = `orch_iter${++this.whileLoops}`;
+        const message = cString(`${locatedErrorPrefix('E_RUNTIME', s.loc)}${whileLimitMessage(this.cg.launchName, max)}${locatedErrorHint(WHILE_LIMIT_HINT)}`);
+        w.open('{');
+        w.line(`int64_t ${count} = 0;`);
+        this.cg.mapped(s.loc, () => w.open(`while (${this.cg.ex.cond(s.cond, ctx)} && !${this.cg.loops.variableKFailed}) {`));
         this.stmts(s.body, ctx);
+        w.open(`if (++${count} > ${max}LL) {`);
+        w.line(this.cg.loops.pointFailure(message));
+        w.line('break;');
+        w.close();
+        w.close();
         w.close();
         return;
+      }
       case 'region':
         this.cg.mapped(s.loc, () => w.open(`if (${regionCondition(s.regions)}) {`));
         this.stmts(s.body, ctx);

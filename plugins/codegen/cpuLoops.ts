@@ -76,6 +76,11 @@ export class CpuLoops implements LoopStrategy {
     if (launchHasCheck(s, (c) => c.action === 'abort')) this.cg.w.line('if (st->debug_failed) return 1;');
   }
 
+  /** Records the run's first point failure; the loops end and the launch reports it (see orch::VarKError). */
+  pointFailure(message: string): string {
+    return `vkerr.record_message(${message});`;
+  }
+
   /** A checked read at a variable K offset (see orch::vk_read). */
   variableKRead(r: VariableKParts): string {
     return `orch::vk_read(${r.base}, ${r.stride}, ${r.idx}, ${r.lo}, ${r.hi}, vkerr, ${r.head}, ${r.tail}, i, j, k${r.unit === 'entries' ? ', "entries"' : ''})`;

@@ -1,4 +1,5 @@
 import { checkTargets, reads, writes } from '../../core/ir/uses.js';
+import { hasWhileLoop } from '../../core/ir/whileBound.js';
 import { forEachExpr } from '../../core/ir/visit.js';
 import type { HLoop, VLoop } from '../../core/ir/types.js';
 import type { Codegen, PointContext } from './Codegen.js';
@@ -81,7 +82,7 @@ export class CudaKernels {
         params.push(int64Param(this.cg.ids.originParam(name, pos), o ? convert(this.cg.ex.expr(o, undefined), o.dtype, 'int64') : '0'));
       });
     }
-    if (variableK.size || checked.size || reads(bodies).some((r) => r.computedData)) params.push({ type: 'orch::cuda::ErrorRecord* __restrict__', name: 'errors', arg: 'st->errors' });
+    if (variableK.size || checked.size || reads(bodies).some((r) => r.computedData) || hasWhileLoop(bodies)) params.push({ type: 'orch::cuda::ErrorRecord* __restrict__', name: 'errors', arg: 'st->errors' });
     // Regions are relative to the launch domain.
     params.push(int64Param('dom0'), int64Param('dom1'));
     return params;
@@ -136,7 +137,8 @@ export class CudaKernels {
     const serialNote = serialAxes.length ? ` (${serialAxes.join('')} in each thread: written arrays lack ${serialAxes.length === 1 ? 'that axis' : 'those axes'})` : '';
     const block = kind === 'points' ? this.opts.blockSize : this.opts.columnBlockSize;
     const body = loops.flatMap((h) => h.body);
-    const variableK = variableKArrays(body).size > 0 || reads(body).some((r) => r.computedData);
+    // a bounded while loop ends its thread's loops as a failed variable-K read does
+    const variableK = variableKArrays(body).size > 0 || reads(body).some((r) => r.computedData) || hasWhileLoop(body);
     return this.emitKernel(`${what}${serialNote}: ${launch}`, this.kernelParams(loops, ctx), bounds, block, extents, () => {
       const w = this.cg.w;
       // set by this thread's failed variable-K read: its `while` loops must still end

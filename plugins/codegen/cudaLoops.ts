@@ -6,6 +6,7 @@ import { axisIndices, type ArrayDecl, type Expr, type HaloStmt, type Tiling, typ
 import type { Codegen, PointContext } from './Codegen.js';
 import { commentText, cString, locText } from './cText.js';
 import { CudaKernels } from './cudaKernels.js';
+import { emitHalo } from './haloExchange.js';
 import type { VariableKParts } from './ExprEmitter.js';
 import type { CudaOptions } from './generateCuda.js';
 import type { LoopStrategy } from './LoopStrategy.js';
@@ -126,14 +127,20 @@ export class CudaLoops implements LoopStrategy {
     }
   }
 
+  /** Records the run's first point failure into the handle's record and ends this thread's loops; the host reports it. */
+  pointFailure(message: string): string {
+    const site = this.site(`return orch::fail(st, "%s", ${message});`);
+    return `vk_failed = true; if (orch::cuda::ErrorEntry* e = orch::cuda::claim_stop(errors)) orch::cuda::fill(e, ${site}, 0, 0, 0, i, j, k, 0.0);`;
+  }
+
   variableKRead(r: VariableKParts): string {
     const site = this.site(`return orch::vk_report(st, ${r.head}, ${r.tail}, e.n[0], e.n[1], e.i, e.j, e.k${r.unit === 'entries' ? ', "entries"' : ''});`);
     return `orch::cuda::vk_read(${r.base}, ${r.stride}, ${r.idx}, ${r.lo}, ${r.hi}, errors, vk_failed, ${site}, i, j, k)`;
   }
 
-  /** Device arrays would need staging through the host or CUDA-aware MPI: not built yet. */
+  /** Device arrays, staged through host buffers by native/orch_halo.h (MPI on host memory). */
   halo(s: HaloStmt): void {
-    fail('E_HALO_CUDA', 'halo exchanges are not supported in CUDA builds yet', { loc: s.loc, hint: 'build this program with a CPU preset (cpu, cpu-native) to run it under MPI' });
+    this.cg.mapped(s.loc, () => emitHalo(this.cg.w, this.cg.program, s, (name) => this.cg.ids.view(name)));
   }
 
   /** A debug check in a kernel: the array indices come from the origin parameters. */

@@ -133,10 +133,12 @@ test('out-of-bounds domain returns a clear error instead of crashing', async () 
   const lib = await build(laplacian());
   const [nx, ny, nz] = [8, 8, 4];
   const args = { inp: allocate('float64', [nx + 2, ny + 2, nz]), w: allocate('float64', [nz]), out: allocate('float64', [nx + 2, ny + 2, nz]), alpha: 1, nx: nx + 1, ny, nz };
-  const err = expectOrch(() => lib.run(args), 'E_RUNTIME', /array 'inp' is accessed at I indices \[0, 10\], outside its shape \[10, 10, 4\]/);
-  assert.match(err.message, /stencil 'lap' at stencils\/test_prog\.py:20/);
+  const err = expectOrch(() => lib.run(args), 'E_OUT_OF_BOUNDS', /array 'inp' is accessed at I indices \[0, 10\], outside its shape \[10, 10, 4\]/);
+  assert.match(err.message, /stencil 'lap': array 'inp'/);
+  assert.is(err.diagnostic.loc?.file, 'stencils/test_prog.py');
+  assert.is(err.diagnostic.loc?.line, 20);
   // Too deep in K for the K-only array.
-  expectOrch(() => lib.run({ ...args, nx, nz: nz + 1 }), 'E_RUNTIME', /array '(out|inp|w)' is accessed at K indices \[0, 4\], outside its shape \[(10, 10, )?4\]/);
+  expectOrch(() => lib.run({ ...args, nx, nz: nz + 1 }), 'E_OUT_OF_BOUNDS', /array '(out|inp|w)' is accessed at K indices \[0, 4\], outside its shape \[(10, 10, )?4\]/);
   // An empty domain touches nothing, so it is not an error.
   lib.run({ ...args, nx: 0 });
   lib.close();
@@ -250,7 +252,7 @@ test('for loop calling a launch with a transient and a temporary', async () => {
   // The temporary lives for one run: a second run starts from zero again and still works.
   lib.run({ a, count, n: 0, nx: 6, ny: 5, nz: 4 });
   assert.ok((count.data as Int32Array).every((c) => c === 0));
-  expectOrch(() => lib.run({ a, count, n: 1, nx: 7, ny: 5, nz: 4 }), 'E_RUNTIME', /array '(a|tmp)' is accessed at I indices \[0, 6\]/);
+  expectOrch(() => lib.run({ a, count, n: 1, nx: 7, ny: 5, nz: 4 }), 'E_OUT_OF_BOUNDS', /array '(a|tmp)' is accessed at I indices \[0, 6\]/);
   lib.close();
 });
 

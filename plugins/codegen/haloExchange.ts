@@ -41,7 +41,8 @@ export function emitHalo(w: Writer, program: Program, s: HaloStmt, view: (name: 
   const args = `st, h->halo_topology, ${slot}, fields, ${fields.length}, ${s.width}, ${s.halo}`;
   w.open(`{  // halo ${s.phase} #${s.exchange} (${s.fields.join(', ')})`);
   w.line(`const orch::halo::Field fields[${fields.length}] = {${fields.join(', ')}};`);
-  if (s.phase !== 'wait') w.line(`if (orch::halo::start(${args}, ${s.exchange}, ${where})) return 1;`);
+  // a blocking update exchanges in place (derived datatypes): nothing runs before its wait
+  if (s.phase !== 'wait') w.line(`if (orch::halo::start(${args}, ${s.exchange}, ${where}${s.phase === 'update' ? ', true' : ''})) return 1;`);
   if (s.phase !== 'start') w.line(`if (orch::halo::wait(${args}, ${where})) return 1;`);
   w.close();
 }

@@ -84,6 +84,10 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
   add(0, `_orch_pack = _struct.Struct(${JSON.stringify(`=${scalars.map((s) => PACK[s.dtype]).join('')}`)}).pack_into`);
   add(0, '');
   add(0, '');
+  add(0, 'def _orch_what(value):');
+  add(1, 'return f"a numpy array of shape {value.shape}" if isinstance(value, _np.ndarray) else repr(value)');
+  add(0, '');
+  add(0, '');
   add(0, 'def _orch_in_range(value, dtype):');
   add(1, 'low, high = _INT_RANGE[dtype]');
   add(1, 'if not low <= value <= high:');
@@ -333,7 +337,8 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
       add(2, 'try:');
       add(3, `self._s${s.n}.value = ${scalarConversion(v, s.dtype)}`);
       add(2, 'except (TypeError, ValueError, OverflowError):');
-      add(3, `raise TypeError(f"{_orch_SIGNATURE['program']}: argument '${s.name}' must be ${describe(s.dtype)}, got {${v}!r}") from None`);
+      // an array is described by its shape, not its (possibly huge) repr; the Python package says the same
+      add(3, `raise TypeError(f"{_orch_SIGNATURE['program']}: argument '${s.name}' must be ${describe(s.dtype)}, got {_orch_what(${v})}") from None`);
     }
     add(0, '');
   }

@@ -157,6 +157,10 @@ export abstract class ProgramCalls extends ProgramStatements {
       if (field) {
         const arr = this.arrayOf(a);
         if (arr.axes !== field.axes) fail('E_ARG_AXES', `'${arr.name}' is a ${arr.axes} field but ${def.name}() expects ${field.axes} for '${p}'`, { loc: a.loc, hint: 'pass a field with matching dimensions' });
+        if (String(arr.dims ?? '') !== String(field.dims ?? '')) {
+          const dims = (d?: number[]) => (d ? `data dimensions (${d.join(', ')})` : 'no data dimensions');
+          fail('E_ARG_AXES', `'${arr.name}' has ${dims(arr.dims)} but ${def.name}() expects ${dims(field.dims)} for '${p}'`, { loc: a.loc, hint: 'pass a field whose Field[...] type has the same data dimensions' });
+        }
         fieldArgs[p] = arr.name;
       } else {
         const sd = def.scalars.find((s) => s.name === p)!;

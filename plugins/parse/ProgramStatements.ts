@@ -227,6 +227,12 @@ export abstract class ProgramStatements extends ProgramScope {
     let shape: Expr[];
     if (call.args.length === 1 && !shapeKw) {
       const like = this.arrayOf(call.args[0]);
+      if (like.dims) {
+        fail('E_TEMPORARY_SHAPE', `temporary(${like.name}): '${like.name}' has data dimensions (${like.dims.join(', ')}), which program temporaries do not have yet`, {
+          loc: call.loc,
+          hint: 'allocate the array in the caller and pass it to the program as an argument of the same Field[...] type',
+        });
+      }
       dtype = like.dtype;
       axes = like.axes;
       shape = [...like.axes].map((_, i) => (like.shape ? like.shape[i] : { kind: 'shape', name: like.name, axis: i, dtype: 'int64' }));

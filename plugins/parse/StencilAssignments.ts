@@ -4,7 +4,7 @@ import { dottedName, type PyExpr, type PyStmt } from '../../core/python/ast.js';
 import { StencilBindings } from './StencilBindings.js';
 import { binary, cast } from './typeRules.js';
 import type { FunctionInfo } from '../../core/frontend/values.js';
-import { dataIndices, elementwise, expandRead, fitTree, isList, matmul, transpose, treeAt, type VecTree } from './dataDims.js';
+import { dataIndices, elementwise, expandRead, fitTree, isList, matmul, transpose, treeAt, vectorizeExpr, type VecTree } from './dataDims.js';
 
 const VECTOR_OPS: Record<string, BinaryOp> = { '+': '+', '-': '-', '*': '*', '/': '/', '//': '//', '%': '%', '**': '**' };
 
@@ -131,7 +131,8 @@ export abstract class StencilAssignments extends StencilBindings {
 
   /** The value of a vector assignment as a tree of element expressions (scalars stay leaves). */
   private vectorValue(e: PyExpr): VecTree {
-    if (!this.mentionsVector(e)) return this.expr(e);
+    // a helper's result may be a whole field or arithmetic over whole fields
+    if (!this.mentionsVector(e)) return vectorizeExpr(this.expr(e), (n) => this.fields.get(n)?.dims, e.loc);
     if ((e.t === 'binop' || e.t === 'compare') && e.op === '@') return matmul(this.vectorValue(e.left), this.vectorValue(e.right), e.loc);
     if (e.t === 'attr' && e.attr === 'T') return transpose(this.vectorValue(e.value), e.loc);
     if (e.t === 'binop' && VECTOR_OPS[e.op]) return elementwise(VECTOR_OPS[e.op], this.vectorValue(e.left), this.vectorValue(e.right), e.loc);

@@ -198,7 +198,8 @@ export class StencilLowering extends StencilStatements {
       }
       const t = this.term(a);
       if ('c' in t) bound.set(p.name, { k: 'value', value: t.c });
-      else if (t.r.kind === 'field' && !t.r.kOffset) bound.set(p.name, { k: 'field', name: t.r.name, offset: t.r.offset });
+      // an element of a field with data dimensions is a value (its data index would be lost as a field binding)
+      else if (t.r.kind === 'field' && !t.r.kOffset && !t.r.data) bound.set(p.name, { k: 'field', name: t.r.name, offset: t.r.offset });
       else if (!containsField(t.r)) bound.set(p.name, { k: 'expr', expr: t.r });
       else {
         // an expression over fields: evaluate it once into a temporary, as GT4Py does

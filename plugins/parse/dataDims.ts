@@ -87,6 +87,39 @@ export function transpose(m: VecTree, loc: SourceLoc): VecTree {
   return Array.from({ length: d[1] }, (_, c) => rows.map((row) => row[c]));
 }
 
+/**
+ * A lowered expression over whole fields (as a helper returns it: `return 2 * v`) as a tree:
+ * GT4Py unrolls after inlining, so arithmetic, negation and casts apply element by element.
+ */
+export function vectorizeExpr(e: Expr, dimsOf: (name: string) => number[] | undefined, loc: SourceLoc): VecTree {
+  const dims = e.kind === 'field' && !e.data ? dimsOf(e.name) : undefined;
+  if (e.kind === 'field' && dims) return expandRead(e, dims, loc);
+  const map = (t: VecTree, f: (x: Expr) => Expr): VecTree => (isList(t) ? t.map((x) => map(x, f)) : f(t));
+  switch (e.kind) {
+    case 'binary': {
+      const l = vectorizeExpr(e.left, dimsOf, loc);
+      const r = vectorizeExpr(e.right, dimsOf, loc);
+      if (!isList(l) && !isList(r)) return e;
+      if (BOOL_RESULT.has(e.op)) {
+        fail('E_DATA_DIMS', `'${e.op}' of fields with data dimensions`, { loc, hint: 'GT4Py unrolls only arithmetic, @ and .T over whole fields with data dimensions: compare single elements (v[0, 0, 0][1])' });
+      }
+      return elementwise(e.op, l, r, loc);
+    }
+    case 'unary': {
+      const a = vectorizeExpr(e.arg, dimsOf, loc);
+      return isList(a) ? map(a, (x) => ({ ...e, arg: x })) : e;
+    }
+    case 'cast': {
+      const a = vectorizeExpr(e.arg, dimsOf, loc);
+      return isList(a) ? map(a, (x) => ({ ...e, arg: x })) : e;
+    }
+    default:
+      return e;
+  }
+}
+
+const BOOL_RESULT = new Set(['<', '<=', '>', '>=', '==', '!=', 'and', 'or']);
+
 /** The tree broadcast to `dims`: a scalar fills every element; a tree must have exactly `dims`. */
 export function fitTree(t: VecTree, dims: readonly number[], target: string, loc: SourceLoc): VecTree {
   if (!isList(t)) {

@@ -62,6 +62,13 @@ class Serve:
                 answer = self._read(process)
             except (BrokenPipeError, OSError, _Ended) as e:
                 self._stopped(process, header["target"], e)
+            except BaseException:
+                # interrupted mid-exchange (KeyboardInterrupt in Jupyter, which signals only
+                # Python): its answer would be read as the next call's, so this process goes
+                process.kill()
+                process.wait()
+                self._process = None
+                raise
             if answer.get("id") != self._next:
                 self._stopped(process, header["target"], f"answer {answer.get('id')} to request {self._next}")
             return answer

@@ -7,7 +7,7 @@ import os
 
 import numpy as np
 
-from . import backends, interpreter, layout, modes
+from . import arguments, backends, interpreter, layout, modes
 from .library import build_and_open
 from .source import source_file
 
@@ -29,6 +29,8 @@ class Stencil:
 
     def __call__(self, *args, origin=None, domain=None, validate_args=None, exec_info=None, **kwargs):
         values = self._arguments(args, kwargs)
+        arguments.check(self.__name__, self.definition, values)
+        arguments.check_domain(self.__name__, self.definition, values, lambda name, axes: _field_origin(origin, name, axes), domain)
         if modes.mode() == "python" or self.preset == backends.PYTHON:
             from .gt4py_stand_in import gt4py_installed
 

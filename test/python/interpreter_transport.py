@@ -134,6 +134,31 @@ elif CASE == "fork":
     assert orch.interpreter._serve._process.pid == parent
     print("ok parent and forked child each had their own")
 
+elif CASE == "interrupt":
+    # KeyboardInterrupt during a long call (Jupyter's interrupt signals only Python, so
+    # orch serve goes on and answers later): the next call must get its own answer
+    import signal
+
+    write("kinds.py", KINDS)
+    import kinds
+
+    mixed_call(0)
+    big = np.random.default_rng(5).random((240, 240, 40))
+    out = np.zeros_like(big)
+
+    def interrupt(*_):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, 0.1)
+    try:
+        kinds.copy(big, out)
+        raise SystemExit("the long call finished before the interrupt: make it longer")
+    except KeyboardInterrupt:
+        pass
+    mixed_call(1)
+    print("ok the call after the interrupt got its own answer")
+
 elif CASE == "crash":
     # ORCH_CLI is a stand-in that, the first time, reads part of the request and dies
     write("kinds.py", KINDS)

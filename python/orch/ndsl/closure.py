@@ -19,7 +19,7 @@ import types
 import numpy as np
 
 from ..source import source_file
-from .halo import HALO_CALLS, halo_exchange, is_wrapped_halo_updater
+from .wrapped_halo_updater import HALO_CALLS, halo_exchange, is_wrapped_halo_updater
 
 _DIMS_TO_AXES = {"x": "I", "x_interface": "I", "y": "J", "y_interface": "J", "z": "K", "z_interface": "K"}
 #: NDSL's region externals: orch computes them per code path in a layout build
