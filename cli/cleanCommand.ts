@@ -1,6 +1,7 @@
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { evict } from '../core/cache/eviction.js';
+import { removeCacheFolder, REMOVING } from '../core/cache/removeCacheFolder.js';
 import { formatBytes, parseAge, parseSize } from '../core/cache/quantities.js';
 import { resolveConfig } from './toolset.js';
 import { cacheRootExists } from './cacheRoot.js';
@@ -34,8 +35,9 @@ export async function cleanCommand(opts: CleanOptions): Promise<number> {
   if (olderThanMs === undefined && maxBytes === undefined) {
     let n = 0;
     for (const name of readdirSync(config.cacheRoot)) {
+      if (REMOVING.test(name) && !opts.dryRun) removeCacheFolder(path.join(config.cacheRoot, name));
       if (!/^\.gt_cache_[A-Za-z0-9_.-]+$/.test(name)) continue;
-      if (!opts.dryRun) rmSync(path.join(config.cacheRoot, name), { recursive: true, force: true });
+      if (!opts.dryRun) removeCacheFolder(path.join(config.cacheRoot, name));
       n++;
     }
     if (opts.json) process.stdout.write(`${JSON.stringify({ removed_folders: n, dry_run: !!opts.dryRun })}\n`);

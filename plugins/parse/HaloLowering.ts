@@ -64,7 +64,6 @@ export class HaloLowering {
   }
 
   private exchange(name: HaloBuiltin, args: { decl: ArrayDecl; loc: SourceLoc }[], width: number | null, loc: SourceLoc): PStmt {
-    const e = { loc };
     const fields: string[] = [];
     for (const { decl, loc: at } of args) {
       if (!decl.axes.startsWith('IJ')) fail('E_HALO_FIELD', `'${decl.name}' has axes ${decl.axes}: only fields with I and J axes have a horizontal halo`, { loc: at, hint: 'exchange IJK or IJ fields' });
@@ -73,19 +72,19 @@ export class HaloLowering {
       fields.push(decl.name);
     }
     const key = [...fields].sort().join('\0');
-    const base = { kind: 'halo' as const, fields, halo: this.ctx.halo, loc: e.loc };
+    const base = { kind: 'halo' as const, fields, halo: this.ctx.halo, loc: loc };
     if (name === 'halo_update_wait') {
       const start = this.pending.get(key);
-      if (!start) fail('E_HALO_WAIT', `halo_update_wait(${fields.join(', ')}) has no halo_update_start of the same fields before it`, { loc: e.loc, hint: `call halo_update_start(${fields.join(', ')}, n) first, in the same block` });
+      if (!start) fail('E_HALO_WAIT', `halo_update_wait(${fields.join(', ')}) has no halo_update_start of the same fields before it`, { loc: loc, hint: `call halo_update_start(${fields.join(', ')}, n) first, in the same block` });
       this.pending.delete(key);
       return { ...base, phase: 'wait', exchange: start.exchange, width: start.width } satisfies HaloStmt;
     }
     for (const f of fields) {
       const inFlight = [...this.pending.entries()].find(([k]) => k.split('\0').includes(f));
-      if (inFlight) fail('E_HALO_IN_FLIGHT', `'${f}' is already being exchanged (halo_update_start at line ${inFlight[1].loc.line})`, { loc: e.loc, hint: 'call halo_update_wait for it first' });
+      if (inFlight) fail('E_HALO_IN_FLIGHT', `'${f}' is already being exchanged (halo_update_start at line ${inFlight[1].loc.line})`, { loc: loc, hint: 'call halo_update_wait for it first' });
     }
     const exchange = this.next++;
-    if (name === 'halo_update_start') this.pending.set(key, { exchange, width: width!, loc: e.loc });
+    if (name === 'halo_update_start') this.pending.set(key, { exchange, width: width!, loc: loc });
     return { ...base, phase: name === 'halo_update' ? 'update' : 'start', exchange, width: width! } satisfies HaloStmt;
   }
 
