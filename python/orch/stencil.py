@@ -77,7 +77,14 @@ class Stencil:
             return None
         from .ndsl.closure import external_value
 
-        return {name: external_value(v) for name, v in self.externals.items()}
+        tagged = {}
+        for name, v in self.externals.items():
+            try:
+                tagged[name] = external_value(v)
+            except TypeError as e:
+                # GT4Py's error names the external; so does orch's
+                raise TypeError(f"external '{name}': {e} (pass a number, bool, string, tuple, Enum, Axis, types.SimpleNamespace or gtscript function)") from None
+        return tagged
 
     def _gt4py_stencil(self):
         if self._gt4py is None:
