@@ -16,6 +16,8 @@ interface ServeRequest {
   domain?: number[];
   /** Externals the stencil object was made with (`gtscript.stencil(..., externals=)`, a FrozenStencil's), tagged as in a closure. */
   externals?: Record<string, ClosureValue>;
+  /** Only describe the entry: the answer carries its interface (fields, axes, scalars) and nothing runs. */
+  describe?: boolean;
 }
 
 /** An entry lowered once, with what it was lowered from: the files it read, stamped. */
@@ -74,6 +76,10 @@ export async function serveCommand(opts: CommonOptions): Promise<number> {
       const req = frame.header as unknown as ServeRequest;
       try {
         const ready = await entry(req.target, req.externals);
+        if (req.describe) {
+          answer({ id: req.id, ok: true, interface: ready.iface });
+          continue;
+        }
         const fields = frameArrays(frame);
         runner.run(ready, buildEntryArgs(ready.iface, { fields, scalars: req.scalars ?? {}, origin: req.origin, domain: req.domain }));
         answer({ id: req.id, ok: true }, changedArrays(frame, fields));

@@ -28,4 +28,20 @@ externals('compiled modes build with the externals the stencil object was made w
   assert.fixture(String(r.stdout).trim(), lines.join('\n'));
 });
 
+/**
+ * Externals that are objects: an axis (`field[AXIS - 1]`) and a nested `types.SimpleNamespace`
+ * (`NS.nested.add`), in Python mode and compiled. Before, the package refused both
+ * ("external of type Axis cannot be passed to orch").
+ */
+externals('an Axis and a SimpleNamespace as externals', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'orch-stencil-externals-'));
+  const r = await execa('python3', [path.join(REPO, 'test/python/stencil_externals/objects.py')], {
+    cwd: dir,
+    reject: false,
+    env: { PYTHONPATH: path.join(REPO, 'python'), GT_CACHE_ROOT: dir },
+  });
+  assert.is(r.exitCode, 0, String(r.stderr));
+  assert.fixture(String(r.stdout).trim(), ['python I True', 'python J True', 'build-and-run I True', 'build-and-run J True'].join('\n'));
+});
+
 externals.run();

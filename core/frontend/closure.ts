@@ -29,6 +29,10 @@ export type ClosureValue =
   | { tuple: ClosureValue[] }
   | { enum: string; name: string; value: ClosureValue }
   | { axis: 'I' | 'J' | 'K'; index: number; offset: number }
+  /** An axis object (`gtscript.I`, `gtscript.Axis("J")`): `field[AXIS - 1]`, `AXIS[0]`. */
+  | { axisObject: 'I' | 'J' | 'K' }
+  /** A `types.SimpleNamespace` (or a plain object's attributes): `NS.a.b`. */
+  | { namespace: string; attrs: Record<string, ClosureValue> }
   | { function: string };
 
 export type ClosureNode =
@@ -97,6 +101,8 @@ export function closureValue(v: ClosureValue): Value {
   if ('tuple' in v) return { k: 'tuple', items: v.tuple.map(closureValue) };
   if ('enum' in v) return { k: 'enumMember', enum: v.enum, name: v.name, value: closureValue(v.value) };
   if ('axis' in v) return { k: 'axisIndex', axis: v.axis, index: v.index, offset: v.offset };
+  if ('axisObject' in v) return { k: 'axis', axis: v.axisObject };
+  if ('namespace' in v) return { k: 'namespace', name: v.namespace, attrs: Object.fromEntries(Object.entries(v.attrs).map(([k, x]) => [k, closureValue(x)])) };
   return { k: 'functionRef', path: v.function };
 }
 
@@ -107,6 +113,8 @@ export function describeClosure(c: Closure): string[] {
     if ('tuple' in v) return `(${v.tuple.map(value).join(', ')})`;
     if ('enum' in v) return `${v.enum}.${v.name}`;
     if ('axis' in v) return `${v.axis}[${v.index}]${v.offset >= 0 ? '+' : ''}${v.offset}`;
+    if ('axisObject' in v) return v.axisObject;
+    if ('namespace' in v) return `${v.namespace}(${Object.entries(v.attrs).map(([k, x]) => `${k}=${value(x)}`).join(', ')})`;
     if ('function' in v) return v.function;
     if ('none' in v) return 'None';
     if ('bool' in v) return v.bool ? 'True' : 'False';

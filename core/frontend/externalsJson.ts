@@ -64,13 +64,23 @@ function toValue(key: string, v: unknown): Value {
       }
       return { k: 'functionRef', path: fn };
     }
+    if ('axisObject' in o) {
+      const axis = o.axisObject;
+      if (axis !== 'I' && axis !== 'J' && axis !== 'K') fail('E_USAGE_EXTERNALS', `external '${key}': axisObject must be "I", "J" or "K"`, { hint: '{"axisObject": "I"}' });
+      return { k: 'axis', axis };
+    }
+    if ('namespace' in o && o.attrs && typeof o.attrs === 'object' && !Array.isArray(o.attrs)) {
+      // a types.SimpleNamespace: NS.a.b, each attribute an external value of its own
+      const attrs = Object.fromEntries(Object.entries(o.attrs as Record<string, unknown>).map(([k, x]) => [k, toValue(`${key}.${k}`, x)]));
+      return { k: 'namespace', name: String(o.namespace), attrs };
+    }
     if ('axis' in o) {
       const axis = o.axis;
       if (axis !== 'I' && axis !== 'J' && axis !== 'K') fail('E_USAGE_EXTERNALS', `external '${key}': axis must be "I", "J" or "K"`, { hint: '{"axis": "I", "index": 0, "offset": 3}' });
       return { k: 'axisIndex', axis, index: axisInt(key, 'index', o.index), offset: axisInt(key, 'offset', o.offset) };
     }
   }
-  fail('E_USAGE_EXTERNALS', `external '${key}' has a value orch cannot use`, { hint: 'externals are numbers, booleans, axis indices {"axis": "I", "index": 0, "offset": 3} or helper functions {"function": "pkg.module.name"}' });
+  fail('E_USAGE_EXTERNALS', `external '${key}' has a value orch cannot use`, { hint: 'externals are numbers, booleans, axis indices {"axis": "I", "index": 0, "offset": 3}, axes {"axisObject": "I"}, namespaces {"namespace": "SimpleNamespace", "attrs": {...}} or helper functions {"function": "pkg.module.name"}' });
 }
 
 /** An axis index's "index" or "offset": a JSON integer (GT4Py's AxisIndex holds ints) that generated C++ holds exactly. */

@@ -36,6 +36,17 @@ export function fieldUpperBoundaries(program: Program, domainParams: readonly st
   return out;
 }
 
+/**
+ * The fields of a stencil entry it reads or writes anywhere. A field the stencil never
+ * touches once compile-time branches are folded (`if __INLINED(FLAG)`) may be left out of a
+ * call, as GT4Py lets a caller leave out such a `=None` field.
+ */
+export function touchedFields(program: Program): Set<string> {
+  const touched = new Set<string>();
+  for (const launch of launches(program.body)) for (const b of launchAccessBounds(launch, program.arrays)) touched.add(b.array);
+  return touched;
+}
+
 function launches(body: readonly PStmt[]): Launch[] {
   const found: Launch[] = [];
   for (const s of body) {

@@ -1,7 +1,9 @@
 import { didYouMean, fail } from '../diagnostics.js';
 import type { Axes, CallbackDecl, DType, Program } from '../ir/types.js';
 import type { NDArray } from './ndarray.js';
-import { fieldUpperBoundaries } from '../ir/fieldBoundaries.js';
+import { fieldUpperBoundaries, touchedFields } from '../ir/fieldBoundaries.js';
+import { allocate } from './ndarray.js';
+import { namesRead } from '../ir/uses.js';
 
 /**
  * What a caller needs to know about an entry, stored in build-info.json so a cache hit
@@ -17,8 +19,11 @@ export interface EntryInterface {
   /** Stencil entries: the user's scalars, and the generated domain/origin parameters. */
   stencil?: {
     scalars: string[];
+    /** The user's scalars the stencil never reads (after compile-time folding): a call may leave them out. */
+    unusedScalars?: string[];
     /** `upper`: how far past the domain's end the stencil touches the field, per axis (GT4Py's boundary), for the default domain. */
-    fields: { name: string; axes: Axes; upper?: number[] }[];
+    /** `untouched`: the stencil never reads or writes the field (after compile-time folding), so a call may leave it out. */
+    fields: { name: string; axes: Axes; upper?: number[]; untouched?: boolean }[];
     domainParams: string[];
     originParams: Record<string, string[]>;
   };
@@ -44,7 +49,11 @@ export function entryInterface(program: Program): EntryInterface {
     for (const f of fields) originParams[f.name] = extra.slice(n, (n += f.axes.length));
     const domainParams = extra.slice(0, 3);
     const upper = fieldUpperBoundaries(program, domainParams, originParams);
-    out.stencil = { scalars, fields: fields.map((f) => ({ ...f, upper: upper[f.name] })), domainParams, originParams };
+    const touched = touchedFields(program);
+    const described = fields.map((f) => ({ ...f, upper: upper[f.name], ...(touched.has(f.name) ? {} : { untouched: true }) }));
+    const read = namesRead(program).scalars;
+    const unusedScalars = scalars.filter((x) => !read.has(x));
+    out.stencil = { scalars, ...(unusedScalars.length ? { unusedScalars } : {}), fields: described, domainParams, originParams };
   }
   return out;
 }
@@ -73,6 +82,12 @@ export function buildEntryArgs(program: EntryInterface, spec: CallSpec): EntryAr
     }
   }
   for (const name of fieldNames) {
+    const decl0 = program.params.find((x) => x.name === name) as { dtype: DType; axes: Axes; dims?: number[] };
+    if (!spec.fields[name] && program.stencil?.fields.find((f) => f.name === name)?.untouched) {
+      // GT4Py lets a call leave out a field the stencil never touches: a one-point stand-in
+      args[name] = allocate(decl0.dtype, [...decl0.axes].map(() => 1).concat(decl0.dims ?? []));
+      continue;
+    }
     const a = spec.fields[name];
     if (!a) fail('E_ARG_MISSING', `missing field argument '${name}' of ${program.name}`, { hint: `pass --in ${name}=path.npy` });
     const decl = program.params.find((x) => x.name === name) as { dtype: DType; axes: Axes; dims?: number[] };
@@ -148,6 +163,11 @@ function stencilArgs(program: EntryInterface, spec: CallSpec, args: EntryArgs): 
     }
   }
   for (const name of scalarNames) {
+    // GT4Py lets a call leave out a scalar the stencil never reads (a `=None` default)
+    if (spec.scalars[name] === undefined && def.unusedScalars?.includes(name)) {
+      args[name] = 0;
+      continue;
+    }
     if (spec.scalars[name] === undefined) fail('E_ARG_MISSING', `missing scalar argument '${name}' of stencil ${def.name}`, { hint: `pass --scalars '{"${name}": ...}'` });
     args[name] = spec.scalars[name];
   }
@@ -181,7 +201,7 @@ function stencilArgs(program: EntryInterface, spec: CallSpec, args: EntryArgs): 
       let limitingUpper = 0;
       for (const f of api) {
         const pos = f.axes.indexOf('IJK'[ax]);
-        if (pos < 0) continue;
+        if (pos < 0 || f.untouched) continue;
         const room = (args[f.name] as NDArray).shape[pos] - origins[f.name][pos] - (f.upper?.[pos] ?? 0);
         if (room < n) [n, limiting, limitingUpper] = [room, f.name, f.upper?.[pos] ?? 0];
       }
@@ -205,6 +225,7 @@ function stencilArgs(program: EntryInterface, spec: CallSpec, args: EntryArgs): 
   // An origin may be negative, as in GT4Py: legal when every access the stencil makes stays
   // inside the array, which the backends check per access before (compiled) or as (interpreter) it runs.
   for (const f of api) {
+    if (f.untouched) continue;
     const a = args[f.name] as NDArray;
     const need = [...f.axes].map((ax, pos) => origins[f.name][pos] + domain![('IJK' as string).indexOf(ax)]);
     if (need.some((n, pos) => n > a.shape[pos])) {

@@ -221,7 +221,8 @@ test('emulated: bounds are checked on the host, naming program and stencil', asy
   const inp = allocate('float64', [4, 4, 3]);
   const out = allocate('float64', [4, 4, 3]);
   const staged = stageOnDevice(memory, lib.signature.params, { inp, out, nx: 5, ny: 4, nz: 3 }, 'KJI');
-  expectCode(() => lib.run(staged.args), 'E_RUNTIME', /^program 'gpu_temps': stencil 'accumulate' at stencils\/gpu_prog\.py:20:5: array '\w+' is accessed at I indices \[0, 4\]/);
+  const err = expectCode(() => lib.run(staged.args), 'E_OUT_OF_BOUNDS', /^stencil 'accumulate': array '\w+' is accessed at I indices \[0, 4\]/);
+  assert.equal(err.diagnostic.loc, { file: 'stencils/gpu_prog.py', line: 20, col: 5 });
   staged.free();
   lib.close();
 });

@@ -15,3 +15,8 @@ class CacheMissError(OrchError):
 
 class LayoutError(OrchError):
     """A rank layout that orch cannot map to a code path, or inconsistent layout settings."""
+
+
+class CallError(OrchError, ValueError):
+    """A call whose arguments the stencil cannot take (shapes, origin, domain out of the arrays):
+    a ValueError, as GT4Py raises for these."""

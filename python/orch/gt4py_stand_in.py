@@ -140,6 +140,7 @@ def _gtscript_module(name):
     m.region = _Region()
     m.Field = _FieldFactory()
     m.GlobalTable = _GlobalTableFactory()
+    m.Axis = Axis
     m.I, m.J, m.K = Axis("I"), Axis("J"), Axis("K")
     m.IJ, m.IK, m.JK, m.IJK = "IJ", "IK", "JK", "IJK"
     m.float64, m.float32, m.int32, m.int64 = np.float64, np.float32, np.int32, np.int64

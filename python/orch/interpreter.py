@@ -10,7 +10,10 @@ import subprocess
 import threading
 
 from . import cli
-from .errors import OrchError
+from .errors import CallError, OrchError
+
+#: diagnostics about the call's arguments, raised as ValueError like GT4Py's
+_CALL_CODES = {"E_ARG_SHAPE", "E_ARG_DTYPE", "E_DOMAIN_FIT", "E_DOMAIN_EMPTY", "E_OUT_OF_BOUNDS", "E_USAGE_ORIGIN", "E_USAGE_DOMAIN"}
 
 MAGIC = b"ORCH"
 
@@ -119,6 +122,20 @@ def _exactly(stream, n):
 
 _serve = Serve()
 
+def describe(file, entry, externals=None):
+    """The entry's call interface (params with axes and dtypes; for a stencil its fields,
+    which it never touches, and its scalars) as orch lowered it; nothing runs."""
+    request = {"target": f"{file}:{entry}", "describe": True}
+    if externals:
+        request["externals"] = externals
+    answer = _serve.call(request, [])
+    if not answer.get("ok"):
+        error = OrchError(f"orch could not lower {request['target']}:\n{answer.get('error')}")
+        error.diagnostics = answer.get("diagnostics", [])
+        raise error
+    return answer["interface"]
+
+
 def run(file, entry, fields, scalars, origin, domain, externals=None):
     """One call of stencil `file:entry` on orch's interpreter; the fields it changed are updated in place.
     `externals`: those the stencil object was made with, tagged as in a closure."""
@@ -133,7 +150,9 @@ def run(file, entry, fields, scalars, origin, domain, externals=None):
         request["externals"] = externals
     answer = _serve.call(request, [(name, _wire(value)) for name, value in fields.items()])
     if not answer.get("ok"):
-        error = OrchError(f"orch could not run {request['target']}:\n{answer.get('error')}")
+        codes = {d.get("code") for d in answer.get("diagnostics", [])}
+        kind = CallError if codes and codes <= _CALL_CODES else OrchError
+        error = kind(f"orch could not run {request['target']}:\n{answer.get('error')}")
         # the diagnostics as data: [{code, message, file, line, col, hint, ...}]
         error.diagnostics = answer.get("diagnostics", [])
         raise error

@@ -4,10 +4,12 @@ import functools
 import inspect
 import json
 import os
+import time
 
 import numpy as np
 
-from . import arguments, backends, interpreter, layout, modes
+from . import arguments, backends, call_binding, interpreter, layout, modes
+from .errors import CallError
 from .library import build_and_open
 from .source import source_file
 
@@ -26,34 +28,48 @@ class Stencil:
         self._params = list(inspect.signature(definition).parameters)
         self._gt4py = None
         self._compiled = {}
+        self._described = None
 
     def __call__(self, *args, origin=None, domain=None, validate_args=None, exec_info=None, **kwargs):
-        values = self._arguments(args, kwargs)
-        arguments.check(self.__name__, self.definition, values)
-        arguments.check_domain(self.__name__, self.definition, values, lambda name, axes: _field_origin(origin, name, axes), domain)
+        if exec_info is not None:
+            exec_info["call_start_time"] = time.perf_counter()
+        values = call_binding.bind(self.__name__, self.definition, args, kwargs)
+        # left-out fields and fields with __gt_dims__ are checked against the entry's interface below
+        plain = {k: call_binding.array_of(v) for k, v in values.items() if v is not None and getattr(v, "__gt_dims__", None) is None}
+        arguments.check(self.__name__, self.definition, plain)
+        given_origin = call_binding.call_origin(origin, values)
+        arguments.check_domain(self.__name__, self.definition, plain, lambda name, axes: _field_origin(given_origin, name, axes), domain)
         if modes.mode() == "python" or self.preset == backends.PYTHON:
             from .gt4py_stand_in import gt4py_installed
 
             if gt4py_installed():
                 extra = {k: v for k, v in (("validate_args", validate_args), ("exec_info", exec_info)) if v is not None}
                 return self._gt4py_stencil()(**values, origin=origin, domain=domain, **extra)
+        origin = given_origin
+        if modes.mode() == "python" or self.preset == backends.PYTHON:
+            target = (source_file(self.definition), self.definition.__name__)
+            if self._described is None:
+                self._described = interpreter.describe(*target, self._tagged_externals())
+            values = self._checked(values, self._described)
             fields = {k: v for k, v in values.items() if isinstance(v, np.ndarray)}
             scalars = {k: _plain(v) for k, v in values.items() if not isinstance(v, np.ndarray)}
-            return interpreter.run(source_file(self.definition), self.definition.__name__, fields, scalars, origin, domain, self._tagged_externals())
-        return self._run_compiled(values, origin, domain)
+            _timed(exec_info, "call_run", lambda: _timed(exec_info, "run", lambda: interpreter.run(*target, fields, scalars, origin, domain, self._tagged_externals())))
+        else:
+            _timed(exec_info, "call_run", lambda: self._run_compiled(values, origin, domain, exec_info))
+        if exec_info is not None:
+            exec_info["call_end_time"] = time.perf_counter()
 
-    def _arguments(self, args, kwargs):
-        if len(args) > len(self._params):
-            raise TypeError(f"{self.__name__}() takes {len(self._params)} arguments, got {len(args)}")
-        values = dict(zip(self._params, args))
-        for k, v in kwargs.items():
-            if k not in self._params:
-                raise TypeError(f"{self.__name__}() has no parameter {k!r}")
-            values[k] = v
-        missing = [p for p in self._params if p not in values]
-        if missing:
-            raise TypeError(f"{self.__name__}() is missing argument {missing[0]!r}")
-        return values
+    def _checked(self, values, iface):
+        """`values` checked against the entry's interface as GT4Py checks a call; fields and
+        scalars the stencil never touches may be left out (None), and are then dropped."""
+        fields = {p["name"]: p for p in iface["params"] if p["kind"] == "field"}
+        call_binding.left_out(values, fields, iface["stencil"])
+        out = {k: v for k, v in values.items() if v is not None}
+        for name, p in fields.items():
+            if name in out:
+                # any object with __array_interface__ is viewed in place, so writes land in the caller's memory
+                out[name] = call_binding.field_view(name, out[name], p.get("axes") or "", p.get("dims") or [])
+        return out
 
     def _tagged_externals(self):
         """The externals this object was made with, for orch's interpreter (the decorator's are also in the source)."""
@@ -61,7 +77,14 @@ class Stencil:
             return None
         from .ndsl.closure import external_value
 
-        return {name: external_value(v) for name, v in self.externals.items()}
+        tagged = {}
+        for name, v in self.externals.items():
+            try:
+                tagged[name] = external_value(v)
+            except TypeError as e:
+                # GT4Py's error names the external; so does orch's
+                raise TypeError(f"external '{name}': {e} (pass a number, bool, string, tuple, Enum, Axis, types.SimpleNamespace or gtscript function)") from None
+        return tagged
 
     def _gt4py_stencil(self):
         if self._gt4py is None:
@@ -71,7 +94,7 @@ class Stencil:
             self._gt4py = gtscript.stencil(backend=backend, definition=self.definition, externals=self.externals or None, **self.gt4py_options)
         return self._gt4py
 
-    def _run_compiled(self, values, origin, domain):
+    def _run_compiled(self, values, origin, domain, exec_info=None):
         key = layout.current_key()
         bound = self._compiled.get(key)
         if bound is None:
@@ -79,14 +102,20 @@ class Stencil:
             tagged = self._tagged_externals()
             extra = ["--externals", json.dumps(tagged)] if tagged else []
             report, program = build_and_open(source_file(self.definition), self.definition.__name__, {}, lambda _: {}, build=modes.mode() != "run", layout_args=layout.cli_args(), extra_args=extra, preset=self.preset)
-            bound = (report["interface"]["stencil"], program)
+            bound = (report["interface"], program)
             self._compiled[key] = bound
         if modes.mode() == "build":
             return None
-        spec, program = bound
-        fields = {f["name"]: f["axes"] for f in spec["fields"]}
+        iface, program = bound
+        spec = iface["stencil"]
+        values = self._checked(values, iface)
+        for p in iface["params"]:
+            if p["name"] not in values:
+                # left out, never touched: a one-point stand-in of the declared type and rank
+                values[p["name"]] = np.zeros((1,) * len(p.get("axes") or "") + tuple(p.get("dims") or []), dtype=p["dtype"]) if p["kind"] == "field" else 0
+        fields = {f["name"]: f["axes"] for f in spec["fields"] if not f.get("untouched")}
         upper = {f["name"]: f.get("upper") or [0] * len(f["axes"]) for f in spec["fields"]}
-        origins = {name: _field_origin(origin, name, axes) for name, axes in fields.items()}
+        origins = {f["name"]: _field_origin(origin, f["name"], f["axes"]) if not f.get("untouched") else (0,) * len(f["axes"]) for f in spec["fields"]}
         if domain is None:
             # GT4Py's default: what every field holds from its origin, less how far past the
             # domain's end the stencil touches it
@@ -100,7 +129,23 @@ class Stencil:
         for name, params in spec["originParams"].items():
             for param, value in zip(params, origins[name]):
                 args[param] = int(value)
-        program(**args)
+        try:
+            _timed(exec_info, "run", lambda: _timed(exec_info, "run_cpp", lambda: program(**args)))
+        except RuntimeError as e:
+            # the library's check of the call's accesses against the arrays: GT4Py raises ValueError
+            if "E_OUT_OF_BOUNDS" in str(e):
+                raise CallError(str(e)) from None
+            raise
+
+
+def _timed(exec_info, key, run):
+    """Runs `run`, recording GT4Py's `<key>_start_time` / `<key>_end_time` when exec_info is given."""
+    if exec_info is not None:
+        exec_info[key + "_start_time"] = time.perf_counter()
+    result = run()
+    if exec_info is not None:
+        exec_info[key + "_end_time"] = time.perf_counter()
+    return result
 
 
 def _field_origin(origin, name, axes):

@@ -304,6 +304,12 @@ def external_value(v):
         return {"axis": str(v.axis), "index": int(v.index), "offset": int(v.offset)}
     if inspect.isfunction(v):
         return {"function": f"{v.__module__}.{v.__name__}"}
+    if type(v).__name__ == "Axis" and getattr(v, "name", None) in ("I", "J", "K"):
+        # gtscript.I / gtscript.Axis("I") (GT4Py's, the stand-in's): field[AXIS - 1]
+        return {"axisObject": v.name}
+    if isinstance(v, types.SimpleNamespace):
+        # a namespace of externals, NS.a.b (nested namespaces, numbers, functions...)
+        return {"namespace": "SimpleNamespace", "attrs": {k: external_value(x) for k, x in vars(v).items()}}
     c = _config_value(v)
     if c is None:
         raise TypeError(f"external of type {type(v).__name__} cannot be passed to orch")
