@@ -144,7 +144,8 @@ for (const [what, source, extra, code, text] of BAD) {
 
 cli('a missing argument, a bad .npy and a domain that does not fit are diagnostics', async () => {
   const dir = tmp('args');
-  writeFileSync(path.join(dir, 'm.py'), stencilModule('s', '        b = a[1, 0, 0]'));
+  // w is read, so it cannot be left out (GT4Py lets a call omit only parameters the stencil never reads)
+  writeFileSync(path.join(dir, 'm.py'), stencilModule('s', '        b = a[1, 0, 0] * w'));
   const missing = await orch(['run', 'm.py:s', '--shape', '4,4,4'], dir);
   assert.is(missing.code, 1);
   assert.match(missing.stderr, 'E_ARG_MISSING');
