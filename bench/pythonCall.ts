@@ -14,7 +14,9 @@ import { NativeLibrary } from '../core/runtime/NativeLibrary.js';
  * single point, so the time is the call path, not the work. Measured in the same run, for
  * each program:
  *   - `run` through ctypes with a packed argument block (the floor),
- *   - the generated binding (argument checks on the fast path, scalars written, run),
+ *   - the binding's checks in Python, then `run` (`_call_checked`: the call path before
+ *     `run_bound`, and still the path of new or changed arrays),
+ *   - the generated binding (the fields compared in C by `run_bound`, scalars written),
  *   - a `@program` call through the orch package (dispatch on compile-time values + binding),
  * and a program with a Python callback (one call back per run) and the Node binding
  * (NativeLibrary.run, bound arguments) of the 4-field program.
@@ -108,6 +110,8 @@ for name, program, args in (("1", m.one, (x, 1.0)), ("4", m.tiny, (x, y, u, v, 1
     out[f"program_us_{name}"] = per_call(lambda: program(*args))
     b = binding(program)
     out[f"binding_us_{name}"] = per_call(lambda: b(*args))
+    # the same binding's checks in Python, then run: the call path before run_bound
+    out[f"checked_us_{name}"] = per_call(lambda: b._call_checked(*args))
     run, handle, block = b._run, b._handle, b._args
     out[f"ctypes_run_us_{name}"] = per_call(lambda: run(handle, block))
 out["program_with_callback_us"] = per_call(lambda: m.tiny_callback(x, y, 1.0))
@@ -140,11 +144,11 @@ async function main(): Promise<void> {
 
   const fields = ['1', '4', '16'];
   process.stdout.write(`per-call cost of a program call (one 1-point stencil), best of 40 x ${Math.floor(calls / 40)} calls, thread CPU time:\n`);
-  process.stdout.write(`  ${'fields'.padStart(6)}  ${'ctypes run (floor)'.padStart(18)}  ${'generated binding'.padStart(17)}  ${'@program call'.padStart(13)}  ${'target'.padStart(7)}\n`);
+  process.stdout.write(`  ${'fields'.padStart(6)}  ${'ctypes run (floor)'.padStart(18)}  ${'checks in Python'.padStart(16)}  ${'generated binding'.padStart(17)}  ${'@program call'.padStart(13)}  ${'target'.padStart(7)}\n`);
   for (const n of fields) {
-    const cells = [r[`ctypes_run_us_${n}`], r[`binding_us_${n}`], r[`program_us_${n}`]].map((us) => `${us.toFixed(2)} us`);
+    const cells = [r[`ctypes_run_us_${n}`], r[`checked_us_${n}`], r[`binding_us_${n}`], r[`program_us_${n}`]].map((us) => `${us.toFixed(2)} us`);
     const target = `${(1 + 0.01 * Number(n)).toFixed(2)} us`;
-    process.stdout.write(`  ${n.padStart(6)}  ${cells[0].padStart(18)}  ${cells[1].padStart(17)}  ${cells[2].padStart(13)}  ${target.padStart(7)}\n`);
+    process.stdout.write(`  ${n.padStart(6)}  ${cells[0].padStart(18)}  ${cells[1].padStart(16)}  ${cells[2].padStart(17)}  ${cells[3].padStart(13)}  ${target.padStart(7)}\n`);
   }
   process.stdout.write(`  ${r.program_with_callback_us.toFixed(2).padStart(7)} us  @program with one Python callback (2 fields, 1 scalar)\n`);
   process.stdout.write(`  ${best.toFixed(2).padStart(7)} us  Node: NativeLibrary.run (4 fields, bound arguments)\n`);

@@ -173,9 +173,9 @@ export class Compiler {
   }
 
   /** An entry's signature from its module; remembered with every file it was read from. */
-  private signatureOf(file: string, entry: string, compilation: Compilation): EntrySignature {
+  private signatureOf(file: string, entry: string, compilation: Compilation, remember: boolean): EntrySignature {
     const sig = entrySignature(compilation.loader, findEntry(compilation.loader.load(file), entry));
-    this.signatures.write(file, entry, sig, compilation.loader);
+    if (remember) this.signatures.write(file, entry, sig, compilation.loader);
     return sig;
   }
 
@@ -257,7 +257,8 @@ export class Compiler {
             // checked again from the module itself, so the error comes from what this build read
           }
         }
-        if (!checked) check(this.signatureOf(file, entry, compilation));
+        // Python mode builds nothing, so it leaves nothing in the cache either (as before the memo)
+        if (!checked) check(this.signatureOf(file, entry, compilation, asked.mode !== 'python'));
       } catch (e) {
         return { ...base, status: 'error', errors: toDiagnostics(e), files: readSoFar(), durationS: (performance.now() - t0) / 1000 };
       }

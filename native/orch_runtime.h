@@ -29,6 +29,39 @@ typedef struct orch_array {
   int64_t strides[3];
 } orch_array;
 
+/*
+ * `<sym>_run_bound(const orch_bound* bound, const void* const* objects)` (an addition to
+ * abi 2; `<sym>_run` is unchanged): a caller that binds its arguments once describes the
+ * call (handle, argument block) and each field argument (one `orch_watch`) in an
+ * `orch_bound`, and the library compares them before running instead of the caller, in
+ * one C call of two arguments. `object` is the caller's handle for
+ * the bound argument (e.g. a Python object's address), compared with the one passed at the
+ * call; `head` and `block` are memory that must still equal the snapshots `head_saved` and
+ * `block_saved` (e.g. the array object's header and its shape/strides block). `block` is
+ * read only when the head is unchanged (the head may point to it). A null `object` is
+ * never unchanged. On any difference `run_bound` runs nothing and returns ORCH_REBIND: the
+ * caller checks and rebinds its arguments, then calls `run`.
+ */
+typedef struct orch_watch {
+  const void* object;
+  const void* head;
+  const void* head_saved;
+  int64_t head_size;
+  const void* block;
+  const void* block_saved;
+  int64_t block_size;
+} orch_watch;
+
+typedef struct orch_bound {
+  void* handle;             /* from <sym>_init */
+  void* const* args;        /* the argument block of <sym>_run */
+  const orch_watch* watch;  /* one per field argument */
+  int64_t count;            /* how many */
+} orch_bound;
+
+/* What `run_bound` returns when a watched argument changed (`run` never returns it). */
+#define ORCH_REBIND (-1)
+
 #ifdef __cplusplus
 }  // extern "C"
 
@@ -123,6 +156,18 @@ struct State {
   int debug_failed = 0;
   int debug_logged = 0;
 };
+
+/* Whether every watched argument is the bound one, unchanged (see orch_watch). */
+inline bool watch_unchanged(const orch_watch* watch, int64_t count, const void* const* objects) {
+  if (count > 0 && (!watch || !objects)) return false;
+  for (int64_t n = 0; n < count; ++n) {
+    const orch_watch& w = watch[n];
+    if (!w.object || objects[n] != w.object) return false;
+    if (w.head_size > 0 && std::memcmp(w.head, w.head_saved, (size_t)w.head_size) != 0) return false;
+    if (w.block_size > 0 && std::memcmp(w.block, w.block_saved, (size_t)w.block_size) != 0) return false;
+  }
+  return true;
+}
 
 /* Records a printf-style message in the handle and returns the nonzero status of `run`. */
 __attribute__((format(printf, 2, 3))) inline int fail(State* st, const char* fmt, ...) {

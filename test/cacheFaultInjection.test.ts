@@ -14,7 +14,7 @@ import { ORCH_BIN, STENCIL_HEADER } from './TempProject.js';
  * of a set of ways, one at a time. The next `orch run --mode build-and-run --check` must be
  * a hit that computes the right numbers, or a miss with a reason that rebuilds an entry
  * computing them; never a stack trace, an E_PLUGIN/E_INTERNAL, or an exit code but 0/1.
- * A corrupted module memo: the build finds the same entries. Nothing may be written
+ * A file beside the entries (module memo, signature memo): the build also finds the same entries. Nothing may be written
  * outside the cache root (a symlink must not be followed). The cases come from listing
  * the cache, so a file orch starts writing is covered unasked.
  *
@@ -182,15 +182,15 @@ async function runCase(root: string, c: Case): Promise<void> {
   const what = `${c.file} (${c.corruption.name})`;
   const before = digestTree(outside);
   if (!c.target) {
-    // the module memo: which entries a module has, so only `orch build <module>` reads it
+    // a file beside the entries (module memo, signature memo): the build finds the same entries
     const build = await orch(['build', ...TARGETS.map((t) => t.module), '--json'], root);
     assertClean(build, `${what}: orch build`);
     assert.is(build.exitCode, 0, `${what}: the build repairs the cache\n${build.stderr}`);
     const entries = JSON.parse(build.stdout).entries as { entry: string; status: string; reason?: string }[];
     assert.equal(entries.map((e) => e.entry).sort(), TARGETS.map((t) => t.entry).sort(), `${what}: every entry of the modules, and only those`);
     for (const e of entries) if (e.status === 'miss') assert.ok(e.reason && e.reason.length > 3, `${what}: a miss says why`);
-  } else {
-    const t = c.target;
+  }
+  for (const t of c.target ? [c.target] : TARGETS) {
     let refusedInRunMode = false;
     if (RUN_MODE_FIRST) {
       const run = await orch([...runArgs(t), '--mode', 'run'], root);
@@ -247,6 +247,7 @@ fi('every file of a stencil and a program entry, corrupted every way: a clean re
     }),
   );
   assert.equal(failures, [], `${failures.length} of ${cases.length} corruptions mishandled`);
+  rmSync(work, { recursive: true, force: true });
   assert.is(tried, process.env.ORCH_FAULT_ONLY ? cases.length : files.length * CORRUPTIONS.length);
   process.stdout.write(
     `  fault injection: ${tried} corruptions (${files.length} cache files x ${CORRUPTIONS.length} ways), ${rebuilt} misses with a reason rebuilt${RUN_MODE_FIRST ? `, ${refused} clean refusals in run mode` : ''}, 0 wrong results, ${((Date.now() - t0) / 1000).toFixed(0)} s\n`,

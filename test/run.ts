@@ -165,10 +165,17 @@ async function main(): Promise<number> {
     }
   });
   await Promise.all(pool);
-  rmSync(runDir, { recursive: true, force: true });
   // files that no longer exist leave the record
   const kept = Object.fromEntries(Object.entries(previous).filter(([name]) => existsSync(path.join(dist, name))));
   if (timesFile) writeTestTimes(timesFile, kept, Object.fromEntries(results.map((r) => [r.name, Math.round(r.seconds * 10) / 10])));
+  // the shared install is large: removing it takes a while, so after the totals are out
+  const cleanup = () => {
+    try {
+      rmSync(runDir, { recursive: true, force: true });
+    } catch {
+      // a file a test left unremovable: the folder stays in the temporary directory
+    }
+  };
 
   const passed = results.reduce((s, r) => s + r.passed, 0);
   const failed = results.reduce((s, r) => s + r.failed, 0);
@@ -178,6 +185,7 @@ async function main(): Promise<number> {
   const failedFiles = results.filter((r) => r.failed);
   if (failedFiles.length) process.stdout.write(`failed: ${failedFiles.map((r) => r.name).join(', ')}\n`);
   process.stdout.write(`${passed} passed, ${failed} failed\n`);
+  cleanup();
   return failed === 0 ? 0 : 1;
 }
 

@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -139,6 +139,7 @@ s('processes building, running, cleaning and corrupting one shared cache root ne
     `  soak: ${PROCS} processes, ${ops} operations (${Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ')}), ${checks} checks, ${wrong} wrong results, ${problems.length} problems\n`,
   );
   assert.equal(problems, []);
+  rmSync(work, { recursive: true, force: true });
   assert.is(wrong, 0);
   assert.ok(checks > 0, 'some runs were checked');
 });

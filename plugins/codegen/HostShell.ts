@@ -91,6 +91,14 @@ export class HostShell {
     w.line('}');
     w.close();
     w.line('');
+    // the per-call argument check of bound callers, in C (orch_watch in orch_runtime.h)
+    w.open(`${api} int ${this.cg.symbol}_run_bound(const orch_bound* bound, const void* const* objects) {`);
+    w.line('if (!bound) return 1;');
+    w.line('if (!orch::watch_unchanged(bound->watch, bound->count, objects)) return ORCH_REBIND;');
+    w.line(`int rc = ${this.cg.symbol}_run(bound->handle, bound->args);`);
+    w.line('return rc == ORCH_REBIND ? 1 : rc;');
+    w.close();
+    w.line('');
     w.open(`${api} const char* ${this.cg.symbol}_last_error(void* handle) {`);
     w.line('return handle ? static_cast<Handle*>(handle)->error : "null handle";');
     w.close();

@@ -74,6 +74,11 @@ export function programHeader(program: Program, symbol: string, signature: Progr
  *       for fields (shape/strides in elements, see orch_runtime.h), the value for scalars.
  *       Array accesses are checked before each stencil launch. Returns 0 on success,
  *       nonzero on error, with the message in ${symbol}_last_error.
+ *   int         ${symbol}_run_bound(const orch_bound* bound, const void* const* objects);
+ *       run, for callers that bind arguments once: first compares the bound field
+ *       arguments (bound->watch[n] against objects[n], see orch_bound in orch_runtime.h);
+ *       if one changed, runs nothing and returns ORCH_REBIND (-1), else runs
+ *       bound->handle with bound->args and returns what run returns.
  *   const char* ${symbol}_last_error(void* handle);
  *   void        ${symbol}_exit(void* handle);
  *       Frees the handle.
@@ -99,6 +104,7 @@ extern "C" {
 void* ${symbol}_init(void);
 int ${symbol}_set_callback(void* handle, int index, void* fn);
 int ${symbol}_run(void* handle, void* const* args);
+int ${symbol}_run_bound(const orch_bound* bound, const void* const* objects);
 const char* ${symbol}_last_error(void* handle);
 void ${symbol}_exit(void* handle);
 const char* ${symbol}_signature(void);

@@ -8,12 +8,15 @@ import { deviceArrayCheck, deviceMethods } from './pythonDeviceArrays.js';
  * loads it in compiled modes; users may import it directly.
  *
  * Arguments are bound once: the argument block (`void* args[]`, one `orch_array` per
- * field, one 8-byte slot per scalar) lives as long as the binding. A call checks that
- * each field is the bound array, unchanged in place (`_orch_watch`: its numpy header and
- * dims/strides block compared as bytes, about 70 ns a field), packs all scalars with one
- * `struct.pack_into` and calls `run`. Anything else (a new, reshaped, re-typed, resized
- * or re-flagged array; a scalar struct refuses) takes the slow path: the full checks and
- * conversions of `_bind`/`_convert`, so a stale pointer is never used.
+ * field, one 8-byte slot per scalar) lives as long as the binding. A call packs all
+ * scalars with one `struct.pack_into` and calls `run_bound` with the tuple of its field
+ * arguments, which checks in C that each is the bound array, unchanged in place (its
+ * numpy header and dims/strides block, snapshotted by `_orch_watch`, compared as bytes;
+ * in Python this cost about 70 ns a field), then runs. Anything else (a new, reshaped,
+ * re-typed, resized or re-flagged array; a scalar struct refuses) takes the slow path
+ * (`_call_checked`): the full checks and conversions of `_bind`/`_convert`, then `run`,
+ * so a stale pointer is never used. Without run_bound (an older library, or no CPython
+ * tuple layout) every call takes that path.
  *
  * A CUDA build's binding (signature target 'cuda') takes device arrays instead and has
  * `sync`, `set_stream` and a `synchronize` setting (pythonDeviceArrays.ts).
@@ -28,6 +31,8 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
   const scalarArgs = scalars.map((s) => pyName(s.name));
   const doc = params.map((p) => `${p.name}: ${p.kind === 'field' ? `${p.dtype} ${p.axes} array` : p.dtype}`).join(', ');
   const cuda = signature.target === 'cuda';
+  // the per-call comparison of the bound fields runs in C (<sym>_run_bound)
+  const watched = !cuda && fields.length > 0;
   const L: string[] = [];
   const add = (indent: number, text: string) => L.push(text ? '    '.repeat(indent) + text : '');
 
@@ -141,10 +146,42 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
     add(0, '_HEAD = _struct.Struct("@PiPPPPi")');
     add(0, '_INTP = _struct.calcsize("@n")');
     add(0, '_CPYTHON = _sys.implementation.name == "cpython"');
+    add(0, '_orch_id = id');
+    add(0, '');
+    add(0, '');
+    add(0, 'class _OrchWatch(_ct.Structure):');
+    add(1, '"""orch_watch (orch_runtime.h): what <sym>_run_bound compares for one bound field."""');
+    add(1, '_fields_ = [("object", _ct.c_void_p), ("head", _ct.c_void_p), ("head_saved", _ct.c_void_p), ("head_size", _ct.c_int64),');
+    add(1, '           ("block", _ct.c_void_p), ("block_saved", _ct.c_void_p), ("block_size", _ct.c_int64)]');
+    add(0, '');
+    add(0, '');
+    add(0, 'class _OrchBound(_ct.Structure):');
+    add(1, '"""orch_bound (orch_runtime.h): the bound call <sym>_run_bound makes."""');
+    add(1, '_fields_ = [("handle", _ct.c_void_p), ("args", _ct.c_void_p), ("watch", _ct.c_void_p), ("count", _ct.c_int64)]');
+    add(0, '');
+    add(0, '');
+    add(0, 'def _orch_tuple_items():');
+    add(1, '"""Offset of a tuple\'s item pointers from its address (CPython), checked on a sample;');
+    add(1, '-1 where they are not laid out so: then every call takes the checks in Python."""');
+    add(1, 'if not _CPYTHON:');
+    add(2, 'return -1');
+    add(1, 'sample = (_OrchWatch, _struct)');
+    add(1, 'offset = tuple.__basicsize__');
+    add(1, 'if _struct.unpack("@2P", _ct.string_at(id(sample) + offset, 2 * _INTP)) != (id(sample[0]), id(sample[1])):');
+    add(2, 'return -1');
+    add(1, 'return offset');
+    add(0, '');
+    add(0, '');
+    add(0, '_TUPLE_ITEMS = _orch_tuple_items()');
+    add(0, '');
+    add(0, '');
+    add(0, 'def _orch_rebind(_objects):');
+    add(1, '"""Stands in for run_bound where it cannot be used: always \'an argument changed\'."""');
+    add(1, 'return -1');
     add(0, '');
     add(0, '');
   }
-  add(0, 'def _orch_closed():');
+  add(0, 'def _orch_closed(*_args):');
   add(1, `raise RuntimeError(f"{_orch_SIGNATURE['program']}: the library was closed; open the program again to call it")`);
   add(0, '');
   add(0, '');
@@ -224,6 +261,17 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
     add(2, `self._spans = [(0, 0)] * ${fields.length}`);
     for (const f of fields) add(2, `self._r${f.n} = self._c${f.n} = None`);
   } else for (const f of fields) add(2, `self._r${f.n} = self._h${f.n} = self._hs${f.n} = self._m${f.n} = self._ms${f.n} = None`);
+  if (watched) {
+    add(2, `self._watch = (_OrchWatch * ${fields.length})()`);
+    add(2, `self._saved = [None] * ${fields.length}  # the snapshots the watch points to`);
+    add(2, `run_bound = getattr(lib, "${symbol}_run_bound", None)  # absent from libraries built before it`);
+    add(2, 'if run_bound is None or _TUPLE_ITEMS < 0:');
+    add(3, 'self._go_bound = _orch_rebind');
+    add(2, 'else:');
+    add(3, 'run_bound.argtypes, run_bound.restype = [_ct.c_void_p, _ct.c_void_p], _ct.c_int');
+    add(3, `self._bound = _OrchBound(handle, self._args.value, _ct.addressof(self._watch), ${fields.length})`);
+    add(3, 'self._go_bound = _functools.partial(run_bound, _ct.c_void_p(_ct.addressof(self._bound)))');
+  }
   add(2, 'if callbacks is not None:');
   add(3, 'self.set_callbacks(callbacks)');
   add(0, '');
@@ -298,6 +346,17 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
     add(2, 'setattr(self, f"_hs{n}", head_now)');
     add(2, 'setattr(self, f"_m{n}", block)');
     add(2, 'setattr(self, f"_ms{n}", block_now)');
+    if (watched) {
+      add(2, 'w = self._watch[index]');
+      add(2, 'if block is _NoBlock:  # compared through attributes, in Python: never unchanged in C');
+      add(3, 'w.object = None');
+      add(2, 'else:');
+      add(3, 'saved = _ct.create_string_buffer(head_now, len(head_now)), _ct.create_string_buffer(block_now, len(block_now))');
+      add(3, 'self._saved[index] = saved');
+      add(3, 'w.head, w.head_saved, w.head_size = _ct.addressof(head), _ct.addressof(saved[0]), len(head_now)');
+      add(3, 'w.block, w.block_saved, w.block_size = _ct.addressof(block), _ct.addressof(saved[1]), len(block_now)');
+      add(3, 'w.object = id(value)');
+    }
     add(0, '');
     add(1, 'def _check_overlaps(self):');
     add(2, '"""Fields are restrict pointers in the library: two arguments must not share memory."""');
@@ -325,6 +384,7 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
       add(3, 'self._check_overlaps()');
       add(2, 'except ValueError:');
       for (const f of fields) add(3, `self._r${f.n} = None`);
+      if (watched) add(3, `for w in self._watch: w.object = None`);
       add(3, 'raise');
     }
     add(0, '');
@@ -342,7 +402,26 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
     }
     add(0, '');
   }
-  add(1, `def __call__(self, ${args.join(', ')}):`);
+  if (watched) {
+    add(1, `def __call__(self, ${args.join(', ')}):`);
+    add(2, '"""The fast path: scalars packed, the fields compared and the program run in one C call."""');
+    if (scalars.length) {
+      add(2, 'try:');
+      add(3, `_orch_pack(self._scalars, 0, ${scalarArgs.join(', ')})`);
+      add(2, 'except _orch_Exception:');
+      add(3, `return self._call_checked(${args.join(', ')})`);
+    }
+    if (callbacks.length) add(2, 'self._pending = None');
+    add(2, `_orch_objects = (${fieldArgs.join(', ')},)  # a local: alive while run_bound reads its items`);
+    add(2, '_orch_rc = self._go_bound(_orch_id(_orch_objects) + _TUPLE_ITEMS)');
+    add(2, 'if _orch_rc:');
+    add(3, 'if _orch_rc == -1:  # ORCH_REBIND: a field is new or changed; nothing ran');
+    add(4, `return self._call_checked(${args.join(', ')})`);
+    add(3, 'self._failed()');
+    add(0, '');
+  }
+  add(1, `def ${watched ? '_call_checked' : '__call__'}(self, ${args.join(', ')}):`);
+  if (watched) add(2, '"""Every argument checked in Python (rebound where it changed), then run."""');
   if (fields.length) {
     add(2, `if (${unchanged(fields[0])}${fields.length > 1 ? '' : '):'}`);
     fields.slice(1).forEach((f, k) => add(4, `or ${unchanged(f)}${k === fields.length - 2 ? '):' : ''}`));
@@ -376,6 +455,7 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
   add(2, '"""Frees the library handle (also done when the binding is garbage collected)."""');
   add(2, 'if self._handle is not None:');
   add(3, 'self._go = _orch_closed');
+  if (watched) add(3, 'self._go_bound = _orch_closed');
   if (cuda) add(3, 'self._wait = _orch_closed');
   add(3, 'self._exit(self._handle)');
   add(3, 'self._handle = None');
