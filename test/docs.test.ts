@@ -160,7 +160,10 @@ async function runDoc(doc: string, blocks: Block[]): Promise<void> {
 
 const docs = suite('docs');
 const docsDir = path.join(REPO, 'docs');
-const files = [path.join(REPO, 'README.md'), ...(existsSync(docsDir) ? readdirSync(docsDir).filter((f) => f.endsWith('.md')).sort().map((f) => path.join(docsDir, f)) : [])];
+const allFiles = [path.join(REPO, 'README.md'), ...(existsSync(docsDir) ? readdirSync(docsDir).filter((f) => f.endsWith('.md')).sort().map((f) => path.join(docsDir, f)) : [])];
+// ORCH_DOCS_ONLY=<regex over file names> runs some documents, for working on one
+const only = process.env.ORCH_DOCS_ONLY ? new RegExp(process.env.ORCH_DOCS_ONLY) : undefined;
+const files = only ? allFiles.filter((f) => only.test(path.basename(f))) : allFiles;
 
 docs('the block extractor finds languages, file names and skips', () => {
   const md = ['# t', '', '<!-- file: a.ts -->', '```ts', 'const a = 1;', '```', '', '<!-- docs-test: skip: not a command -->', '```sh', 'orch [x]', '```', '```text', 'out', '```', '<!-- docs-test: setup -->', '```sh', 'npm i', '```'].join('\n');
