@@ -62,6 +62,20 @@ function triad(threads: number): number {
   return (JSON.parse(out) as { gbps: number }).gbps;
 }
 
+/**
+ * Orchestrated over stencil-by-stencil from Python (issue 18 item 5): the program's Python
+ * function run as Python, each stencil its own library called through the orch package,
+ * against the program as one library, both through the orch package in one process (the
+ * package's default preset for both, not PRESET).
+ */
+function pythonStencilByStencil(file: string, entry: string, shape: number[], scalars: Record<string, number>): number {
+  const out = execFileSync('python3', [path.join(repo, 'bench/python_stencil_by_stencil.py'), file, entry, ...shape.map(String), JSON.stringify(scalars), quick ? '0.2' : '1.0'], {
+    cwd: work,
+    env: { ...process.env, PYTHONPATH: path.join(repo, 'python'), GT_CACHE_ROOT: work, ORCH_MODE: 'build-and-run', OMP_NUM_THREADS: '2', OMP_PROC_BIND: 'true' },
+  }).toString();
+  return (JSON.parse(out.trim().split('\n').pop()!) as { ratio: number }).ratio;
+}
+
 function measure(req: Omit<MeasureRequest, 'cacheRoot' | 'preset' | 'minSeconds'>, threads: number): number {
   const full: MeasureRequest = { ...req, cacheRoot: work, preset: PRESET, minSeconds: quick ? 0.1 : 0.3 };
   const out = execFileSync(process.execPath, [path.join(here, 'measure.js'), JSON.stringify(full)], {
@@ -128,6 +142,15 @@ async function main(): Promise<void> {
       const sbs = measure({ file, entry: f.name, mode: 'stencil-by-stencil', shape: shapeOf(size), scalars: f.scalars }, 2);
       speedups[size.join('x')] = sbs / orch;
     }
+    // the Python host's alternative, where orchestration is meant to pay (target >= 5x)
+    let pySbs = NaN;
+    if (f.kind === 'regions' || f.kind === 'program') {
+      try {
+        pySbs = pythonStencilByStencil(file, f.name, shapeOf(SIZES[0]), f.scalars);
+      } catch (err) {
+        log(`${f.name}: Python stencil-by-stencil not measured: ${(err as Error).message.split('\n')[0]}`);
+      }
+    }
     const row = {
       fixture: f.name,
       kind: f.kind,
@@ -139,6 +162,7 @@ async function main(): Promise<void> {
       frac_triad_2t: bw[2] / triadGbps[2],
       target: f.target,
       orchestrated_speedup: speedups,
+      python_sbs_speedup: pySbs,
       pipeline_s: pipeline,
       gxx_s: gxxTime,
       pipeline_over_gxx: pipeline / gxxTime,
@@ -178,16 +202,17 @@ async function main(): Promise<void> {
     '',
     `STREAM triad: ${triadGbps[1].toFixed(2)} GB/s at 1 thread, ${triadGbps[2].toFixed(2)} GB/s at 2 threads (preset ${PRESET})`,
     '',
-    `${pad('fixture', 17)}${pad('kind', 17)}${pad('GB/s 1t', 9)}${pad('triad 1t', 10)}${pad('GB/s 2t', 9)}${pad('triad 2t', 10)}${pad('target', 8)}${SIZES.map((s) => pad(`orch/sbs ${s.join('x')}`, 20)).join('')}${pad('pipeline s', 12)}${pad('g++ s', 8)}pipe/g++`,
+    `${pad('fixture', 17)}${pad('kind', 17)}${pad('GB/s 1t', 9)}${pad('triad 1t', 10)}${pad('GB/s 2t', 9)}${pad('triad 2t', 10)}${pad('target', 8)}${SIZES.map((s) => pad(`orch/sbs ${s.join('x')}`, 20)).join('')}${pad(`orch/py-sbs ${SIZES[0].join('x')}`, 23)}${pad('pipeline s', 12)}${pad('g++ s', 8)}pipe/g++`,
     ...rows.map(
       (r) =>
-        `${pad(r.fixture, 17)}${pad(r.kind, 17)}${pad(r.gbps_1t.toFixed(2), 9)}${pad(r.frac_triad_1t.toFixed(2), 10)}${pad(r.gbps_2t.toFixed(2), 9)}${pad(r.frac_triad_2t.toFixed(2), 10)}${pad(`>=${r.target}`, 8)}${Object.values(r.orchestrated_speedup).map((v) => pad(`${v.toFixed(2)}x`, 20)).join('')}${pad(r.pipeline_s.toFixed(3), 12)}${pad(r.gxx_s.toFixed(3), 8)}${r.pipeline_over_gxx.toFixed(3)}`,
+        `${pad(r.fixture, 17)}${pad(r.kind, 17)}${pad(r.gbps_1t.toFixed(2), 9)}${pad(r.frac_triad_1t.toFixed(2), 10)}${pad(r.gbps_2t.toFixed(2), 9)}${pad(r.frac_triad_2t.toFixed(2), 10)}${pad(`>=${r.target}`, 8)}${Object.values(r.orchestrated_speedup).map((v) => pad(`${v.toFixed(2)}x`, 20)).join('')}${pad(Number.isNaN(r.python_sbs_speedup) ? '-' : `${r.python_sbs_speedup.toFixed(2)}x (>=5x)`, 23)}${pad(r.pipeline_s.toFixed(3), 12)}${pad(r.gxx_s.toFixed(3), 8)}${r.pipeline_over_gxx.toFixed(3)}`,
     ),
     '',
     `per-call overhead: C ${overhead.c_1?.toFixed(0)} ns (1 field), ${overhead.c_16?.toFixed(0)} ns (16 fields); Python (ctypes, bound once) ${overhead.python_1 !== undefined ? (overhead.python_1 / 1000).toFixed(2) : '-'} us (1 field), ${overhead.python_16 !== undefined ? (overhead.python_16 / 1000).toFixed(2) : '-'} us (16 fields)`,
     '',
     watch,
     '',
+    'orch/sbs: stencil by stencil from a Node host (bench/stencilByStencil.ts); orch/py-sbs: from Python through the orch package, each stencil its own library (bench/python_stencil_by_stencil.py)',
     `effective bandwidth counts compulsory bytes (each argument field read once and written once over the ${LARGE.join('x')} interior) / median time`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
