@@ -260,7 +260,8 @@ export abstract class StencilBindings extends ExprLowering {
     if (e.attr === 'at') {
       fail('E_UNSUPPORTED', 'absolute K indexing field.at(K=...) is not supported', {
         loc: e.loc,
-        hint: 'GT4Py has it; orch does not yet: copy the level into a 2-D temporary in a FORWARD computation (with interval(k, k + 1): lev: Field[IJ, float] = q) and read that',
+        // true at the pinned GT4Py (99b79b58): only its debug and dace backends run .at(K=...)
+        hint: "GT4Py runs it only on its debug and dace backends (numpy and gt:* raise NotImplementedError); in orch, copy the level into a 2-D temporary in a FORWARD computation (with interval(k, k + 1): lev: Field[IJ, float] = q) and read that",
       });
     }
     return super.attr(e);

@@ -1,5 +1,6 @@
 """GT4Py's call interface for a stencil object (its stencil_object.py): which arguments a call
 may leave out, what counts as an array, whose origin a field takes, and the axes check."""
+import functools
 import inspect
 
 import numpy as np
@@ -8,7 +9,7 @@ import numpy as np
 def bind(name, definition, args, kwargs):
     """The call's arguments by parameter name; those left out take their default (None for a
     `=None` field or scalar, which the interface decides on later)."""
-    params = inspect.signature(definition).parameters
+    params = _parameters(definition)
     names = list(params)
     if len(args) > len(names):
         raise TypeError(f"{name}() takes {len(names)} arguments, got {len(args)}")
@@ -24,6 +25,12 @@ def bind(name, definition, args, kwargs):
                 raise TypeError(f"{name}() is missing argument {p!r}")
             values[p] = default
     return values
+
+
+@functools.lru_cache(maxsize=None)
+def _parameters(definition):
+    """The definition's parameters, read once (a call binds its arguments on every call)."""
+    return inspect.signature(definition).parameters
 
 
 def array_of(value):
