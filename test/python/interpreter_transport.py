@@ -39,6 +39,19 @@ def copy(src: Field[np.float64], dst: Field[np.float64]):
 """
 
 
+BROKEN = """import numpy as np
+from gt4py.cartesian.gtscript import PARALLEL, Field, computation, interval
+
+from orch import stencil
+
+
+@stencil
+def uses_missing(a: Field[np.float64], out: Field[np.float64]):
+    with computation(PARALLEL), interval(...):
+        out = a * MISSING_SCALE
+"""
+
+
 def write(name, text):
     with open(os.path.join(FOLDER, name), "w") as f:
         f.write(text)
@@ -194,18 +207,28 @@ elif CASE == "errors":
 
     shape = (4, 4, 2)
     f = lambda dt: np.zeros(shape, dtype=dt)
+    # a bad argument is refused in Python before anything travels, as in compiled mode
     try:
         kinds.mixed(f(np.float16), f(np.float32), f(np.int32), f(np.int64), f(bool), f(np.float64), 1.0, 1, True)
         raise SystemExit("a float16 field raised nothing")
-    except OrchError as e:
+    except TypeError as e:
         assert "float16" in str(e), str(e)
-        assert [d["code"] for d in e.diagnostics] == ["E_ARG_DTYPE"], e.diagnostics
+        print(f"refused: {e}")
+    # an error only orch's interpreter finds comes back with its diagnostics
+    write("broken.py", BROKEN)
+    import broken
+
+    try:
+        broken.uses_missing(f(np.float64), f(np.float64))
+        raise SystemExit("an unknown name raised nothing")
+    except OrchError as e:
+        assert [d["code"] for d in e.diagnostics] == ["E_UNKNOWN_NAME"], e.diagnostics
         print(f"error: {e}")
     pid = orch.interpreter._serve._process.pid
     try:
         kinds.mixed(f(np.float64), f(np.float32), f(np.int32), f(np.int64), f(bool), f(np.float64), 1.0, 1, True, domain=(9, 4, 2))
         raise SystemExit("a domain larger than the fields raised nothing")
-    except OrchError as e:
+    except (OrchError, ValueError) as e:
         print(f"error: {e}")
     mixed_call(3)
     assert orch.interpreter._serve._process.pid == pid, "the serve process was restarted after an error it reported"
