@@ -51,7 +51,7 @@ function findDevice(): { runtime?: CudaRuntime; reason: string } {
 }
 const device = findDevice();
 
-const ABI = ['init', 'run', 'last_error', 'exit', 'signature', 'set_callback', 'sync', 'set_stream'];
+const ABI = ['init', 'run', 'run_bound', 'last_error', 'exit', 'signature', 'set_callback', 'sync', 'set_stream'];
 
 interface Built {
   ir?: EntryResult;
