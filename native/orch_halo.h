@@ -27,6 +27,8 @@
 
 #include "orch_runtime.h"
 
+#include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #ifdef ORCH_MPI
@@ -135,9 +137,39 @@ struct Field {
   const char* name;
 };
 
+/* A growable byte buffer. Not std::vector<char>: its resize instantiates a libstdc++
+   template with default visibility, which the library would then export beside its C ABI. */
+struct Bytes {
+  char* p = nullptr;
+  size_t n = 0, cap = 0;
+  Bytes() = default;
+  Bytes(const Bytes&) = delete;
+  Bytes& operator=(const Bytes& o) {
+    if (this != &o) {
+      resize(o.n);
+      if (n) std::memcpy(p, o.p, n);
+    }
+    return *this;
+  }
+  ~Bytes() { std::free(p); }
+  void resize(size_t m) {
+    if (m > cap) {
+      char* q = static_cast<char*>(std::realloc(p, m));
+      if (!q) {
+        n = 0;  // data() is then null, which the callers report
+        return;
+      }
+      p = q;
+      cap = m;
+    }
+    n = m;
+  }
+  char* data() { return n ? p : nullptr; }
+};
+
 /* One exchange in flight (a start not yet waited for): buffers and requests per direction. */
 struct Exchange {
-  std::vector<char> send[kDirections], recv[kDirections];
+  Bytes send[kDirections], recv[kDirections];
 #ifdef ORCH_MPI
   MPI_Request req[2 * kDirections];
 #ifdef ORCH_HALO_IN_PLACE
@@ -328,6 +360,8 @@ inline int start(State* st, Topology& t, Exchange& ex, const Field* fields, int 
     }
     ex.send[d].resize(bytes);
     ex.recv[d].resize(rbytes);
+    if ((bytes && !ex.send[d].data()) || (rbytes && !ex.recv[d].data()))
+      return fail(st, "%s: no memory for the halo buffers (%lld bytes)", where, (long long)(bytes + rbytes));
     char* p = ex.send[d].data();
     for (int f = 0; f < n && p; ++f) {
       p = copy_box(fields[f], box(fields[f], halo, width, d, true), p, true);
