@@ -376,8 +376,11 @@ inline int start(State* st, Topology& t, Exchange& ex, const Field* fields, int 
   }
 #ifndef ORCH_MPI
   // one rank: the message towards d arrives from the opposite side
-  for (int d = 0; d < kDirections; ++d)
-    if (t.nb[d].rank >= 0) ex.recv[opposite(d)] = ex.send[d];
+  for (int d = 0; d < kDirections; ++d) {
+    if (t.nb[d].rank < 0) continue;
+    ex.recv[opposite(d)] = ex.send[d];
+    if (ex.send[d].n && !ex.recv[opposite(d)].data()) return fail(st, "%s: no memory for the halo buffers (%lld bytes)", where, (long long)ex.send[d].n);
+  }
 #endif
   (void)id;
   ex.active = true;
