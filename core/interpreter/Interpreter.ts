@@ -8,6 +8,8 @@ import { allocate, contiguousStrides, type NDArray } from '../runtime/ndarray.js
 import { DATA_INDEX_HINT, OUT_OF_BOUNDS_HINT, VARIABLE_K_HINT } from '../runtime/locatedError.js';
 import { coerce, compileExpr, type Ev, type ExprScope } from './compileExpr.js';
 import { hostFunction, type HostFn } from './hostFunction.js';
+import { forEachTileClip, type Clip } from './tileClips.js';
+import { axisMap, boundArray, poison, writeBack, type ArrayState } from './arrayState.js';
 
 export type { HostFn } from './hostFunction.js';
 
@@ -17,18 +19,6 @@ export type { HostFn } from './hostFunction.js';
  * compared against it. Expressions are compiled to closures once per run.
  */
 
-interface ArrayState {
-  decl: ArrayDecl;
-  /** Working data as doubles (int64 and bool converted in and out). */
-  data: Float64Array | Int32Array | Uint8Array | Float32Array;
-  shape: number[];
-  strides: number[];
-  /** index into the compute point per array axis; set by each launch */
-  origin: number[];
-  /** point axis (0=i,1=j,2=k) of each array axis */
-  axes: number[];
-  source?: NDArray;
-}
 
 export type ArgValue = NDArray | number | boolean;
 
@@ -57,16 +47,7 @@ export interface HaloRequest {
   fields: HaloField[];
 }
 
-/** What memory nobody zeroed holds in the oracle: a value no correct program can depend on. */
-function poison(dtype: DType): number {
-  return dtype.startsWith('float') ? NaN : dtype === 'bool' ? 1 : -987654;
-}
 
-/** A tile's clip of a nest's [ilo, ihi, jlo, jhi] and of a loop's K range. */
-interface Clip {
-  ij: (h: HLoop, range: [number, number, number, number]) => [number, number, number, number];
-  k: (klo: number, khi: number) => [number, number];
-}
 
 export class Interpreter {
   private arrays = new Map<string, ArrayState>();
@@ -145,7 +126,7 @@ export class Interpreter {
       if (prm.kind === 'field') {
         if (typeof a !== 'object') fail('E_ARG_TYPE', `argument '${prm.name}' must be an array`, { hint: 'pass a field (npy array)' });
         const decl = p.arrays.find((x) => x.name === prm.name)!;
-        this.bindArray(decl, a);
+        this.arrays.set(decl.name, boundArray(decl, a));
       } else {
         if (typeof a === 'object') fail('E_ARG_TYPE', `argument '${prm.name}' must be a scalar`, { hint: 'pass a number or boolean' });
         const s = this.scalars.get(prm.name)!;
@@ -154,24 +135,9 @@ export class Interpreter {
     }
     for (const decl of p.arrays) if (decl.role === 'temporary') this.allocArray(decl);
     yield* this.execBlock(p.body);
-    for (const st of this.arrays.values()) this.writeBack(st);
+    for (const st of this.arrays.values()) writeBack(st);
   }
 
-  private bindArray(decl: ArrayDecl, a: NDArray): void {
-    if (a.dtype !== decl.dtype) fail('E_ARG_DTYPE', `field '${decl.name}' has dtype ${a.dtype}, ${decl.dtype} expected`, { hint: `convert it with .astype(np.${decl.dtype})` });
-    const dims = decl.dims ?? [];
-    if (a.shape.length !== decl.axes.length + dims.length) {
-      fail('E_ARG_SHAPE', `field '${decl.name}' has ${a.shape.length} dimensions, ${decl.axes.length + dims.length} expected (${describeAxes(decl)})`, { hint: dims.length ? 'pass an array with one dimension per field axis, then its data dimensions' : 'pass an array with one dimension per field axis' });
-    }
-    const trailing = a.shape.slice(decl.axes.length);
-    if (trailing.some((n, d) => n !== dims[d])) {
-      fail('E_ARG_SHAPE', `field '${decl.name}' has data dimensions (${trailing.join(', ')}), (${dims.join(', ')}) expected`, { hint: 'pass an array whose last dimensions are the data dimensions of its Field[...] type' });
-    }
-    let data: ArrayState['data'];
-    if (a.data instanceof BigInt64Array) data = Float64Array.from(a.data, (x) => Number(x));
-    else data = a.data as ArrayState['data'];
-    this.arrays.set(decl.name, { decl, data, shape: a.shape, strides: contiguousStrides(a.shape), origin: [], axes: axisMap(decl), source: a });
-  }
 
   private allocArray(decl: ArrayDecl): void {
     const shape = decl.shape!.map((e) => this.evalHost(e));
@@ -182,12 +148,6 @@ export class Interpreter {
     this.arrays.set(decl.name, { decl, data: arr.data as ArrayState['data'], shape, strides: contiguousStrides(shape), origin: [], axes: axisMap(decl) });
   }
 
-  private writeBack(st: ArrayState): void {
-    if (st.source && st.source.data instanceof BigInt64Array) {
-      const src = st.source.data;
-      for (let n = 0; n < src.length; n++) src[n] = BigInt(st.data[n]);
-    }
-  }
 
   // ---- program level ----
 
@@ -280,34 +240,11 @@ export class Interpreter {
    * afresh in every tile (zero-filled, or poisoned where analysis says they need not be).
    */
   private tiles(tile: Tiling, loops: ((clip: Clip | undefined) => void)[]): void {
-    const [ti, tj] = tile.size;
-    const tk = tile.k ?? Infinity;
-    const [d0, d1, d2] = this.domain;
-    // one tile at least: nests grown by extents can have points even on an empty domain
-    const nti = Math.max(1, Math.ceil(d0 / ti));
-    const ntj = Math.max(1, Math.ceil(d1 / tj));
-    const ntk = tile.k ? Math.max(1, Math.ceil(d2 / tk)) : 1;
     const locals = tile.local.map((l) => ({ st: this.arrays.get(l.name)!, zeroFill: l.zeroFill }));
-    for (let a = 0; a < nti; a++) {
-      for (let b = 0; b < ntj; b++) {
-        for (let c = 0; c < ntk; c++) {
-          for (const { st, zeroFill } of locals) st.data.fill((zeroFill ? 0 : poison(st.decl.dtype)) as never);
-          const clip: Clip = {
-            ij: (h, [ilo, ihi, jlo, jhi]) => {
-              const g = h.grow ?? [0, 0, 0, 0];
-              return [
-                a === 0 ? ilo : Math.max(ilo, a * ti - g[0]),
-                a === nti - 1 ? ihi : Math.min(ihi, (a + 1) * ti + g[1]),
-                b === 0 ? jlo : Math.max(jlo, b * tj - g[2]),
-                b === ntj - 1 ? jhi : Math.min(jhi, (b + 1) * tj + g[3]),
-              ];
-            },
-            k: (klo, khi) => [c === 0 ? klo : Math.max(klo, c * tk), c === ntk - 1 ? khi : Math.min(khi, (c + 1) * tk)],
-          };
-          for (const run of loops) run(clip);
-        }
-      }
-    }
+    forEachTileClip(tile, this.domain, (clip) => {
+      for (const { st, zeroFill } of locals) st.data.fill((zeroFill ? 0 : poison(st.decl.dtype)) as never);
+      for (const run of loops) run(clip);
+    });
   }
 
   /** Compiles a vertical loop; the runner takes the tile's clip of nest ranges, if any. */
@@ -532,11 +469,3 @@ export class Interpreter {
   }
 }
 
-/** `IJK` or `IJK, data (3, 2)`: what an array's dimensions are, for messages. */
-function describeAxes(decl: ArrayDecl): string {
-  return [decl.axes || 'no spatial axis', ...(decl.dims ? [`data (${decl.dims.join(', ')})`] : [])].join(', ');
-}
-
-function axisMap(decl: ArrayDecl): number[] {
-  return [...decl.axes].map((a) => 'IJK'.indexOf(a));
-}

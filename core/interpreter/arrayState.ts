@@ -1,0 +1,54 @@
+import { fail } from '../diagnostics.js';
+import type { ArrayDecl, DType } from '../ir/types.js';
+import { contiguousStrides, type NDArray } from '../runtime/ndarray.js';
+
+/** The interpreter's working copy of one array: its data, layout and where it came from. */
+export interface ArrayState {
+  decl: ArrayDecl;
+  /** Working data as doubles (int64 and bool converted in and out). */
+  data: Float64Array | Int32Array | Uint8Array | Float32Array;
+  shape: number[];
+  strides: number[];
+  /** index into the compute point per array axis; set by each launch */
+  origin: number[];
+  /** point axis (0=i,1=j,2=k) of each array axis */
+  axes: number[];
+  source?: NDArray;
+}
+
+/** What memory nobody zeroed holds in the oracle: a value no correct program can depend on. */
+export function poison(dtype: DType): number {
+  return dtype.startsWith('float') ? NaN : dtype === 'bool' ? 1 : -987654;
+}
+
+/** A caller's array bound to its declaration, checked (dtype, rank, data dimensions); int64 is worked on as doubles. */
+export function boundArray(decl: ArrayDecl, a: NDArray): ArrayState {
+  if (a.dtype !== decl.dtype) fail('E_ARG_DTYPE', `field '${decl.name}' has dtype ${a.dtype}, ${decl.dtype} expected`, { hint: `convert it with .astype(np.${decl.dtype})` });
+  const dims = decl.dims ?? [];
+  if (a.shape.length !== decl.axes.length + dims.length) {
+    fail('E_ARG_SHAPE', `field '${decl.name}' has ${a.shape.length} dimensions, ${decl.axes.length + dims.length} expected (${describeAxes(decl)})`, { hint: dims.length ? 'pass an array with one dimension per field axis, then its data dimensions' : 'pass an array with one dimension per field axis' });
+  }
+  const trailing = a.shape.slice(decl.axes.length);
+  if (trailing.some((n, d) => n !== dims[d])) {
+    fail('E_ARG_SHAPE', `field '${decl.name}' has data dimensions (${trailing.join(', ')}), (${dims.join(', ')}) expected`, { hint: 'pass an array whose last dimensions are the data dimensions of its Field[...] type' });
+  }
+  const data = a.data instanceof BigInt64Array ? Float64Array.from(a.data, (x) => Number(x)) : (a.data as ArrayState['data']);
+  return { decl, data, shape: a.shape, strides: contiguousStrides(a.shape), origin: [], axes: axisMap(decl), source: a };
+}
+
+/** Copies int64 results back into the caller's array (the others were worked on in place). */
+export function writeBack(st: ArrayState): void {
+  if (st.source && st.source.data instanceof BigInt64Array) {
+    const src = st.source.data;
+    for (let n = 0; n < src.length; n++) src[n] = BigInt(st.data[n]);
+  }
+}
+
+/** `IJK` or `IJK, data (3, 2)`: what an array's dimensions are, for messages. */
+export function describeAxes(decl: ArrayDecl): string {
+  return [decl.axes || 'no spatial axis', ...(decl.dims ? [`data (${decl.dims.join(', ')})`] : [])].join(', ');
+}
+
+export function axisMap(decl: ArrayDecl): number[] {
+  return [...decl.axes].map((a) => 'IJK'.indexOf(a));
+}
