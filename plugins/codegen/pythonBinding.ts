@@ -1,5 +1,6 @@
 import type { DType } from '../../core/ir/types.js';
 import type { ProgramSignature } from '../../core/runtime/NativeLibrary.js';
+import { arrayWatchSupport } from './pythonArrayWatch.js';
 import { deviceArrayCheck, deviceMethods } from './pythonDeviceArrays.js';
 
 /**
@@ -140,86 +141,11 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
   }
   add(0, '');
   add(0, '');
-  if (!cuda) {
-    add(0, '# numpy\'s PyArrayObject_fields from `data` to `flags` (data, nd, dimensions, strides, base,');
-    add(0, '# descr, flags), right after the object header; dimensions and strides share one block');
-    add(0, '_HEAD = _struct.Struct("@PiPPPPi")');
-    add(0, '_INTP = _struct.calcsize("@n")');
-    add(0, '_CPYTHON = _sys.implementation.name == "cpython"');
-    add(0, '_orch_id = id');
-    add(0, '');
-    add(0, '');
-    add(0, 'class _OrchWatch(_ct.Structure):');
-    add(1, '"""orch_watch (orch_runtime.h): what <sym>_run_bound compares for one bound field."""');
-    add(1, '_fields_ = [("object", _ct.c_void_p), ("head", _ct.c_void_p), ("head_saved", _ct.c_void_p), ("head_size", _ct.c_int64),');
-    add(1, '           ("block", _ct.c_void_p), ("block_saved", _ct.c_void_p), ("block_size", _ct.c_int64)]');
-    add(0, '');
-    add(0, '');
-    add(0, 'class _OrchBound(_ct.Structure):');
-    add(1, '"""orch_bound (orch_runtime.h): the bound call <sym>_run_bound makes."""');
-    add(1, '_fields_ = [("handle", _ct.c_void_p), ("args", _ct.c_void_p), ("watch", _ct.c_void_p), ("count", _ct.c_int64)]');
-    add(0, '');
-    add(0, '');
-    add(0, 'def _orch_tuple_items():');
-    add(1, '"""Offset of a tuple\'s item pointers from its address (CPython), checked on a sample;');
-    add(1, '-1 where they are not laid out so: then every call takes the checks in Python."""');
-    add(1, 'if not _CPYTHON:');
-    add(2, 'return -1');
-    add(1, 'sample = (_OrchWatch, _struct)');
-    add(1, 'offset = tuple.__basicsize__');
-    add(1, 'if _struct.unpack("@2P", _ct.string_at(id(sample) + offset, 2 * _INTP)) != (id(sample[0]), id(sample[1])):');
-    add(2, 'return -1');
-    add(1, 'return offset');
-    add(0, '');
-    add(0, '');
-    add(0, '_TUPLE_ITEMS = _orch_tuple_items()');
-    add(0, '');
-    add(0, '');
-    add(0, 'def _orch_rebind(_objects):');
-    add(1, '"""Stands in for run_bound where it cannot be used: always \'an argument changed\'."""');
-    add(1, 'return -1');
-    add(0, '');
-    add(0, '');
-  }
+  if (!cuda) for (const line of arrayWatchSupport()) add(0, line);
   add(0, 'def _orch_closed(*_args):');
   add(1, `raise RuntimeError(f"{_orch_SIGNATURE['program']}: the library was closed; open the program again to call it")`);
   add(0, '');
   add(0, '');
-  if (!cuda) {
-    add(0, 'class _Attributes:');
-    add(1, '"""What a call compares for a bound array where its numpy header cannot be read (not');
-    add(1, 'CPython, or a numpy struct laid out otherwise): the same facts, through attributes."""');
-    add(0, '');
-    add(1, 'def __init__(self, value):');
-    add(2, 'self._value = value');
-    add(0, '');
-    add(1, '@property');
-    add(1, 'def raw(self):');
-    add(2, 'v = self._value');
-    add(2, 'return v.shape, v.strides, v.dtype, v.flags.writeable, v.ctypes.data');
-    add(0, '');
-    add(0, '');
-    add(0, 'class _NoBlock:');
-    add(1, 'raw = b""');
-    add(0, '');
-    add(0, '');
-    add(0, 'def _orch_watch(value, data):');
-    add(1, '"""(header view, its bytes, dims/strides block view, its bytes) of a bound array: any');
-    add(1, 'in-place change (shape, strides, dtype, resize, data, flags) changes these bytes. The');
-    add(1, 'views are read only while the binding holds the array, and the block only while the');
-    add(1, 'header, which points to it, is unchanged. The layout is checked against the attributes."""');
-    add(1, 'if _CPYTHON:');
-    add(2, 'head = (_ct.c_char * _HEAD.size).from_address(id(value) + object.__basicsize__)');
-    add(2, 'ptr, nd, dims, strides, _base, descr, _flags = _HEAD.unpack(head.raw)');
-    add(2, 'if ptr == data and nd == value.ndim and descr == id(value.dtype) and strides == dims + nd * _INTP:');
-    add(3, 'block = (_ct.c_char * (2 * nd * _INTP)).from_address(dims)');
-    add(3, 'if _struct.unpack(f"@{2 * nd}n", block.raw) == value.shape + value.strides:');
-    add(4, 'return head, head.raw, block, block.raw');
-    add(1, 'probe = _Attributes(value)');
-    add(1, 'return probe, probe.raw, _NoBlock, b""');
-    add(0, '');
-    add(0, '');
-  }
   add(0, 'class Program:');
   add(1, `"""Program ${JSON.stringify(signature.program)}(${doc})."""`);
   add(0, '');

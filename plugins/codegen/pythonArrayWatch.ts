@@ -1,0 +1,88 @@
+/**
+ * The part of the generated Python binding (pythonBinding.ts) behind the C fast path of a
+ * CPU build: the ctypes mirrors of `orch_watch`/`orch_bound` (orch_runtime.h), where a
+ * tuple's item pointers sit (CPython), and `_orch_watch`, the snapshot of a bound array's
+ * numpy header and dims/strides block that `<sym>_run_bound` compares as bytes. Where the
+ * header cannot be read (not CPython, another numpy layout) the same facts come through
+ * attributes, and every call takes the checks in Python.
+ */
+
+const pad = (indent: number, text: string) => (text ? '    '.repeat(indent) + text : '');
+
+/** Python source, module level, for CPU bindings. */
+export function arrayWatchSupport(): string[] {
+  return [
+    '# numpy\'s PyArrayObject_fields from `data` to `flags` (data, nd, dimensions, strides, base,',
+    '# descr, flags), right after the object header; dimensions and strides share one block',
+    '_HEAD = _struct.Struct("@PiPPPPi")',
+    '_INTP = _struct.calcsize("@n")',
+    '_CPYTHON = _sys.implementation.name == "cpython"',
+    '_orch_id = id',
+    '',
+    '',
+    'class _OrchWatch(_ct.Structure):',
+    pad(1, '"""orch_watch (orch_runtime.h): what <sym>_run_bound compares for one bound field."""'),
+    pad(1, '_fields_ = [("object", _ct.c_void_p), ("head", _ct.c_void_p), ("head_saved", _ct.c_void_p), ("head_size", _ct.c_int64),'),
+    pad(1, '           ("block", _ct.c_void_p), ("block_saved", _ct.c_void_p), ("block_size", _ct.c_int64)]'),
+    '',
+    '',
+    'class _OrchBound(_ct.Structure):',
+    pad(1, '"""orch_bound (orch_runtime.h): the bound call <sym>_run_bound makes."""'),
+    pad(1, '_fields_ = [("handle", _ct.c_void_p), ("args", _ct.c_void_p), ("watch", _ct.c_void_p), ("count", _ct.c_int64)]'),
+    '',
+    '',
+    'def _orch_tuple_items():',
+    pad(1, '"""Offset of a tuple\'s item pointers from its address (CPython), checked on a sample;'),
+    pad(1, '-1 where they are not laid out so: then every call takes the checks in Python."""'),
+    pad(1, 'if not _CPYTHON:'),
+    pad(2, 'return -1'),
+    pad(1, 'sample = (_OrchWatch, _struct)'),
+    pad(1, 'offset = tuple.__basicsize__'),
+    pad(1, 'if _struct.unpack("@2P", _ct.string_at(id(sample) + offset, 2 * _INTP)) != (id(sample[0]), id(sample[1])):'),
+    pad(2, 'return -1'),
+    pad(1, 'return offset'),
+    '',
+    '',
+    '_TUPLE_ITEMS = _orch_tuple_items()',
+    '',
+    '',
+    'def _orch_rebind(_objects):',
+    pad(1, '"""Stands in for run_bound where it cannot be used: always \'an argument changed\'."""'),
+    pad(1, 'return -1'),
+    '',
+    '',
+    'class _Attributes:',
+    pad(1, '"""What a call compares for a bound array where its numpy header cannot be read (not'),
+    pad(1, 'CPython, or a numpy struct laid out otherwise): the same facts, through attributes."""'),
+    '',
+    pad(1, 'def __init__(self, value):'),
+    pad(2, 'self._value = value'),
+    '',
+    pad(1, '@property'),
+    pad(1, 'def raw(self):'),
+    pad(2, 'v = self._value'),
+    pad(2, 'return v.shape, v.strides, v.dtype, v.flags.writeable, v.ctypes.data'),
+    '',
+    '',
+    'class _NoBlock:',
+    pad(1, 'raw = b""'),
+    '',
+    '',
+    'def _orch_watch(value, data):',
+    pad(1, '"""(header view, its bytes, dims/strides block view, its bytes) of a bound array: any'),
+    pad(1, 'in-place change (shape, strides, dtype, resize, data, flags) changes these bytes. The'),
+    pad(1, 'views are read only while the binding holds the array, and the block only while the'),
+    pad(1, 'header, which points to it, is unchanged. The layout is checked against the attributes."""'),
+    pad(1, 'if _CPYTHON:'),
+    pad(2, 'head = (_ct.c_char * _HEAD.size).from_address(id(value) + object.__basicsize__)'),
+    pad(2, 'ptr, nd, dims, strides, _base, descr, _flags = _HEAD.unpack(head.raw)'),
+    pad(2, 'if ptr == data and nd == value.ndim and descr == id(value.dtype) and strides == dims + nd * _INTP:'),
+    pad(3, 'block = (_ct.c_char * (2 * nd * _INTP)).from_address(dims)'),
+    pad(3, 'if _struct.unpack(f"@{2 * nd}n", block.raw) == value.shape + value.strides:'),
+    pad(4, 'return head, head.raw, block, block.raw'),
+    pad(1, 'probe = _Attributes(value)'),
+    pad(1, 'return probe, probe.raw, _NoBlock, b""'),
+    '',
+    '',
+  ];
+}
