@@ -15,7 +15,7 @@ import { NativeLibrary, type ArgValue, type DeviceArray } from '../core/runtime/
 import { compileCudaLibrary } from '../core/toolchain/nvcc.js';
 import { gt4pyMismatch } from '../test/conformanceKit.js';
 import { callArgs, interpret, interpreterMismatch, runOnDevice } from '../test/deviceRuns.js';
-import { gpuJobs, type GpuJob } from '../test/gpuJobs.js';
+import { eagerLimited, gpuJobs, testConcurrency, type GpuJob } from '../test/gpuJobs.js';
 import { scaledCall, traffic } from './scaledCalls.js';
 
 /**
@@ -133,10 +133,20 @@ const jobs = (await gpuJobs(config)).filter((j) => !opts.only || opts.only.has(j
 const built = new Map<string, EntryResult>();
 const rows: { name: string; result: string }[] = [];
 say('1. every case and fixture on the device vs the interpreter (and GT4Py)');
-for (const job of jobs) {
+// nvcc is the slow part: build concurrently (ORCH_TEST_JOBS, else up to 4 cores), run one at a time.
+const pending = eagerLimited(jobs, testConcurrency(), async (job) => {
+  try {
+    return { entry: await build(job) };
+  } catch (error) {
+    return { error };
+  }
+});
+for (const [n, job] of jobs.entries()) {
   let result: string;
   try {
-    const entry = await build(job);
+    const b = await pending[n];
+    if (!b.entry) throw b.error;
+    const entry = b.entry;
     built.set(job.name, entry);
     const call = job.callFor(entry);
     const lib = NativeLibrary.open(entry.library!, entry.symbol!);
