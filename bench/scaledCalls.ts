@@ -25,7 +25,12 @@ export function traffic(program: Program): { read: Set<string>; written: Set<str
   return { read: new Set([...read].filter((a) => args.has(a))), written: new Set([...written].filter((a) => args.has(a))) };
 }
 
-/** The call with every field tiled to `target` along its axes (keeping each field's offset from the largest), and the domain grown alike. */
+/**
+ * The call with every field tiled to `target` along its spatial axes (keeping each field's
+ * offset from the largest), and the domain grown alike. Data dimensions (the extents after
+ * a field's axes, a GlobalTable's whole shape) keep their size: they are part of the
+ * field's type, not of the domain.
+ */
 export function scaledCall(c: EntryCall, target: [number, number, number]): EntryCall {
   const base = [1, 1, 1];
   for (const p of c.iface.params) {
@@ -37,18 +42,26 @@ export function scaledCall(c: EntryCall, target: [number, number, number]): Entr
     if (p.kind !== 'field') continue;
     const src = c.inputs[p.name];
     const letters = [...(p.axes ?? 'IJK')].map((a) => 'IJK'.indexOf(a));
-    const shape = src.shape.map((d, pos) => Math.max(1, target[letters[pos]] + d - base[letters[pos]]));
-    const count = shape.reduce((a, b) => a * b, 1);
-    const data = makeTypedArray(src.dtype, count);
-    const [s0, s1, s2] = [src.shape[0] ?? 1, src.shape[1] ?? 1, src.shape[2] ?? 1];
-    const [n0, n1, n2] = [shape[0] ?? 1, shape[1] ?? 1, shape[2] ?? 1];
-    const d = data as unknown as { [n: number]: number | bigint };
-    const s = src.data as unknown as ArrayLike<number | bigint>;
-    let o = 0;
-    for (let i = 0; i < n0; i++) for (let j = 0; j < n1; j++) for (let k = 0; k < n2; k++) d[o++] = s[((i % s0) * s1 + (j % s1)) * s2 + (k % s2)];
-    inputs[p.name] = { dtype: src.dtype, shape, data };
+    const shape = src.shape.map((d, pos) => (pos < letters.length ? Math.max(1, target[letters[pos]] + d - base[letters[pos]]) : d));
+    inputs[p.name] = { dtype: src.dtype, shape, data: tiled(src, shape) };
   }
   const domain = c.call.domain?.map((d, a) => Math.max(1, d + target[a] - base[a]));
   return { ...c, inputs, call: { ...c.call, domain } };
 }
 
+/** `src` (C order) repeated periodically to fill `shape` (same rank, C order). */
+function tiled(src: NDArray, shape: readonly number[]): NDArray['data'] {
+  const count = shape.reduce((a, b) => a * b, 1);
+  const data = makeTypedArray(src.dtype, count);
+  const d = data as unknown as { [n: number]: number | bigint };
+  const s = src.data as unknown as ArrayLike<number | bigint>;
+  const rank = shape.length;
+  const idx = new Array<number>(rank).fill(0);
+  for (let o = 0; o < count; o++) {
+    let from = 0;
+    for (let a = 0; a < rank; a++) from = from * src.shape[a] + (idx[a] % src.shape[a]);
+    d[o] = s[from];
+    for (let a = rank - 1; a >= 0 && ++idx[a] === shape[a]; a--) idx[a] = 0;
+  }
+  return data;
+}
