@@ -16,7 +16,7 @@ interface Param {
 
 const int64Param = (name: string, arg = name): Param => ({ type: 'int64_t', name, arg });
 
-const GRID_LIMIT = { x: '2147483647u', y: '65535u', z: '65535u' } as const;
+const GRID_LIMIT = { x: '2147483647u', y: '65535u' } as const;
 type Dim = 'x' | 'y' | 'z';
 
 /** Arrays `body` reads at a variable K offset. */
@@ -153,7 +153,10 @@ export class CudaKernels {
         }
         return serialAxes.length;
       };
-      for (const axis of threadAxes) {
+      // K innermost: a thread walks its K levels with one address increment per array
+      // (the I and J loops run once per thread unless the grid is capped); the order of a
+      // PARALLEL loop's points is free, the IR guarantees they are independent
+      for (const axis of [...threadAxes.filter((a) => a !== 'K'), ...threadAxes.filter((a) => a === 'K')]) {
         const lo = loops.length === 1 || axis === 'K' ? range(axis, 0)[0] : `(${hull(axis, 'lo')})`;
         const hi = loops.length === 1 || axis === 'K' ? range(axis, 0)[1] : `(${hull(axis, 'hi')})`;
         w.open(this.strideLoop(axis, dims[axis], lo, hi));
@@ -216,18 +219,20 @@ export class CudaKernels {
     this.cg.into(kw, body);
     kw.close();
     kw.line('');
-    kw.open(`int ${launcher}(cudaStream_t stream, ${decls}) {`);
+    kw.open(`int ${launcher}(cudaStream_t stream, int sms, ${decls}) {`);
     const n3 = (['x', 'y', 'z'] as const).map((d) => extents[d] ?? '1');
     kw.line(`const int64_t nx = ${n3[0]}, ny = ${n3[1]}, nz = ${n3[2]};`);
     kw.line(`const dim3 block = orch::cuda::fit_block(dim3(${threads.join(', ')}), nx, ny, nz);`);
-    const grid = (['x', 'y', 'z'] as const).map((d) => (extents[d] ? `orch::cuda::blocks(n${d}, block.${d}, ${GRID_LIMIT[d]})` : '1'));
-    kw.line(`const dim3 grid(${grid.join(', ')});`);
+    const [gx, gy] = (['x', 'y'] as const).map((d) => (extents[d] ? `orch::cuda::blocks(n${d}, block.${d}, ${GRID_LIMIT[d]})` : '1u'));
+    kw.line(`const unsigned gx = ${gx}, gy = ${gy};`);
+    // z (K in a PARALLEL kernel) gets only the blocks that fill the device: threads loop over the rest
+    kw.line(`const dim3 grid(gx, gy, ${extents.z ? 'orch::cuda::layers(nz, block, gx * gy, sms)' : '1'});`);
     kw.line(`${kernel}<<<grid, block, 0, stream>>>(${all.map((p) => p.name).join(', ')});`);
     kw.line('return static_cast<int>(cudaGetLastError());');
     kw.close();
     kw.line('');
-    this.declarations.push(`int ${launcher}(cudaStream_t stream, ${decls});`);
-    return `${launcher}(st->stream, ${all.map((p) => p.arg).join(', ')})`;
+    this.declarations.push(`int ${launcher}(cudaStream_t stream, int sms, ${decls});`);
+    return `${launcher}(st->stream, st->multiprocessors, ${all.map((p) => p.arg).join(', ')})`;
   }
 
 

@@ -97,7 +97,7 @@ export class CudaLoops implements LoopStrategy {
   checkArguments(): void {
     this.cg.program.params.forEach((param, n) => {
       if (param.kind !== 'field') return;
-      this.cg.w.line(`if (orch::cuda::check_device_arg(st, ${n}, ${cString(param.name)}, ${this.cg.ids.view(param.name)}.data)) return 1;`);
+      this.cg.w.line(`if (orch::cuda::check_device_arg(st, ${this.label}, ${n}, ${cString(param.name)}, ${this.cg.ids.view(param.name)}.data)) return 1;`);
     });
   }
 
