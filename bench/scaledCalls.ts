@@ -49,19 +49,26 @@ export function scaledCall(c: EntryCall, target: [number, number, number]): Entr
   return { ...c, inputs, call: { ...c.call, domain } };
 }
 
-/** `src` (C order) repeated periodically to fill `shape` (same rank, C order). */
+/** `src` (C order) repeated periodically to fill `shape` (same rank, C order), a row at a time. */
 function tiled(src: NDArray, shape: readonly number[]): NDArray['data'] {
   const count = shape.reduce((a, b) => a * b, 1);
   const data = makeTypedArray(src.dtype, count);
-  const d = data as unknown as { [n: number]: number | bigint };
-  const s = src.data as unknown as ArrayLike<number | bigint>;
   const rank = shape.length;
-  const idx = new Array<number>(rank).fill(0);
-  for (let o = 0; o < count; o++) {
+  if (rank === 0 || count === 0) {
+    if (count) (data as unknown as { set(a: ArrayLike<unknown>): void }).set(src.data as never);
+    return data;
+  }
+  const d = data as unknown as { set(a: ArrayLike<unknown>, at: number): void };
+  const s = src.data as unknown as { subarray(a: number, b: number): ArrayLike<unknown> };
+  const row = shape[rank - 1];
+  const srcRow = src.shape[rank - 1];
+  const idx = new Array<number>(rank - 1).fill(0);
+  for (let o = 0; o < count; o += row) {
     let from = 0;
-    for (let a = 0; a < rank; a++) from = from * src.shape[a] + (idx[a] % src.shape[a]);
-    d[o] = s[from];
-    for (let a = rank - 1; a >= 0 && ++idx[a] === shape[a]; a--) idx[a] = 0;
+    for (let a = 0; a < rank - 1; a++) from = from * src.shape[a] + (idx[a] % src.shape[a]);
+    from *= srcRow;
+    for (let x = 0; x < row; x += srcRow) d.set(s.subarray(from, from + Math.min(srcRow, row - x)), o + x);
+    for (let a = rank - 2; a >= 0 && ++idx[a] === shape[a]; a--) idx[a] = 0;
   }
   return data;
 }
