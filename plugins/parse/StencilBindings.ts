@@ -299,10 +299,16 @@ export abstract class StencilBindings extends ExprLowering {
     const data = ddim && ddim.value.t === 'list' ? this.dataIndex(id, f, ddim.value.elts, ddim.value.loc) : undefined;
     if (data) this.oneComputedIndex(id, data, true, e.loc);
     if (!data && f.dims?.length) this.dataIndex(id, f, [], e.loc);
-    const here: Expr = { kind: 'kindex', dtype: 'int64' };
-    // relative to the binding's own K offset (a helper's argument bound to q[0, 0, 1] still reads absolute levels of q)
-    const kOffset: Expr = { kind: 'binary', op: '-', left: cast(levelExpr, 'int64'), right: b.offset[2] ? { kind: 'binary', op: '+', left: here, right: { kind: 'lit', value: b.offset[2], dtype: 'int64' }, dtype: 'int64' } : here, dtype: 'int64' };
-    return this.read({ kind: 'field', name: b.name, offset: [b.offset[0], b.offset[1], b.offset[2]], kOffset, ...(data ? { data } : {}), loc: e.loc, dtype: f.dtype }, e);
+    if (b.offset[0] !== 0 || b.offset[1] !== 0) {
+      // a helper's argument bound to q[1, 0, 0]: GT4Py's absolute reads are centered in I and J
+      fail('E_OFFSET', `Absolute K index: '${id}' stands for '${b.name}' at an I/J offset, and absolute K reads are centered in I and J`, {
+        loc: e.loc,
+        hint: `pass '${b.name}' itself to the helper, or copy it at its offset into a temporary first`,
+      });
+    }
+    // the read at level - K from the current point, whatever K offset the binding carries
+    const kOffset: Expr = { kind: 'binary', op: '-', left: cast(levelExpr, 'int64'), right: { kind: 'kindex', dtype: 'int64' }, dtype: 'int64' };
+    return this.read({ kind: 'field', name: b.name, offset: [0, 0, 0], kOffset, ...(data ? { data } : {}), loc: e.loc, dtype: f.dtype }, e);
   }
 
   protected override attr(e: Extract<PyExpr, { t: 'attr' }>): Term {

@@ -73,8 +73,15 @@ export abstract class StencilStatements extends StencilAssignments {
       const v = this.constant(args[0], 'the interval');
       if (!(v.k === 'builtin' && v.name === '...')) fail('E_INTERVAL', 'interval takes (...) or (start, end)', { loc: iv.call.loc, hint: 'write interval(...) or interval(start, end)' });
     } else if (args.length === 2) {
+      for (const a of args) this.rejectAxisIndexSyntax(a);
       const lo = this.term(args[0]);
       const hi = this.term(args[1]);
+      if ('c' in lo && lo.c.k === 'none') {
+        fail('E_INTERVAL', 'Invalid interval range specification: an interval starts at a level, not at None', {
+          loc: args[0].loc,
+          hint: 'GT4Py rejects this too: start from the bottom level, interval(0, -1); None ends an interval at the top, interval(1, None)',
+        });
+      }
       if ('r' in lo) runtime.lo = runtimeBound(lo.r, this.fields, args[0].loc);
       else start = this.levelBound(lo.c, args[0], true);
       if ('r' in hi) runtime.hi = runtimeBound(hi.r, this.fields, args[1].loc);
@@ -83,7 +90,7 @@ export abstract class StencilStatements extends StencilAssignments {
       fail('E_INTERVAL', 'interval takes (...) or (start, end)', { loc: iv.call.loc, hint: 'write interval(...) or interval(start, end)' });
     }
     if (intervalMinLevels(start, end) === null) {
-      fail('E_INTERVAL', `${intervalText(start, end)} is empty for every domain`, {
+      fail('E_INTERVAL', `Invalid interval range specification: ${intervalText(start, end)} is empty for every domain`, {
         loc: iv.call.loc,
         length: 'interval'.length,
         hint: 'the start must lie below the end: positive bounds count from the bottom level, negative ones from the top (interval(1, -1) skips both)',
@@ -99,6 +106,23 @@ export abstract class StencilStatements extends StencilAssignments {
     const block = { start, end, body: maskStatements(stmts, runtime, iv.call.loc), loc: iv.call.loc };
     this.runtimeIntervals.add(block);
     return block;
+  }
+
+  /**
+   * `interval(K[2], -1)`: GT4Py takes axis indices in vertical intervals only as externals'
+   * values, never written as a subscript.
+   */
+  protected rejectAxisIndexSyntax(e: PyExpr): void {
+    if (e.t === 'subscript' && e.value.t === 'name') {
+      const base = this.term(e.value);
+      if ('c' in base && base.c.k === 'axis') {
+        fail('E_INTERVAL', `Invalid interval range specification: ${e.value.id}[...] cannot be written in an interval`, {
+          loc: e.loc,
+          hint: `GT4Py rejects this too: write the level as an integer, interval(2, -1), or pass the axis index as an external`,
+        });
+      }
+    }
+    for (const c of pyChildren(e)) this.rejectAxisIndexSyntax(c);
   }
 
   /** Interval blocks whose bounds are (partly) known only at run time. */
@@ -289,7 +313,7 @@ export abstract class StencilStatements extends StencilAssignments {
 function checkIntervalSequence(before: readonly IntervalBlock[], iv: IntervalBlock, order: IterationOrder): void {
   const clash = before.find((o) => intervalsOverlap(o, iv));
   if (clash) {
-    fail('E_INTERVAL_OVERLAP', `${intervalText(iv.start, iv.end)} overlaps ${intervalText(clash.start, clash.end)} (line ${clash.loc.line}) in the same computation`, {
+    fail('E_INTERVAL_OVERLAP', `Overlapping intervals detected: ${intervalText(iv.start, iv.end)} overlaps ${intervalText(clash.start, clash.end)} (line ${clash.loc.line}) in the same computation`, {
       loc: iv.loc,
       length: 'interval'.length,
       hint: 'the intervals of one computation must not share levels: split the work into separate `with computation(...)` blocks, or adjust the bounds',
@@ -298,7 +322,7 @@ function checkIntervalSequence(before: readonly IntervalBlock[], iv: IntervalBlo
   const prev = before[before.length - 1];
   const backward = order === 'BACKWARD';
   if (prev && (backward ? boundRank(iv.start) > boundRank(prev.start) : boundRank(iv.start) < boundRank(prev.start))) {
-    fail('E_INTERVAL_ORDER', `${intervalText(iv.start, iv.end)} comes after ${intervalText(prev.start, prev.end)} but runs before it in a ${order} computation`, {
+    fail('E_INTERVAL_ORDER', `Intervals must be specified in order of execution: ${intervalText(iv.start, iv.end)} comes after ${intervalText(prev.start, prev.end)} but runs before it in a ${order} computation`, {
       loc: iv.loc,
       length: 'interval'.length,
       hint: `write the intervals in the order they run (${backward ? 'top level first' : 'bottom level first'}), as GT4Py requires`,
