@@ -50,6 +50,20 @@ function kCovered(target: Range, writers: Range[]): boolean {
  * writing nest's IJ range and inside the union of the writers' K ranges.
  */
 export function definitelyWritten(name: string, launch: Launch): boolean {
+  return writtenBeforeRead(name, launch, false);
+}
+
+/**
+ * As definitelyWritten, except that reads may also fall outside the writers' IJ range
+ * when every writer covers the same one: such points are never written by the launch, so
+ * an array only this launch touches keeps its initial value there (del-n damping's `tmp`,
+ * read one point beyond the domain that writes it).
+ */
+export function writtenOrUntouched(name: string, launch: Launch): boolean {
+  return writtenBeforeRead(name, launch, true);
+}
+
+function writtenBeforeRead(name: string, launch: Launch, untouchedOutside: boolean): boolean {
   type Site = { v: VLoop; h: HLoop };
   const writers: Site[] = [];
   const readers: { site: Site; offset: [number, number, number]; variableK: boolean }[] = [];
@@ -75,10 +89,13 @@ export function definitelyWritten(name: string, launch: Launch): boolean {
   }
   if (first !== 'write') return false;
   const wk = writers.map((w) => w.v.k);
+  const ij = (w: Site) => JSON.stringify([w.h.i, w.h.j]);
+  const outsideUntouched = untouchedOutside && writers.every((w) => ij(w) === ij(writers[0]));
   for (const { site, offset, variableK } of readers) {
     if (offset[2] !== 0 || variableK) return false;
     if (!kCovered(site.v.k, wk)) return false;
     for (const w of writers) {
+      if (outsideUntouched) continue;
       if (!within(site.h.i, offset[0], w.h.i) || !within(site.h.j, offset[1], w.h.j)) return false;
     }
   }
