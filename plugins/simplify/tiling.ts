@@ -146,7 +146,7 @@ function tileLaunch(l: Launch, program: Program, temporaries: Map<string, Set<La
   const zeroFilled = (name: string) => ({ name, zeroFill: !definitelyWritten(name, grown) });
   const tiled: Launch = { ...grown, tile: { size: l.tile.size, ...k, local: [...local].map(zeroFilled) } };
   if (versioned.size === 0) return { launch: tiled, decls: [] };
-  return versionInPlace(tiled, [...versioned].map((name) => decl.get(name)!), taken);
+  return versionInPlace(tiled, [...versioned].map((name) => decl.get(name)!), taken, cutsAlongK(l));
 }
 
 /**
