@@ -243,6 +243,16 @@ export interface Tiling {
    */
   k?: number;
   local: { name: string; zeroFill: boolean }[];
+  /**
+   * Arrays that outlive the launch but are updated in place and read beyond the tile (see
+   * plugins/simplify/inPlaceVersions.ts). Inside a tile the launch's nests address a
+   * tile-local version of `name`: each tile fills it from `name` over the points it
+   * touches (so nests may over-compute it like a tile-local array) and commits the points
+   * its writer nests own when it ends. Points other tiles read (within the reach of a tile
+   * cut, core/ir/tileVersions.ts) go to the transient `shadow` instead and reach `name`
+   * after every tile has run, so every tile reads its neighbours' input values.
+   */
+  versioned?: { name: string; shadow: string }[];
 }
 
 /**
