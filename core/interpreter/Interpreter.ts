@@ -36,7 +36,7 @@ export interface InterpreterOptions {
 /** A field as a halo exchange sees it (contiguous strides over the array's axes). */
 export interface HaloField {
   name: string;
-  data: Float64Array | Int32Array | Uint8Array | Float32Array;
+  data: Float64Array | Int8Array | Int16Array | Int32Array | Uint8Array | Float32Array;
   shape: number[];
   strides: number[];
 }

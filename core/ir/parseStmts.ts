@@ -1,3 +1,4 @@
+import { DTYPES as ALL_DTYPES } from './dtypes.js';
 import type { Tokens } from './lex.js';
 import { ExprParser, type ExprScope } from './parseExpr.js';
 import type { AxisBound, DType, Expr, HorizontalRegion, HostStmt, RegionAxis, Stmt } from './types.js';
@@ -7,7 +8,7 @@ import type { AxisBound, DType, Expr, HorizontalRegion, HostStmt, RegionAxis, St
  * callback statements, with the small pieces every part of core/ir/parse.ts reads (names
  * from a list, tuples, bounds). `IRParser` (parse.ts) adds declarations and programs.
  */
-const DTYPES = ['float64', 'float32', 'int32', 'int64', 'bool'];
+const DTYPES: string[] = [...ALL_DTYPES];
 
 export class StmtParser {
   protected readonly ex: ExprParser;

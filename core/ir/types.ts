@@ -11,7 +11,7 @@
 
 import type { Code } from '../diagnostics/codes.js';
 
-export type DType = 'float64' | 'float32' | 'int32' | 'int64' | 'bool';
+export type DType = 'float64' | 'float32' | 'int8' | 'int16' | 'int32' | 'int64' | 'bool';
 /** Spatial axes of an array; `''` has none (a GlobalTable: data dimensions only). */
 export type Axes = 'IJK' | 'IJ' | 'IK' | 'JK' | 'I' | 'J' | 'K' | '';
 export type IterationOrder = 'PARALLEL' | 'FORWARD' | 'BACKWARD';

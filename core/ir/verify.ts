@@ -1,3 +1,4 @@
+import { isIntDType } from './dtypes.js';
 import type { CallbackDecl, Expr, HostStmt, PStmt, Program, StencilDef, Stmt } from './types.js';
 
 /**
@@ -10,7 +11,7 @@ export function dataIndexProblem(name: string, dims: readonly number[] | undefin
   for (let d = 0; d < n; d++) {
     const x = data![d];
     const v = typeof x === 'number' ? x : x.kind === 'lit' ? Number(x.value) : null;
-    if (typeof x !== 'number' && x.dtype !== 'int32' && x.dtype !== 'int64') return `data index ${d} of '${name}' is ${x.dtype}, not an integer`;
+    if (typeof x !== 'number' && !isIntDType(x.dtype)) return `data index ${d} of '${name}' is ${x.dtype}, not an integer`;
     if (v !== null && (!Number.isInteger(v) || v < 0 || v >= dims![d])) return `data index ${d} of '${name}' is ${v}, outside [0, ${dims![d]})`;
   }
   return null;
@@ -288,7 +289,7 @@ function checkExpr(e: Expr, where: string, errors: string[], resolve: (e: Expr) 
       break;
     case 'field':
       if (e.kOffset) {
-        expect(e.kOffset.dtype === 'int32' || e.kOffset.dtype === 'int64', `variable K offset of '${e.name}' is ${e.kOffset.dtype}, not an integer`);
+        expect(isIntDType(e.kOffset.dtype), `variable K offset of '${e.name}' is ${e.kOffset.dtype}, not an integer`);
         checkExpr(e.kOffset, where, errors, resolve);
       }
       for (const d of e.data ?? []) checkExpr(d, where, errors, resolve);

@@ -18,7 +18,7 @@ _CALL_CODES = {"E_ARG_SHAPE", "E_ARG_DTYPE", "E_DOMAIN_FIT", "E_DOMAIN_EMPTY", "
 MAGIC = b"ORCH"
 
 #: numpy dtype name -> orch's (others are sent under their numpy name; orch refuses them)
-_DTYPES = {"float64": "float64", "float32": "float32", "int32": "int32", "int64": "int64", "bool": "bool"}
+_DTYPES = {"float64": "float64", "float32": "float32", "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64", "bool": "bool"}
 
 
 def _frame(header, arrays):
