@@ -130,10 +130,11 @@ export class StmtParser {
         const target = t.ident('a statement');
         const dtype = scope.field(target);
         if (!dtype) t.error(`unknown field '${target}'`, targetTok);
-        const kOffset = this.writeOffset();
+        let kVar: Expr | undefined;
+        const kOffset = this.writeOffset(() => (kVar = this.ex.parse(scope, 'int64')));
         const data = this.writeData();
         t.expect('=');
-        out.push({ kind: 'assign', target, value: this.ex.parse(scope, dtype), loc, ...(kOffset ? { kOffset } : {}), ...(data ? { data } : {}) });
+        out.push({ kind: 'assign', target, value: this.ex.parse(scope, dtype), loc, ...(kOffset ? { kOffset } : {}), ...(kVar ? { kVar } : {}), ...(data ? { data } : {}) });
       }
     }
     return out;
@@ -149,13 +150,15 @@ export class StmtParser {
   }
 
   /** `[0, 0, k]` after a written or checked field: the K offset of the write (0 without). */
-  private writeOffset(): number {
+  private writeOffset(variable?: () => void): number {
     if (!this.t.eat('[')) return 0;
     const i = this.t.int();
     this.t.expect(',');
     const j = this.t.int();
     this.t.expect(',');
     const k = this.t.int();
+    // `+ expr`: a K offset computed at the point (assignments only)
+    if (variable && this.t.eat('+')) variable();
     this.t.expect(']');
     if (i !== 0 || j !== 0) this.t.error('a write has a K offset only: write [0, 0, k]');
     return k;

@@ -64,8 +64,12 @@ export function verifyProgram(p: Program): string[] {
         const a = arrays.get(s.target);
         if (!a) errors.push(`${where}: assignment to unknown array '${s.target}'`);
         else if (a.dtype !== s.value.dtype) errors.push(`${where}: ${s.target} is ${a.dtype} but is assigned ${s.value.dtype}`);
-        else if (s.kOffset && !a.axes.includes('K')) errors.push(`${where}: ${s.target} (${a.axes}) is written at a K offset but has no K axis`);
+        else if ((s.kOffset || s.kVar) && !a.axes.includes('K')) errors.push(`${where}: ${s.target} (${a.axes}) is written at a K offset but has no K axis`);
         else if (dataIndexProblem(s.target, a.dims, s.data)) errors.push(`${where}: ${dataIndexProblem(s.target, a.dims, s.data)}`);
+        if (s.kVar) {
+          if (!isIntDType(s.kVar.dtype)) errors.push(`${where}: variable K offset of the write of '${s.target}' is ${s.kVar.dtype}, not an integer`);
+          pointExpr(s.kVar, where, locals);
+        }
         pointExpr(s.value, where, locals);
       } else if (s.kind === 'if' || s.kind === 'while') pointExpr(s.cond, where, locals);
     });

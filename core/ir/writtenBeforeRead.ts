@@ -54,7 +54,7 @@ export function definitelyWritten(name: string, launch: Launch): boolean {
   const writers: Site[] = [];
   const readers: { site: Site; offset: [number, number, number]; variableK: boolean }[] = [];
   let first: 'write' | 'read' | null = null;
-  const shiftedWrite = (stmts: Stmt[]): boolean => someStmt(stmts, (s) => s.kind === 'assign' && s.target === name && !!s.kOffset);
+  const shiftedWrite = (stmts: Stmt[]): boolean => someStmt(stmts, (s) => s.kind === 'assign' && s.target === name && (!!s.kOffset || !!s.kVar));
   const nestedWrite = (stmts: Stmt[]): boolean =>
     stmts.some((s) => stmtLists(s).some((l) => writes(l).has(name)));
   for (const v of launch.loops) {

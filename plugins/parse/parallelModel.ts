@@ -69,6 +69,7 @@ export function checkParallelModel(
       };
       switch (s.kind) {
         case 'assign':
+          if (s.kVar) reads(s.kVar, (f) => checkRead(f, null));
           reads(s.value, (f) => checkRead(f, s.target));
           break;
         case 'if':
