@@ -146,7 +146,7 @@ export const CODES = {
   E_CUDA: { means: 'the CUDA runtime is missing or failed', todo: 'install the CUDA toolkit, or point ORCH_CUDART (or CUDA_HOME) at it' },
   E_NPY_READ: { means: 'an --in file that cannot be read', todo: 'check the path given to --in' },
   E_NPY_FORMAT: { means: 'a file that is not a valid .npy', todo: 'write it with numpy.save' },
-  E_NPY_DTYPE: { means: 'a .npy array of a dtype orch does not support', todo: 'use float64, float32, int32, int64 or bool arrays' },
+  E_NPY_DTYPE: { means: 'a .npy array of a dtype orch does not support', todo: 'use float64, float32, int8, int16, int32, int64 or bool arrays' },
   E_NPY_ORDER: { means: 'a .npy array stored in Fortran order', todo: 'save numpy.ascontiguousarray(a)' },
   E_OUTPUT_WRITE: { means: 'the outputs cannot be written', todo: 'choose a writable --out folder' },
   E_SERVE_PROTOCOL: { means: 'orch serve got bytes that are not a request frame (the Python package and the command line are different versions)', todo: 'install the orch Python package and command line of the same version' },

@@ -118,7 +118,7 @@ function writtenBeforeRead(name: string, launch: Launch, untouchedOutside: boole
   const writers: Site[] = [];
   const readers: { site: Site; offset: [number, number, number]; variableK: boolean }[] = [];
   let first: 'write' | 'read' | null = null;
-  const shiftedWrite = (stmts: Stmt[]): boolean => someStmt(stmts, (s) => s.kind === 'assign' && s.target === name && !!s.kOffset);
+  const shiftedWrite = (stmts: Stmt[]): boolean => someStmt(stmts, (s) => s.kind === 'assign' && s.target === name && (!!s.kOffset || !!s.kVar));
   const nestedWrite = (stmts: Stmt[]): boolean =>
     stmts.some((s) => stmtLists(s).some((l) => writes(l).has(name)));
   for (const [vi, v] of launch.loops.entries()) {
