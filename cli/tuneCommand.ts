@@ -1,6 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fail } from '../core/diagnostics.js';
+import { fail, OrchErrors } from '../core/diagnostics.js';
+import type { Compiler } from '../core/Compiler.js';
+import { writeTunedSchedule } from '../core/cache/tunedSchedules.js';
+import type { Value } from '../core/frontend/values.js';
 import { writeFileAtomic } from '../core/runtime/atomicWrite.js';
 import { Tuner, type TuneResult } from '../core/tune/Tuner.js';
 import { PRESET_NAME, presetFileName, presetModule, tunedPreset } from '../core/tune/tunedPreset.js';
@@ -79,12 +82,13 @@ export async function tuneCommand(opts: TuneOptions): Promise<number> {
   }).run();
   let written: string | undefined;
   if (name !== undefined) written = writePreset(session.config, name, result, file, opts);
+  if (opts.writeCache) written = await writeCache(session.compiler, result, file, session);
   if (opts.json) session.out(JSON.stringify({ ...result, written }));
-  else if (!opts.quiet) session.out(summary(result, written));
+  else if (!opts.quiet) session.out(summary(result, written, opts.writeCache ? `recorded in ${written}: orch build of ${result.entry} with preset ${session.config.preset.name} uses it` : undefined));
   return 0;
 }
 
-function summary(r: TuneResult, written: string | undefined): string {
+function summary(r: TuneResult, written: string | undefined, recorded?: string): string {
   const ms = (s: number | undefined) => `${((s ?? NaN) * 1e3).toFixed(3)} ms`;
   const refused = r.candidates.filter((c) => c.status === 'mismatch').length;
   const c = r.confirmation;
@@ -95,8 +99,27 @@ function summary(r: TuneResult, written: string | undefined): string {
       : `${r.entry}: ${r.best === r.base ? 'the default is the fastest' : `best ${r.best.label}`}, ${ms(r.best.median_s)} median (${ms(r.best.min_s)} .. ${ms(r.best.max_s)})${r.base.status === 'timed' ? '' : '; the default did not match the interpreter'}`,
     `${r.candidates.length} schedule(s) tried in ${r.elapsed_s.toFixed(1)} s${refused ? `, ${refused} refused (differed from the interpreter)` : ''}${r.skipped ? `, ${r.skipped} left untried (budget spent)` : ''}`,
   ];
-  if (written) lines.push(`wrote ${written}`);
+  if (recorded) lines.push(recorded);
+  else if (written) lines.push(`wrote ${written}`);
   return lines.join('\n');
+}
+
+/**
+ * --write-cache: records the winner in the entry's cache folder for this preset
+ * (core/cache/tunedSchedules.ts), then builds the entry the way `orch build` now will, so
+ * that build is a hit. A default that won forgets an earlier record.
+ */
+async function writeCache(compiler: Compiler, result: TuneResult, file: string, values: { externals: Record<string, Value>; defines: Record<string, number | boolean> }): Promise<string> {
+  const root = compiler.cache.store.entryRoot(compiler.moduleRel(file), result.entry);
+  const changed = Object.keys(result.best.changes).length > 0;
+  try {
+    writeTunedSchedule(root, compiler.config.preset.name, changed ? { codegen: result.best.changes, domain: result.domain, tunedAt: new Date().toISOString(), median_s: result.best.median_s, ...(result.base.median_s !== undefined ? { defaultMedian_s: result.base.median_s } : {}) } : null);
+  } catch (e) {
+    fail('E_TUNE_WRITE', `cannot write the tuned schedule into ${root}: ${(e as Error).message}`, { hint: 'make the cache root writable' });
+  }
+  const built = await compiler.build({ modules: [file], entry: result.entry, externals: values.externals, defines: values.defines, mode: 'build' });
+  if (built.errors.length) throw new OrchErrors(built.errors);
+  return path.join(root, 'tuned.json');
 }
 
 function writePreset(config: Awaited<ReturnType<typeof openSession>>['config'], name: string, result: TuneResult, file: string, opts: TuneOptions): string {

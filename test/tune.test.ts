@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -7,9 +7,10 @@ import type { Compiler } from '../core/Compiler.js';
 import type { OrchPlugin } from '../core/config/types.js';
 import { launches } from '../core/ir/visit.js';
 import { PassPlugin } from '../core/PassPlugin.js';
+import { writeTunedSchedule } from '../core/cache/tunedSchedules.js';
 import { Tuner } from '../core/tune/Tuner.js';
 import { presetModule, tunedPreset } from '../core/tune/tunedPreset.js';
-import { stencilModule, TempProject } from './TempProject.js';
+import { STENCIL_HEADER, stencilModule, TempProject } from './TempProject.js';
 
 /**
  * orch tune: a candidate that differs from the interpreter is refused and never written;
@@ -17,6 +18,9 @@ import { stencilModule, TempProject } from './TempProject.js';
  */
 
 const tune = suite('tune');
+
+/** A stencil whose launch is tiled: a temporary read at horizontal offsets. */
+const TILED = `${STENCIL_HEADER}\n\ndef s(a: FloatField, b: FloatField, w: Float):\n    with computation(PARALLEL), interval(...):\n        t = a * w\n        b = t[1, 0, 0] - t[0, -1, 0] + a\n`;
 
 const QUIET = { verifyIR: false, printIrAfter: [], timePasses: false, print: () => undefined };
 
@@ -107,6 +111,56 @@ tune('the preset orch tune writes is the one a later orch build uses', async () 
   assert.is(bad.code, 1, bad.stderr);
   assert.match(bad.stderr, "error E_CONFIG_VALUE: preset 'fast' names backend 'cpux', which orch does not have (in orch.config.ts)");
   assert.match(bad.stderr, "hint: did you mean 'cpu'?");
+});
+
+interface BuildJson {
+  entries: { status: string; key: string; dir: string; reason?: string }[];
+}
+
+function buildInputs(dir: string): { preset: string; codegen: { tile?: unknown }; tuned?: unknown } {
+  return (JSON.parse(readFileSync(path.join(dir, 'build-info.json'), 'utf8')) as { inputs: { preset: string; codegen: { tile?: unknown }; tuned?: unknown } }).inputs;
+}
+
+tune("a schedule recorded in the entry's cache folder is what orch build uses, and part of its key", async () => {
+  const p = new TempProject('tune-record');
+  p.write('m.py', TILED);
+  const plain = JSON.parse((await p.orch(['build', 'm.py', '--json'])).stdout) as BuildJson;
+  assert.is(plain.entries[0].status, 'miss');
+  assert.equal(buildInputs(plain.entries[0].dir).codegen.tile, [4, 32]);
+  // what --write-cache records (an odd tile no preset has, so only the record can have set it)
+  writeTunedSchedule(path.dirname(plain.entries[0].dir), 'cpu', { codegen: { tile: [2, 3] }, domain: [8, 8, 4], tunedAt: new Date().toISOString() });
+  const tuned = JSON.parse((await p.orch(['build', 'm.py', '--json'])).stdout) as BuildJson;
+  assert.is(tuned.entries[0].status, 'miss', 'a new record is a new key: the entry is rebuilt');
+  assert.is.not(tuned.entries[0].key, plain.entries[0].key);
+  const inputs = buildInputs(tuned.entries[0].dir);
+  assert.equal(inputs.codegen.tile, [2, 3]);
+  assert.equal(inputs.tuned, { tile: [2, 3] });
+  const cpp = readFileSync(path.join(tuned.entries[0].dir, readdirSync(tuned.entries[0].dir).find((f) => f.endsWith('.cpp'))!), 'utf8');
+  assert.match(cpp, '+ 1) / 2', 'the generated loops cut tiles of 2 along I');
+  const again = JSON.parse((await p.orch(['build', 'm.py', '--json'])).stdout) as BuildJson;
+  assert.is(again.entries[0].status, 'hit');
+  // the record is per preset: another preset's build ignores it
+  const native = JSON.parse((await p.orch(['build', 'm.py', '--json', '--preset', 'cpu-native'])).stdout) as BuildJson;
+  assert.equal(buildInputs(native.entries[0].dir).codegen.tile, [4, 32]);
+  const run = await p.orch(['run', 'm.py:s', '--mode', 'build-and-run', '--shape', '9,8,3', '--origin', '1,1,0', '--domain', '7,6,3', '--scalars', '{"w": 0.5}', '--check']);
+  assert.is(run.code, 0, run.stderr);
+  assert.match(run.stdout, /cache hit.*\n.*match/);
+});
+
+tune('orch tune --write-cache records the winner, and the next orch build of the entry is a hit on it', async () => {
+  const p = new TempProject('tune-cache');
+  p.write('m.py', stencilModule('s', 'a * w + a[1, 0, 0] - a[0, -1, 0]'));
+  const r = await p.orch(['tune', 'm.py:s', '--domain', '10,9,3', '--halo', '1', '--scalars', '{"w": 0.25}', '--runs', '3', '--budget-s', '5', '--write-cache', '--json']);
+  assert.is(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout) as { written: string; best: { changes: Record<string, unknown> }; bestCodegen: unknown };
+  assert.is(out.written, p.path('.gt_cache_A/m/s/tuned.json'));
+  const recorded = Object.keys(out.best.changes).length > 0;
+  const file = JSON.parse(readFileSync(out.written, 'utf8')) as { presets: Record<string, { codegen: unknown }> };
+  if (recorded) assert.equal(file.presets.cpu.codegen, out.best.changes);
+  else assert.is(file.presets.cpu, undefined, 'a default that won records nothing');
+  const b = JSON.parse((await p.orch(['build', 'm.py', '--json'])).stdout) as BuildJson;
+  assert.is(b.entries[0].status, 'hit', 'tune built the tuned entry already');
+  assert.equal(buildInputs(b.entries[0].dir).codegen, out.bestCodegen);
 });
 
 tune('bad arguments are usage errors (exit 2), checked before anything is built', async () => {

@@ -23,7 +23,7 @@ const compilerSchema = z.strictObject({
   timeoutS: z.number().positive().finite(),
 });
 
-const codegenSchema = z.strictObject({
+export const codegenSchema = z.strictObject({
   loopOrder: z.string().regex(/^(?=.*I)(?=.*J)(?=.*K)[IJK]{3}$/, 'a loop order: I, J and K once each, outermost first, e.g. "KJI"'),
   openmp: z.boolean(),
   lineDirectives: z.boolean(),

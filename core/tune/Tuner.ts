@@ -133,7 +133,12 @@ export class Tuner {
   private skipped = 0;
   private reference: { iface: EntryInterface; args: EntryArgs; expected: Record<string, NDArray> } | undefined;
 
-  constructor(private readonly req: TuneRequest) {}
+  private readonly req: TuneRequest;
+
+  constructor(req: TuneRequest) {
+    // candidates are built as asked: a schedule recorded by an earlier --write-cache would override them
+    this.req = { ...req, pipeline: { ...req.pipeline, ignoreTuned: true } };
+  }
 
   private log(line: string): void {
     this.req.log?.(line);
