@@ -17,7 +17,7 @@ import type { CodegenOptions } from '../core/config/types.js';
  * `npm run bench`: how close the generated code gets to this machine's memory bandwidth,
  * and what orchestration buys. Every ratio is measured in this one run. Not part of CI.
  *
- *   node dist/bench/run.js [--json out.json] [--quick]
+ *   node dist/bench/run.js [--json out.json] [--quick] [--only hdiff,dycore]
  */
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -25,6 +25,8 @@ const repo = path.resolve(here, '../..');
 const args = process.argv.slice(2);
 const jsonOut = args.includes('--json') ? args[args.indexOf('--json') + 1] : undefined;
 const quick = args.includes('--quick');
+/** --only a,b: just these fixtures (checking a change to the bench; the table is meant whole). */
+const only = args.includes('--only') ? new Set(args[args.indexOf('--only') + 1].split(',')) : undefined;
 const work = mkdtempSync(path.join(os.tmpdir(), 'orch-bench-'));
 // the triad is built with -march=native, so the fixtures are too (this machine's own preset)
 const PRESET = process.env.ORCH_BENCH_PRESET ?? 'cpu-native';
@@ -140,7 +142,7 @@ async function main(): Promise<void> {
   const config = await resolveConfig({ configFile: null, preset: PRESET });
   config.cacheRoot = work;
   const rows = [];
-  for (const f of FIXTURES) {
+  for (const f of FIXTURES.filter((x) => !only || only.has(x.name))) {
     const file = path.join(repo, 'fixtures/bench', `${f.name}.py`);
     const compiler = new Compiler(config, { verifyIR: false, printIrAfter: [], timePasses: false, print: () => undefined });
     const built = await compiler.build({ modules: [file], entry: f.name, externals: {}, defines: {}, mode: 'build' });

@@ -17,8 +17,8 @@ export function tunedPreset(base: Preset, name: string, result: TuneResult): Pre
 }
 
 /**
- * The preset as a TypeScript module the config imports: plain data (no imports, so it
- * loads wherever the config does), with a header saying where it came from and how fast
+ * The preset as a TypeScript module the config imports: plain data (its one import is of
+ * a type, so it loads wherever the config does), with a header saying where it came from and how fast
  * the default and the winner ran.
  */
 export function presetModule(preset: Preset, base: Preset, result: TuneResult, command: string): string {
@@ -29,12 +29,17 @@ export function presetModule(preset: Preset, base: Preset, result: TuneResult, c
   const lines = [
     `// Written by \`${command}\` on ${new Date().toISOString()}`,
     `// on ${os.hostname()} (${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.availableParallelism()} cores), from preset '${base.name}'.`,
-    `// ${result.module}:${result.entry} at ${result.domain.join('x')}: ${speed}, median of ${best.runs} calls.`,
+    `// ${result.entry} at ${result.domain.join('x')}: ${speed}, median of ${best.runs} calls.`,
     `// ${result.candidates.length} schedules tried; each matched the interpreter bit for bit before it was timed.`,
     '// Use it in orch.config.ts:',
     `//   import ${preset.name.replace(/[^A-Za-z0-9_]/g, '_')} from './${presetFileName(preset.name)}';`,
     `//   export default defineConfig({ preset: ${preset.name.replace(/[^A-Za-z0-9_]/g, '_')} });`,
-    `export default ${JSON.stringify({ ...data, plugins: [] }, null, 2)};`,
+    // a type-only import: erased when the config loads, there for the editor and tsc
+    "import type { Preset } from 'orch';",
+    '',
+    `const preset: Preset = ${JSON.stringify({ ...data, plugins: [] }, null, 2)};`,
+    '',
+    'export default preset;',
     '',
   ];
   return lines.join('\n');
