@@ -86,6 +86,8 @@ export class StencilByStencil {
         return this.scalars.get(e.name)!;
       case 'shape':
         return this.arrays.get(e.name)!.shape[e.axis];
+      case 'kindex':
+        throw new Error('the stencil-by-stencil baseline does not read the K index');
       case 'cast':
         return e.dtype.startsWith('int') ? Math.trunc(this.eval(e.arg)) : this.eval(e.arg);
       case 'unary':
