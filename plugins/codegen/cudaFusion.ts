@@ -15,11 +15,11 @@ export interface FusedLoop {
  * point, in IR order. Separate kernels finish one loop everywhere before the next starts;
  * one kernel only keeps the order within a point. That is the same only when no array that
  * one loop writes and another reads or writes is accessed anywhere but at the point itself:
- * every read of it at offset (0, 0, 0), no write at a K offset, no variable-K or computed
- * data index. Arrays written must have I, J and K (a thread per point; an IJ field written
- * over K keeps its own kernel with K in the thread), and nothing that records errors
- * (debug checks, variable-K reads, bounded while loops) joins, so its messages keep their
- * order.
+ * every read of it at offset (0, 0, 0), no write at a K offset (constant or variable), no
+ * variable-K or computed data index. Arrays written must have I, J and K (a thread per
+ * point; an IJ field written over K keeps its own kernel with K in the thread), and nothing
+ * that records errors (debug checks, variable-K reads, bounded while loops) joins, so its
+ * messages keep their order.
  *
  * What it saves: a launch per loop, and the re-read of what the earlier loop wrote (the
  * thread still has it), e.g. fixtures/diffusion's vertical_smooth intervals and blend.
@@ -33,7 +33,7 @@ export function fusable(group: readonly FusedLoop[], next: FusedLoop, axesOf: (a
   for (const body of bodies) {
     if (checkTargets(body).size || hasWhileLoop(body)) return false;
     if (reads(body).some((r) => r.variableK || r.computedData)) return false;
-    if (someStmt(body, (s) => s.kind === 'assign' && !!s.kOffset)) return false;
+    if (someStmt(body, (s) => s.kind === 'assign' && (!!s.kOffset || !!s.kVar))) return false;
     for (const name of writes(body)) if (![...'IJK'].every((a) => axesOf(name).includes(a))) return false;
   }
   const before = group.flatMap((l) => l.h.body);
