@@ -37,6 +37,7 @@ test('a loop that touches what another writes anywhere but at the point keeps it
   assert.not.ok(fusable([write], loop([assign('out', fld('tmp', [0, 0, 1]))]), axesOf), 'reads the level above');
   assert.not.ok(fusable([loop([assign('out', fld('q', [-1, 0, 0]))])], loop([assign('q', fld('tmp'))]), axesOf), 'writes what the earlier loop read off its point');
   assert.not.ok(fusable([write], loop([assign('tmp', fld('q'), 1)]), axesOf), 'a write at a K offset');
+  assert.not.ok(fusable([write], loop([{ ...assign('tmp', fld('q')), kVar: int(1) } as Stmt]), axesOf), 'a write at a variable K offset');
   assert.not.ok(fusable([write], loop([assign('plane', fld('q'))]), axesOf), 'an IJ field written over K');
   assert.not.ok(fusable([write], loop([assign('out', fld('tmp'))], 'FORWARD'), axesOf), 'a K sweep');
   const varK: Expr = { kind: 'field', name: 'q', offset: [0, 0, 0], kOffset: int(1), dtype: 'float64' };
