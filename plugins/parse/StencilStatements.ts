@@ -9,7 +9,7 @@ import { placeholderModule } from './StencilBindings.js';
 import { StencilAssignments } from './StencilAssignments.js';
 import { cast } from './typeRules.js';
 import { describeValue, type Value } from '../../core/frontend/values.js';
-import { maskStatements, runtimeBound, type RuntimeBounds } from './runtimeInterval.js';
+import { maskStatements, runtimeBound, scalarBounds, type RuntimeBounds } from './runtimeInterval.js';
 
 /**
  * Statements of a stencil: computation and interval blocks, horizontal regions, `if`,
@@ -103,7 +103,9 @@ export abstract class StencilStatements extends StencilAssignments {
     this.pre = saved;
     checkParallelModel(stmts, order, this.fields, (x) => this.readLocs.get(x));
     if (!runtime.lo && !runtime.hi) return { start, end, body: stmts, loc: iv.call.loc };
-    const block = { start, end, body: maskStatements(stmts, runtime, iv.call.loc), loc: iv.call.loc };
+    const block: IntervalBlock = { start, end, body: maskStatements(stmts, runtime, iv.call.loc), loc: iv.call.loc };
+    // bounds from scalars are checked against the call's domain (expandStencil); a field's differ per column
+    if (scalarBounds(runtime)) block.runtime = structuredClone(runtime);
     this.runtimeIntervals.add(block);
     return block;
   }
