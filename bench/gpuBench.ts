@@ -8,6 +8,7 @@ import { NATIVE_DIR } from '../core/cache/hashing.js';
 import { resolveCudaArch } from '../core/config/cudaArch.js';
 import { resolveConfig } from '../cli/toolset.js';
 import { formatDiagnostic, OrchError } from '../core/diagnostics.js';
+import { hostCallbacks } from '../core/runtime/hostCallbacks.js';
 import { CudaRuntime } from '../core/runtime/CudaRuntime.js';
 import { layoutStrides, stageOnDevice, type DeviceArgs } from '../core/runtime/deviceArgs.js';
 import { bytesPerElement } from '../core/runtime/ndarray.js';
@@ -198,6 +199,8 @@ for (const job of jobs) {
   const { read, written } = traffic(entry.program);
   const lib = NativeLibrary.open(entry.library!, entry.symbol!);
   try {
+    // programs with host callbacks (p04's cfl_substeps) call them on every run
+    if (entry.iface?.callbacks?.length) lib.setCallbacks(hostCallbacks(entry.iface));
     for (const shape of opts.shapes) {
       const call = scaledCall(job.callFor(entry), shape);
       let staged: DeviceArgs | undefined;
