@@ -1,4 +1,4 @@
-import { execa, type Result } from 'execa';
+import type { Result } from 'execa';
 import { fail } from '../diagnostics.js';
 
 /** The default compile timeout: generous, so only a hung compiler reaches it. */
@@ -31,6 +31,8 @@ function onSignal(signal: NodeJS.Signals): void {
  */
 export async function runCompiler(file: string, args: string[], opts: { cwd: string; timeoutS?: number; all?: boolean }): Promise<Result<{ encoding: 'utf8'; all: boolean; reject: false; stdin: 'ignore' }>> {
   const timeoutS = opts.timeoutS ?? DEFAULT_COMPILE_TIMEOUT_S;
+  // imported when a build compiles, not at every start: a cache hit never needs it
+  const { execa } = await import('execa');
   const child = execa(file, args, { cwd: opts.cwd, reject: false, stdin: 'ignore', encoding: 'utf8', all: opts.all ?? false, detached: true });
   const pid = child.pid;
   let timedOut = false;
