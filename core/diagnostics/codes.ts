@@ -1,4 +1,5 @@
-import { OrchError, type Diagnostic } from '../diagnostics.js';
+import { didYouMean, OrchError, type Diagnostic } from '../diagnostics.js';
+import type { SourceLoc } from '../ir/types.js';
 
 /** What a code means to a user, and what to do about it (the table of docs/troubleshooting.md). */
 interface CodeInfo {
@@ -216,6 +217,24 @@ export function cacheMiss(entry: string, reason: string | undefined, build: stri
 export function notIntegers(option: 'shape' | 'domain' | 'origin', text: string): OrchError {
   const code = ({ shape: 'E_USAGE_SHAPE', domain: 'E_USAGE_DOMAIN', origin: 'E_USAGE_ORIGIN' } as const)[option];
   return new OrchError(diagnostic(code, `--${option} expects integers separated by commas, got '${text}'`, { hint: `write --${option} 1,2,3` }));
+}
+
+// Calls in modules: the frontend's stencil, function, callback and program calls.
+
+/** E_CALL_ARGS: a keyword argument the callee has no parameter for; suggests the nearest of `candidates`, else lists `params`. */
+export function noSuchParameter(callee: string, kw: { name: string | null; loc: SourceLoc }, params: readonly string[], candidates: readonly string[] = params): OrchError {
+  const guess = didYouMean(kw.name ?? '', candidates);
+  return new OrchError(diagnostic('E_CALL_ARGS', `${callee}() has no parameter '${kw.name}'`, { loc: kw.loc, hint: guess ? `did you mean '${guess}'?` : `parameters: ${params.join(', ')}` }));
+}
+
+/** E_CALL_ARGS: more positional arguments than the callee has parameters. */
+export function tooManyArguments(callee: string, takes: number, got: number, loc: SourceLoc, hint: string): OrchError {
+  return new OrchError(diagnostic('E_CALL_ARGS', `${callee}() takes ${takes} arguments, got ${got}`, { loc, hint }));
+}
+
+/** E_ARG_MISSING: a call leaves out a parameter that has no default. */
+export function missingArgument(callee: string, param: string, loc: SourceLoc, hint = `pass ${param}=...`): OrchError {
+  return new OrchError(diagnostic('E_ARG_MISSING', `${callee}() is missing argument '${param}'`, { loc, hint }));
 }
 
 /** The table of docs/troubleshooting.md. */
