@@ -1,16 +1,17 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Compiler, type BuildRequest, type EntryResult } from '../core/Compiler.js';
 import type { ResolvedConfig } from '../core/config/types.js';
 import type { Diagnostic } from '../core/diagnostics.js';
-import { caseCall, caseInputs, caseRequest, conformanceCases, fixtureModules, type ConformanceCase } from './conformanceKit.js';
+import { caseCall, caseInputs, caseRequest, conformanceCases, fixtureModules, FIXTURES_DIR, type ConformanceCase } from './conformanceKit.js';
+import { readCaseSpec } from './caseFolder.js';
 import { fixtureCall, type EntryCall } from './deviceRuns.js';
 import { parseExternals } from '../core/frontend/externalsJson.js';
 
 /**
- * The entries the GPU tests build: every conformance case, and every entry of every
- * fixture module, each with the call it is checked with.
+ * The entries the GPU tests build: every conformance case, every language fixture, and
+ * every entry of every other fixture module, each with the call it is checked with.
  */
 
 /**
@@ -37,6 +38,15 @@ export async function gpuJobs(config: ResolvedConfig): Promise<GpuJob[]> {
     case: c,
     callFor: (e) => ({ iface: e.iface!, program: e.program!, inputs: caseInputs(c), call: caseCall(c) }),
   }));
+  // orch's language fixtures are case folders like the conformance kit's, their expected
+  // outputs from numpy references
+  const language = path.join(FIXTURES_DIR, 'language');
+  for (const name of readdirSync(language).sort()) {
+    const dir = path.join(language, name);
+    if (!existsSync(path.join(dir, 'case.json'))) continue;
+    const c: ConformanceCase = { name: `language ${name}`, dir, spec: readCaseSpec(dir) };
+    jobs.push({ name: c.name, request: caseRequest(c), case: c, callFor: (e) => ({ iface: e.iface!, program: e.program!, inputs: caseInputs(c), call: caseCall(c) }) });
+  }
   // Fixture modules may hold several entries: list them with an IR-only build.
   const lister = new Compiler(config, { verifyIR: false, printIrAfter: [], timePasses: false, stopAfter: 'parse', print: () => undefined });
   // Not callable generically here: fixtures/layouts needs a layout's region externals

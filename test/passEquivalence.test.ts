@@ -17,7 +17,7 @@ import { syntheticInputs } from '../core/runtime/syntheticInputs.js';
 import { parseExternals } from '../core/frontend/externalsJson.js';
 
 /**
- * Every optimizing pass preserves results: on every conformance case and bench fixture the
+ * Every optimizing pass preserves results: on every conformance case, language fixture and bench fixture the
  * interpreter gives bitwise the same outputs with all passes off, with each pass alone,
  * and with all of them on (the default).
  */
@@ -59,6 +59,26 @@ for (const c of existsSync(casesDir) ? readdirSync(casesDir).sort() : []) {
   const spec = JSON.parse(readFileSync(path.join(dir, 'case.json'), 'utf8'));
   targets.push({
     name: c,
+    file: path.join(dir, 'module.py'),
+    entry: spec.entry,
+    externals: spec.externals ?? {},
+    defines: spec.compiletime ?? {},
+    inputs: () => ({
+      fields: Object.fromEntries(readdirSync(path.join(dir, 'in')).map((f) => [f.replace(/\.npy$/, ''), readNpy(path.join(dir, 'in', f))])),
+      scalars: spec.scalars ?? {},
+      origin: spec.origin,
+      domain: spec.domain,
+    }),
+  });
+}
+// orch's language fixtures (case folders, like the conformance kit's)
+const languageDir = path.resolve(here, '../../fixtures/language');
+for (const c of readdirSync(languageDir).sort()) {
+  const dir = path.join(languageDir, c);
+  if (!existsSync(path.join(dir, 'case.json'))) continue;
+  const spec = JSON.parse(readFileSync(path.join(dir, 'case.json'), 'utf8'));
+  targets.push({
+    name: `language ${c}`,
     file: path.join(dir, 'module.py'),
     entry: spec.entry,
     externals: spec.externals ?? {},

@@ -52,7 +52,7 @@ export const CODES = {
   E_REGION: { means: 'a horizontal(region[...]) orch cannot read', todo: 'write region[i_start, :] or region[i_start - 1 : i_start + 1, j_end]' },
   E_DATA_DIMS: { means: 'a field with data dimensions indexed or assigned in a way GT4Py does not define (wrong index count, index out of range, mismatched extents)', todo: 'index every data dimension within its extent, or assign whole fields of the same data dimensions' },
   E_OFFSET: { means: 'a field access with the wrong number or kind of offsets', todo: 'give one offset per axis of the field' },
-  E_AXIS_VALUE: { means: 'an axis (I, J, K) used as a value', todo: 'use the index builtins, or pass the value as a scalar' },
+  E_AXIS_VALUE: { means: 'the axis I or J used as a value, or K outside a stencil', todo: 'read only K as a value, inside a stencil; pass other indices in an int field or a scalar' },
   E_NOT_A_FIELD: { means: 'a field was expected', todo: 'pass a field argument or a temporary' },
   E_ANNOTATION: { means: 'a type annotation where only a new temporary may carry one', todo: 'declare the temporary first, then assign at an offset' },
   E_TEMP_AXES: { means: 'a temporary declared with axes other than IJK or IJ', todo: 'type temporaries Field[IJK, dtype] or Field[IJ, dtype], as GT4Py does' },

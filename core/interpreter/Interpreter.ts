@@ -72,6 +72,10 @@ export class Interpreter {
       return st;
     },
     index: (name, offset, kOffset, loc, data) => this.index(name, offset, kOffset, loc, data),
+    kIndex: () => {
+      const pt = this.pt;
+      return () => pt[2];
+    },
   };
 
   constructor(

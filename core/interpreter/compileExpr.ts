@@ -18,6 +18,8 @@ export interface ExprScope {
    * current point, at data index `data` when the array has data dimensions.
    */
   index(name: string, offset: Offset, kOffset: Ev | undefined, loc: SourceLoc | undefined, data?: Ev[]): () => number;
+  /** The K index of the current point, counted from the domain's first level. */
+  kIndex(): Ev;
 }
 
 /** A value converted to `dtype` as numpy's astype does. */
@@ -55,6 +57,8 @@ export function compileExpr(e: Expr, scope: ExprScope): Ev {
       const st = scope.array(e.name);
       return () => st.shape[e.axis];
     }
+    case 'kindex':
+      return scope.kIndex();
     case 'field': {
       const st = scope.array(e.name);
       const idx = scope.index(e.name, e.offset, e.kOffset && compile(e.kOffset), e.loc, e.data?.map(compile));

@@ -32,6 +32,9 @@ export function hostFunction(decl: CallbackDecl): HostFn {
     index: (name) => {
       throw new Error(`interpreter: unknown array ${name}`);
     },
+    kIndex: () => {
+      throw new Error('interpreter: a callback reads the K index');
+    },
   };
   const compiled = new Map<Expr, Ev>();
   const value = (e: Expr): number => {

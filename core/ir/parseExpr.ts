@@ -108,6 +108,12 @@ export class ExprParser {
       return { kind: 'cast', arg, dtype: name as DType };
     }
     if (t.is('(') && BUILTINS.has(name)) return this.call(scope, name as BuiltinFn);
+    if (name === 'index' && t.is('(') && t.is('K', 1) && t.is(')', 2)) {
+      t.next();
+      t.next();
+      t.next();
+      return { kind: 'kindex', dtype: 'int64' };
+    }
     if (t.is('.') && t.is('shape', 1)) {
       t.next();
       t.next();

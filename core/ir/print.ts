@@ -39,6 +39,8 @@ export function printExpr(e: Expr): string {
       return e.name;
     case 'shape':
       return `${e.name}.shape[${e.axis}]`;
+    case 'kindex':
+      return 'index(K)';
     case 'unary':
       return e.op === 'not' ? `(not ${printExpr(e.arg)})` : `(${e.op}${printExpr(e.arg)})`;
     case 'binary':

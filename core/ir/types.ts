@@ -75,7 +75,15 @@ export type Expr =
   | { kind: 'call'; fn: BuiltinFn; args: Expr[]; dtype: DType }
   | { kind: 'cast'; arg: Expr; dtype: DType }
   /** `field.shape[axis]` in a program (int64). */
-  | { kind: 'shape'; name: string; axis: number; dtype: DType };
+  | { kind: 'shape'; name: string; axis: number; dtype: DType }
+  /**
+   * The K index of the current point, counted from the first level of the call's domain
+   * (gtscript's `K` read as a value, GT4Py's experimental iterator access): int64, only
+   * inside stencil bodies.
+   *
+   *     index(K)
+   */
+  | { kind: 'kindex'; dtype: DType };
 
 /** A K bound: `level` start means the first level of the domain, end one past the last. */
 export interface AxisBound {

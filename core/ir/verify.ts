@@ -41,6 +41,7 @@ export function verifyProgram(p: Program): string[] {
   const hostExpr = (e: Expr, where: string) =>
     checkExpr(e, where, errors, (name) => {
       if (name.kind === 'field') return `field access '${name.name}' outside a stencil`;
+      if (name.kind === 'kindex') return 'the K index read outside a stencil';
       if (name.kind === 'scalar' && !scalars.has(name.name)) return `unknown scalar '${name.name}'`;
       if (name.kind === 'shape' && !arrays.has(name.name)) return `unknown array '${name.name}'`;
       return null;
@@ -195,6 +196,7 @@ function verifyCallback(cb: CallbackDecl): string[] {
   const ex = (e: Expr) =>
     checkExpr(e, where, errors, (x) => {
       if (x.kind === 'field' || x.kind === 'shape') return `array access '${x.name}' in a callback`;
+      if (x.kind === 'kindex') return 'the K index read in a callback';
       if (x.kind === 'scalar' && !scalars.has(x.name)) return `unknown scalar '${x.name}'`;
       return null;
     });
@@ -295,6 +297,9 @@ function checkExpr(e: Expr, where: string, errors: string[], resolve: (e: Expr) 
       break;
     case 'lit':
       expect(typeof e.value === 'boolean' ? e.dtype === 'bool' : e.dtype !== 'bool', `literal ${e.value} typed ${e.dtype}`);
+      break;
+    case 'kindex':
+      expect(e.dtype === 'int64', `the K index is typed ${e.dtype}, not int64`);
       break;
     default:
       break;

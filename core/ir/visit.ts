@@ -28,6 +28,7 @@ export function exprChildren(e: Expr): Expr[] {
     case 'lit':
     case 'scalar':
     case 'shape':
+    case 'kindex':
       return [];
   }
 }

@@ -80,6 +80,10 @@ export class ExprEmitter {
         }
         return convert(`${this.cg.ids.view(e.name)}.shape[${e.axis}]`, 'int64', e.dtype);
       }
+      case 'kindex':
+        // every loop nest (CPU and CUDA) counts k from the domain's first level, as GT4Py's K does
+        if (!ctx) throw new Error('the K index is read outside a loop nest');
+        return convert('static_cast<int64_t>(k)', 'int64', e.dtype);
       case 'cast':
         return sub(e.arg, e.dtype);
       case 'unary': {

@@ -31,13 +31,17 @@ const PY_BIN: Record<string, BinaryOp> = {
 export function valueToExpr(v: Value, loc: SourceLoc, what = 'value'): Expr {
   if (v.k === 'num') return { kind: 'lit', value: v.value, dtype: v.isInt ? 'int64' : 'float64' };
   if (v.k === 'bool') return { kind: 'lit', value: v.value, dtype: 'bool' };
-  if (v.k === 'axis') {
-    fail('E_AXIS_VALUE', `the axis ${v.axis} is used as a value`, {
+  if (v.k === 'axis' || v.k === 'axisOffset') {
+    // stencils read K as a value (StencilBindings.valueExpr); I and J never, nor any axis in a program
+    if (v.axis !== 'K') {
+      fail('E_AXIS_VALUE', `Parallel axis ${v.axis} can't be queried - only K - at line ${loc.line} (column ${loc.col})`, {
+        loc,
+        hint: `GT4Py rejects this too (only K can be queried, experimentally): pass the ${v.axis} index in an int field if the computation needs it`,
+      });
+    }
+    fail('E_AXIS_VALUE', 'the axis K is used as a value outside a stencil', {
       loc,
-      hint:
-        v.axis === 'K'
-          ? 'GT4Py marks reading the K index as a value experimental ("Iterator access in K") and orch does not support it: pass the level index in an int K field (IntFieldK holding 0, 1, ...) and read that, or split the work with interval(...)'
-          : `GT4Py rejects this too (only K can be queried, experimentally): pass the ${v.axis} index in an int field if the computation needs it`,
+      hint: 'K is the level index of a stencil computation (GT4Py\'s experimental iterator access): read it inside a stencil, or pass the level in a scalar',
     });
   }
   if (v.k === 'opaque') fail('E_UNKNOWN_NAME', v.why, { loc: v.loc.line ? v.loc : loc, hint: 'only numbers, booleans, fields and scalars can be used here' });
@@ -60,7 +64,12 @@ export abstract class ExprLowering {
 
   expr(e: PyExpr, what = 'value'): Expr {
     const t = this.term(e);
-    return 'r' in t ? t.r : valueToExpr(t.c, e.loc, what);
+    return 'r' in t ? t.r : this.valueExpr(t.c, e.loc, what);
+  }
+
+  /** A compile-time value where a runtime expression is needed (stencils also read `K` here). */
+  protected valueExpr(v: Value, loc: SourceLoc, what = 'value'): Expr {
+    return valueToExpr(v, loc, what);
   }
 
   /** A term that must be known at compile time. */
@@ -127,7 +136,7 @@ export abstract class ExprLowering {
           } else if (v.k === 'num') return { c: { k: 'num', value: e.op === '-' ? -v.value : v.value, isInt: v.isInt } };
           else if (v.k === 'bool') return { c: { k: 'num', value: e.op === '-' ? -Number(v.value) : Number(v.value), isInt: true } };
         }
-        const x = 'r' in a ? a.r : valueToExpr(a.c, e.loc);
+        const x = 'r' in a ? a.r : this.valueExpr(a.c, e.loc);
         if (e.op === 'not') return { r: { kind: 'unary', op: 'not', arg: cast(x, 'bool'), dtype: 'bool' } };
         if (e.op === '~') fail('E_UNSUPPORTED', "bitwise '~' is not supported", { loc: e.loc, hint: "use 'not' for booleans" });
         const arg = x.dtype === 'bool' ? cast(x, 'int64') : x;
@@ -193,7 +202,7 @@ export abstract class ExprLowering {
   }
 
   protected toExpr(t: Term, e: PyExpr): Expr {
-    return 'r' in t ? t.r : valueToExpr(t.c, e.loc);
+    return 'r' in t ? t.r : this.valueExpr(t.c, e.loc);
   }
 
   protected call(e: Extract<PyExpr, { t: 'call' }>): Term {

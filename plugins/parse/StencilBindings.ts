@@ -1,6 +1,6 @@
 import { didYouMean, fail } from '../../core/diagnostics.js';
 import type { Expr, FieldDecl, IterationOrder, Offset, ScalarDecl, SourceLoc, Stmt } from '../../core/ir/types.js';
-import type { PyExpr, PyStmt } from '../../core/python/ast.js';
+import { dottedName, type PyExpr, type PyStmt } from '../../core/python/ast.js';
 import { ExprLowering, type Term } from './ExprLowering.js';
 import { GT4PY_BODY_BUILTINS, GTSCRIPT_NAMES } from '../../core/frontend/knownModules.js';
 import { LAYOUT_EXTERNALS } from '../../core/frontend/layoutExternals.js';
@@ -251,6 +251,60 @@ export abstract class StencilBindings extends ExprLowering {
     return { r: this.read(kOffset ? { kind: 'field', name: b.name, offset, kOffset, loc: e.loc, dtype: f.dtype } : { kind: 'field', name: b.name, offset, dtype: f.dtype }, e) };
   }
 
+  /** `K` read as a value: the level index of the current point (`K - 1` too, which otherwise is an offset). */
+  protected override valueExpr(v: Value, loc: SourceLoc, what = 'value'): Expr {
+    if ((v.k === 'axis' || v.k === 'axisOffset') && v.axis === 'K') {
+      const k: Expr = { kind: 'kindex', dtype: 'int64' };
+      const offset = v.k === 'axisOffset' ? v.offset : 0;
+      return offset === 0 ? k : { kind: 'binary', op: offset > 0 ? '+' : '-', left: k, right: { kind: 'lit', value: Math.abs(offset), dtype: 'int64' }, dtype: 'int64' };
+    }
+    return super.valueExpr(v, loc, what);
+  }
+
+  protected override call(e: Extract<PyExpr, { t: 'call' }>): Term {
+    if (e.func.t === 'attr' && e.func.attr === 'at' && e.func.value.t === 'name' && this.lookupVar(e.func.value.id)?.k === 'field') return { r: this.absoluteK(e, e.func.value.id) };
+    return super.call(e);
+  }
+
+  /**
+   * `field.at(K=level, ddim=[...])`: the field at absolute level `level` of the call's domain
+   * (GT4Py's experimental absolute K index, as its debug backend runs it), read as a variable
+   * K offset `level - K` from the current point, so every backend checks it against the array.
+   */
+  protected absoluteK(e: Extract<PyExpr, { t: 'call' }>, id: string): Expr {
+    const syntax = (why: string, hint: string): never => fail('E_OFFSET', `Absolute K index: Bad syntax. ${why}`, { loc: e.loc, hint });
+    const form = `${id}.at(K=level) or ${id}.at(K=level, ddim=[...])`;
+    if (e.args.length || e.kwargs.length < 1 || e.kwargs.length > 2) syntax('Must be of the form `.at(K=..., ddim=[...])` where the `ddim` argument is optional.', `write ${form}`);
+    if (e.kwargs[0].name !== 'K') syntax('First argument must be `K`, e.g. `.at(K=...)`.', `write ${form}: only K takes an absolute index`);
+    const ddim = e.kwargs[1];
+    if (ddim && ddim.name !== 'ddim') syntax('Second argument (optional) must be `ddim`, e.g. `.at(K=..., ddim=[...])`.', `write ${form}`);
+    if (ddim && ddim.value.t !== 'list') syntax('Second argument `ddim` (optional) must be a list of values, e.g. `.at(K=..., ddim=[...])`.', `write ${form}`);
+    const levelNode = e.kwargs[0].value;
+    const level = this.term(levelNode);
+    if ('c' in level && level.c.k === 'axis') {
+      fail('E_OFFSET', level.c.axis === 'K' ? 'Absolute K index: bad syntax, you cannot write `.at(K=K)` since `.at` denotes an absolute index' : `Absolute K index: bad syntax, you cannot use parallel axis in absolute, e.g. no \`.at(K=${level.c.axis})\``, {
+        loc: levelNode.loc,
+        hint: `GT4Py rejects this too: ${id}.at(K=K) is ${id}[0, 0, 0], or simply ${id}; use ${id}[K + 1] for a level relative to the current one`,
+      });
+    }
+    const levelExpr = this.toExpr(level, levelNode);
+    if (levelExpr.dtype !== 'int32' && levelExpr.dtype !== 'int64') {
+      fail('E_OFFSET', `an absolute K index must be an integer, got ${levelExpr.dtype}`, { loc: levelNode.loc, hint: `convert it with int(...): ${id}.at(K=int(level))` });
+    }
+    const b = this.lookupVar(id) as Extract<Binding, { k: 'field' }>;
+    const f = this.fields.get(b.name)!;
+    if (!f.axes.includes('K')) {
+      fail('E_OFFSET', `field '${id}' (${f.axes || 'no axes'}) has no K axis, so it takes no absolute K index`, { loc: e.loc, hint: `GT4Py rejects this too: read '${id}' without .at(K=...)` });
+    }
+    const data = ddim && ddim.value.t === 'list' ? this.dataIndex(id, f, ddim.value.elts, ddim.value.loc) : undefined;
+    if (data) this.oneComputedIndex(id, data, true, e.loc);
+    if (!data && f.dims?.length) this.dataIndex(id, f, [], e.loc);
+    const here: Expr = { kind: 'kindex', dtype: 'int64' };
+    // relative to the binding's own K offset (a helper's argument bound to q[0, 0, 1] still reads absolute levels of q)
+    const kOffset: Expr = { kind: 'binary', op: '-', left: cast(levelExpr, 'int64'), right: b.offset[2] ? { kind: 'binary', op: '+', left: here, right: { kind: 'lit', value: b.offset[2], dtype: 'int64' }, dtype: 'int64' } : here, dtype: 'int64' };
+    return this.read({ kind: 'field', name: b.name, offset: [b.offset[0], b.offset[1], b.offset[2]], kOffset, ...(data ? { data } : {}), loc: e.loc, dtype: f.dtype }, e);
+  }
+
   protected override attr(e: Extract<PyExpr, { t: 'attr' }>): Term {
     if (e.attr === 'A' && e.value.t === 'name') {
       // `v.A` is indexed next (`v.A[1]`, see subscript); unindexed it is the whole field
@@ -258,10 +312,9 @@ export abstract class StencilBindings extends ExprLowering {
       if (b?.k === 'field') return { r: this.read({ kind: 'field', name: b.name, offset: [...b.offset] as Offset, dtype: this.fields.get(b.name)!.dtype }, e) };
     }
     if (e.attr === 'at') {
-      fail('E_UNSUPPORTED', 'absolute K indexing field.at(K=...) is not supported', {
+      fail('E_OFFSET', `Absolute K index: Bad syntax. '.at' is a method: call it as ${dottedName(e) ?? 'field.at'}(K=...)`, {
         loc: e.loc,
-        // true at the pinned GT4Py (99b79b58): only its debug and dace backends run .at(K=...)
-        hint: "GT4Py runs it only on its debug and dace backends (numpy and gt:* raise NotImplementedError); in orch, copy the level into a 2-D temporary in a FORWARD computation (with interval(k, k + 1): lev: Field[IJ, float] = q) and read that",
+        hint: 'read a level with field.at(K=level), optionally with ddim=[...] for data dimensions',
       });
     }
     return super.attr(e);

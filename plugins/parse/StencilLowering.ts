@@ -282,6 +282,7 @@ function containsField(e: Expr): boolean {
     case 'lit':
     case 'scalar':
     case 'shape':
+    case 'kindex':
       return false;
     case 'unary':
     case 'cast':

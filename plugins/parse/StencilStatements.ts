@@ -8,7 +8,8 @@ import { checkParallelModel } from './parallelModel.js';
 import { placeholderModule } from './StencilBindings.js';
 import { StencilAssignments } from './StencilAssignments.js';
 import { cast } from './typeRules.js';
-import { describeValue } from '../../core/frontend/values.js';
+import { describeValue, type Value } from '../../core/frontend/values.js';
+import { maskStatements, runtimeBound, type RuntimeBounds } from './runtimeInterval.js';
 
 /**
  * Statements of a stencil: computation and interval blocks, horizontal regions, `if`,
@@ -43,6 +44,15 @@ export abstract class StencilStatements extends StencilAssignments {
           fail('E_STENCIL_STMT', 'inside `with computation(...)` without an interval, every statement must be a `with interval(...)` block', { loc: b.loc, hint: 'write `with computation(...), interval(...):` or nest `with interval(...):` blocks' });
         }
         const iv = this.intervalBlock(b.items[0], b.body, order.order);
+        const runtime = [...intervals, iv].find((x) => this.runtimeIntervals.has(x));
+        if (runtime && intervals.length) {
+          // GT4Py cannot order or check such intervals either (its block-order check needs static bounds)
+          fail('E_INTERVAL', 'an interval with a bound known only at run time must be the only interval of its computation', {
+            loc: runtime.loc,
+            length: 'interval'.length,
+            hint: 'give it its own `with computation(...), interval(...):` block; consecutive computations run in the order they are written',
+          });
+        }
         checkIntervalSequence(intervals, iv, order.order);
         intervals.push(iv);
       }
@@ -58,12 +68,17 @@ export abstract class StencilStatements extends StencilAssignments {
     const args = iv.call.args;
     let start: AxisBound = { level: 'start', offset: 0 };
     let end: AxisBound = { level: 'end', offset: 0 };
+    const runtime: RuntimeBounds = {};
     if (args.length === 1) {
       const v = this.constant(args[0], 'the interval');
       if (!(v.k === 'builtin' && v.name === '...')) fail('E_INTERVAL', 'interval takes (...) or (start, end)', { loc: iv.call.loc, hint: 'write interval(...) or interval(start, end)' });
     } else if (args.length === 2) {
-      start = this.levelBound(args[0], true);
-      end = this.levelBound(args[1], false);
+      const lo = this.term(args[0]);
+      const hi = this.term(args[1]);
+      if ('r' in lo) runtime.lo = runtimeBound(lo.r, this.fields, args[0].loc);
+      else start = this.levelBound(lo.c, args[0], true);
+      if ('r' in hi) runtime.hi = runtimeBound(hi.r, this.fields, args[1].loc);
+      else end = this.levelBound(hi.c, args[1], false);
     } else {
       fail('E_INTERVAL', 'interval takes (...) or (start, end)', { loc: iv.call.loc, hint: 'write interval(...) or interval(start, end)' });
     }
@@ -80,11 +95,17 @@ export abstract class StencilStatements extends StencilAssignments {
     const stmts = this.block(body);
     this.pre = saved;
     checkParallelModel(stmts, order, this.fields, (x) => this.readLocs.get(x));
-    return { start, end, body: stmts, loc: iv.call.loc };
+    if (!runtime.lo && !runtime.hi) return { start, end, body: stmts, loc: iv.call.loc };
+    const block = { start, end, body: maskStatements(stmts, runtime, iv.call.loc), loc: iv.call.loc };
+    this.runtimeIntervals.add(block);
+    return block;
   }
 
-  protected levelBound(e: PyExpr, isStart: boolean): AxisBound {
-    const v = this.constant(e, 'an interval bound');
+  /** Interval blocks whose bounds are (partly) known only at run time. */
+  protected readonly runtimeIntervals = new WeakSet<IntervalBlock>();
+
+  protected levelBound(v: Value, e: PyExpr, isStart: boolean): AxisBound {
+    if (v.k === 'opaque') fail('E_NOT_CONSTANT', `an interval bound: ${v.why}`, { loc: e.loc, hint: 'use literals, module constants, externals, scalars or IJ fields here' });
     if (v.k === 'none') return isStart ? { level: 'start', offset: 0 } : { level: 'end', offset: 0 };
     if (v.k === 'num' && v.isInt) {
       if (v.value < 0) return { level: 'end', offset: v.value };
