@@ -237,6 +237,28 @@ export function missingArgument(callee: string, param: string, loc: SourceLoc, h
   return new OrchError(diagnostic('E_ARG_MISSING', `${callee}() is missing argument '${param}'`, { loc, hint }));
 }
 
+// A native library's arguments (core/runtime/NativeLibrary.ts): `argument '<name>' <problem>`.
+
+/** E_ARG_DTYPE: an argument of the wrong kind or dtype, or a scalar out of its dtype's range. */
+export function argumentDtype(name: string, problem: string, opts: { hint?: string } = {}): OrchError {
+  return new OrchError(diagnostic('E_ARG_DTYPE', `argument '${name}' ${problem}`, opts));
+}
+
+/** E_ARG_SHAPE: an array whose shape, strides or data do not fit its parameter. */
+export function argumentShape(name: string, problem: string, opts: { hint?: string } = {}): OrchError {
+  return new OrchError(diagnostic('E_ARG_SHAPE', `argument '${name}' ${problem}`, opts));
+}
+
+/** E_ARG_RANK: an array with another number of dimensions than its parameter's axes and data dimensions. */
+export function argumentRank(name: string, problem: string, opts: { hint?: string } = {}): OrchError {
+  return new OrchError(diagnostic('E_ARG_RANK', `argument '${name}' ${problem}`, opts));
+}
+
+/** E_ARG_DEVICE: host memory where the library takes device memory, or the other way round. */
+export function argumentDevice(name: string, problem: string, opts: { hint?: string } = {}): OrchError {
+  return new OrchError(diagnostic('E_ARG_DEVICE', `argument '${name}' ${problem}`, opts));
+}
+
 /** The table of docs/troubleshooting.md. */
 export function codeTableMarkdown(): string {
   const rows = Object.entries(CODES).map(([code, { means, todo }]) => `| \`${code}\` | ${means} | ${todo} |`);
