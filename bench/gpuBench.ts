@@ -233,6 +233,8 @@ for (const job of jobs) {
 // ---- 3. orchestrated vs stencil-by-stencil -----------------------------------------------
 
 const DIFFUSION = path.join(REPO, 'fixtures/diffusion/diffusion.py');
+/** cudaStreamLegacy: the legacy default stream, as the CUDA runtime spells it. */
+const CUDA_STREAM_LEGACY = 1n;
 const N_SUB = 4;
 const comparison: { shape: string; orchestratedUs: number; stencilsUs: number; speedup: number }[] = [];
 say('\n3. fixtures/diffusion: one orchestrated call vs its stencils called one by one');
@@ -244,6 +246,9 @@ try {
     blend: await build({ name: 'blend', request: { modules: [DIFFUSION], entry: 'blend', externals: {}, defines: {} } }),
   };
   const libs = Object.fromEntries(Object.entries(stencils).map(([k, e]) => [k, NativeLibrary.open(e.library!, e.symbol!)])) as Record<keyof typeof stencils, NativeLibrary>;
+  // One stream for the three libraries (cudaStreamLegacy): on a stream of each handle's own,
+  // a stencil could start before the one that writes its input had finished.
+  for (const l of Object.values(libs)) l.setStream(CUDA_STREAM_LEGACY);
   const whole = NativeLibrary.open(program.library!, program.symbol!);
   const [nu, dt] = [0.02, 30];
   for (const shape of opts.shapes) {
