@@ -1,4 +1,5 @@
-import { OrchError, type Diagnostic } from '../diagnostics.js';
+import { didYouMean, OrchError, type Diagnostic } from '../diagnostics.js';
+import type { SourceLoc } from '../ir/types.js';
 
 /** What a code means to a user, and what to do about it (the table of docs/troubleshooting.md). */
 interface CodeInfo {
@@ -224,6 +225,46 @@ export function cacheMiss(entry: string, reason: string | undefined, build: stri
 export function notIntegers(option: 'shape' | 'domain' | 'origin', text: string): OrchError {
   const code = ({ shape: 'E_USAGE_SHAPE', domain: 'E_USAGE_DOMAIN', origin: 'E_USAGE_ORIGIN' } as const)[option];
   return new OrchError(diagnostic(code, `--${option} expects integers separated by commas, got '${text}'`, { hint: `write --${option} 1,2,3` }));
+}
+
+// Calls in modules: the frontend's stencil, function, callback and program calls.
+
+/** E_CALL_ARGS: a keyword argument the callee has no parameter for; suggests the nearest of `candidates`, else lists `params`. */
+export function noSuchParameter(callee: string, kw: { name: string | null; loc: SourceLoc }, params: readonly string[], candidates: readonly string[] = params): OrchError {
+  const guess = didYouMean(kw.name ?? '', candidates);
+  return new OrchError(diagnostic('E_CALL_ARGS', `${callee}() has no parameter '${kw.name}'`, { loc: kw.loc, hint: guess ? `did you mean '${guess}'?` : `parameters: ${params.join(', ')}` }));
+}
+
+/** E_CALL_ARGS: more positional arguments than the callee has parameters. */
+export function tooManyArguments(callee: string, takes: number, got: number, loc: SourceLoc, hint: string): OrchError {
+  return new OrchError(diagnostic('E_CALL_ARGS', `${callee}() takes ${takes} arguments, got ${got}`, { loc, hint }));
+}
+
+/** E_ARG_MISSING: a call leaves out a parameter that has no default. */
+export function missingArgument(callee: string, param: string, loc: SourceLoc, hint = `pass ${param}=...`): OrchError {
+  return new OrchError(diagnostic('E_ARG_MISSING', `${callee}() is missing argument '${param}'`, { loc, hint }));
+}
+
+// A native library's arguments (core/runtime/NativeLibrary.ts): `argument '<name>' <problem>`.
+
+/** E_ARG_DTYPE: an argument of the wrong kind or dtype, or a scalar out of its dtype's range. */
+export function argumentDtype(name: string, problem: string, opts: { hint?: string } = {}): OrchError {
+  return new OrchError(diagnostic('E_ARG_DTYPE', `argument '${name}' ${problem}`, opts));
+}
+
+/** E_ARG_SHAPE: an array whose shape, strides or data do not fit its parameter. */
+export function argumentShape(name: string, problem: string, opts: { hint?: string } = {}): OrchError {
+  return new OrchError(diagnostic('E_ARG_SHAPE', `argument '${name}' ${problem}`, opts));
+}
+
+/** E_ARG_RANK: an array with another number of dimensions than its parameter's axes and data dimensions. */
+export function argumentRank(name: string, problem: string, opts: { hint?: string } = {}): OrchError {
+  return new OrchError(diagnostic('E_ARG_RANK', `argument '${name}' ${problem}`, opts));
+}
+
+/** E_ARG_DEVICE: host memory where the library takes device memory, or the other way round. */
+export function argumentDevice(name: string, problem: string, opts: { hint?: string } = {}): OrchError {
+  return new OrchError(diagnostic('E_ARG_DEVICE', `argument '${name}' ${problem}`, opts));
 }
 
 /** The table of docs/troubleshooting.md. */

@@ -109,21 +109,8 @@ export abstract class StencilStatements extends StencilAssignments {
   protected readonly runtimeIntervals = new WeakSet<IntervalBlock>();
 
   protected levelBound(v: Value, e: PyExpr, isStart: boolean): AxisBound {
-    const axisSubscript = this.axisSubscript(e);
-    if (axisSubscript) {
-      // GT4Py's VerticalIntervalParser takes K[n] only as a value (an external), not written in the bound
-      fail('E_INTERVAL', 'Invalid interval range specification: an axis index written in an interval bound', {
-        loc: axisSubscript.loc,
-        hint: 'GT4Py refuses K[...] written in interval(...): write integers (interval(2, -1)), or pass the bound as an external (K_START = K[2] ... interval(K_START, -1))',
-      });
-    }
+    // interval(None, ...) and K[n] written in a bound are refused before this (intervalBlock)
     if (v.k === 'opaque') fail('E_NOT_CONSTANT', `an interval bound: ${v.why}`, { loc: e.loc, hint: 'use literals, module constants, externals, scalars or IJ fields here' });
-    if (v.k === 'none' && isStart) {
-      fail('E_INTERVAL', 'Invalid interval range specification: the start of an interval cannot be None', {
-        loc: e.loc,
-        hint: 'GT4Py refuses interval(None, ...): write interval(0, ...) to start at the bottom level',
-      });
-    }
     if (v.k === 'none') return { level: 'end', offset: 0 };
     if (v.k === 'num' && v.isInt) {
       if (v.value < 0) return { level: 'end', offset: v.value };
