@@ -37,7 +37,7 @@ export interface InterpreterOptions {
 /** A field as a halo exchange sees it (contiguous strides over the array's axes). */
 export interface HaloField {
   name: string;
-  data: Float64Array | Int32Array | Uint8Array | Float32Array;
+  data: Float64Array | Int8Array | Int16Array | Int32Array | Uint8Array | Float32Array;
   shape: number[];
   strides: number[];
 }
@@ -316,8 +316,8 @@ export class Interpreter {
 
   // ---- closures ----
 
-  private index(name: string, offset: [number, number, number], kOffset?: Ev, readLoc?: SourceLoc, data?: Ev[]): () => number {
-    const spatial = this.spatialIndex(name, offset, kOffset, readLoc);
+  private index(name: string, offset: [number, number, number], kOffset?: Ev, readLoc?: SourceLoc, data?: Ev[], verb: 'read' | 'written' = 'read'): () => number {
+    const spatial = this.spatialIndex(name, offset, kOffset, readLoc, verb);
     if (!data?.length) return spatial;
     const st = this.arrays.get(name)!;
     const dims = st.decl.dims ?? [];
@@ -341,7 +341,7 @@ export class Interpreter {
     };
   }
 
-  private spatialIndex(name: string, offset: [number, number, number], kOffset?: Ev, readLoc?: SourceLoc): () => number {
+  private spatialIndex(name: string, offset: [number, number, number], kOffset?: Ev, readLoc?: SourceLoc, verb: 'read' | 'written' = 'read'): () => number {
     const st = this.arrays.get(name);
     if (!st) throw new Error(`interpreter: unknown array ${name}`);
     const pt = this.pt;
@@ -353,7 +353,7 @@ export class Interpreter {
           // same message as the compiled code's check (plugins/codegen/ExprEmitter.ts, variableKParts)
           fail(
             'E_OUT_OF_BOUNDS',
-            `stencil '${this.launchName}': field '${name}' is read at a variable K offset at K index ${idx}, outside its ${st.shape[a]} levels (compute point ${pt.join(', ')})`,
+            `stencil '${this.launchName}': field '${name}' is ${verb} at a variable K offset at K index ${idx}, outside its ${st.shape[a]} levels (compute point ${pt.join(', ')})`,
             { loc: loc ?? st.decl.loc, hint: VARIABLE_K_HINT },
           );
         }
@@ -395,9 +395,19 @@ export class Interpreter {
     switch (s.kind) {
       case 'assign': {
         const st = this.arrays.get(s.target)!;
-        const idx = this.index(s.target, [0, 0, s.kOffset ?? 0], undefined, undefined, s.data?.map((d) => () => d));
-        const v = this.compile(s.value);
         const dtype = st.decl.dtype;
+        const data = s.data?.map((d) => () => d);
+        if (s.kVar) {
+          // the value first, then the checked level (the C++ code's order: orch::vk_write)
+          const idx = this.index(s.target, [0, 0, s.kOffset ?? 0], this.compile(s.kVar), s.loc, data, 'written');
+          const v = this.compile(s.value);
+          return () => {
+            const x = coerce(v(), dtype);
+            st.data[idx()] = x;
+          };
+        }
+        const idx = this.index(s.target, [0, 0, s.kOffset ?? 0], undefined, undefined, data);
+        const v = this.compile(s.value);
         return () => {
           st.data[idx()] = coerce(v(), dtype);
         };

@@ -64,8 +64,8 @@ function regionAxis(a: RegionAxis): string {
 }
 
 /** `[0, 0, k]` of a write at a K offset, then `[d0, d1]` of a write to one data element. */
-function writeAt(s: { kOffset?: number; data?: number[] }): string {
-  const k = s.kOffset || s.data ? `[0, 0, ${s.kOffset ?? 0}]` : '';
+function writeAt(s: { kOffset?: number; kVar?: Expr; data?: number[] }): string {
+  const k = s.kVar ? `[0, 0, ${s.kOffset ?? 0} + ${printExpr(s.kVar)}]` : s.kOffset || s.data ? `[0, 0, ${s.kOffset ?? 0}]` : '';
   return s.data ? `${k}[${s.data.join(', ')}]` : k;
 }
 

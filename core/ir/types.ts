@@ -11,7 +11,7 @@
 
 import type { Code } from '../diagnostics/codes.js';
 
-export type DType = 'float64' | 'float32' | 'int32' | 'int64' | 'bool';
+export type DType = 'float64' | 'float32' | 'int8' | 'int16' | 'int32' | 'int64' | 'bool';
 /** Spatial axes of an array; `''` has none (a GlobalTable: data dimensions only). */
 export type Axes = 'IJK' | 'IJ' | 'IK' | 'JK' | 'I' | 'J' | 'K' | '';
 export type IterationOrder = 'PARALLEL' | 'FORWARD' | 'BACKWARD';
@@ -117,9 +117,15 @@ export interface DebugCheck {
 export type Stmt =
   /**
    * Writes `target` at the current point, or `kOffset` levels away from it (gtscript's K
-   * offset write `f[0, 0, 1] = ...`, legal in FORWARD/BACKWARD computations only).
+   * offset write `f[0, 0, 1] = ...`, legal in FORWARD/BACKWARD computations only), plus
+   * `kVar` levels when present: a K offset computed at the point (`f[0, 0, lev] = ...`, an
+   * int expression evaluated before the value). Like a read at a variable K offset, such a
+   * write is checked as it happens: outside the array it is an error at `loc`, never a store.
+   *
+   *     f[0, 0, 1] = v             constant K offset
+   *     f[0, 0, 0 + (lev)] = v     variable K offset (printed form)
    */
-  | { kind: 'assign'; target: string; value: Expr; loc: SourceLoc; kOffset?: number; data?: number[] }
+  | { kind: 'assign'; target: string; value: Expr; loc: SourceLoc; kOffset?: number; kVar?: Expr; data?: number[] }
   /** Assigns a point-local scalar of the enclosing HLoop (a temporary shrunk to a scalar). */
   | { kind: 'let'; name: string; value: Expr; loc: SourceLoc }
   /** Checks the value just written to `target` at the current point (debug builds). */

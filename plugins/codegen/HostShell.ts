@@ -1,4 +1,4 @@
-import { launchAccessBounds, launchArrays, computedDataReads, variableKReads, type AccessBound } from '../../core/ir/accessBounds.js';
+import { launchAccessBounds, launchArrays, computedDataReads, variableKArrays, type AccessBound } from '../../core/ir/accessBounds.js';
 import { hasWhileLoop } from '../../core/ir/whileBound.js';
 import type { Launch } from '../../core/ir/types.js';
 import { launchWrites } from '../../core/ir/launchWrites.js';
@@ -299,7 +299,7 @@ export class HostShell {
     // Hoist base pointers (shifted to the origin) and strides of every array the launch touches.
     const written = launchWrites(s);
     for (const x of shadows) written.add(x);
-    const variableK = variableKReads(s);
+    const variableK = variableKArrays(s);
     // a while loop that hits its bound records a point error as a failed variable-K read does
     const whileLoop = s.loops.some((v) => v.body.some((h) => hasWhileLoop(h.body)));
     const ctx: PointContext = { hoisted: new Map(), locals: new Map(), origins: s.origins, variableK: variableK.size > 0 || computedDataReads(s) || whileLoop };

@@ -87,6 +87,10 @@ export class CpuLoops implements LoopStrategy {
     return `orch::vk_read(${r.base}, ${r.stride}, ${r.idx}, ${r.lo}, ${r.hi}, vkerr, ${r.head}, ${r.tail}, i, j, k${r.unit === 'entries' ? ', "entries"' : ''})`;
   }
 
+  variableKWrite(r: VariableKParts, value: string): string {
+    return `orch::vk_write(${r.base}, ${r.stride}, ${r.idx}, ${r.lo}, ${r.hi}, ${value}, vkerr, ${r.head}, ${r.tail}, i, j, k);`;
+  }
+
   /** A halo exchange on host arrays (native/orch_halo.h). */
   halo(s: HaloStmt): void {
     this.cg.mapped(s.loc, () => emitHalo(this.cg.w, this.cg.program, s, (name) => this.cg.ids.view(name)));
