@@ -1,6 +1,6 @@
 import { fail } from '../diagnostics.js';
 import { DEFAULT_MAX_WHILE_ITERATIONS, WHILE_LIMIT_HINT, whileLimitMessage } from '../ir/whileBound.js';
-import type { ArrayDecl, CallbackDecl, DType, Expr, HaloStmt, HLoop, PStmt, Program, SourceLoc, Stmt, Tiling, VLoop } from '../ir/types.js';
+import type { ArrayDecl, CallbackDecl, DType, Expr, HaloStmt, HLoop, Launch, PStmt, Program, SourceLoc, Stmt, Tiling, VLoop } from '../ir/types.js';
 import type { Boundary } from '../layout/HaloTopology.js';
 import type { RankLayout } from '../layout/RankLayout.js';
 import { HaloExchange } from './HaloExchange.js';
@@ -9,6 +9,7 @@ import { DATA_INDEX_HINT, OUT_OF_BOUNDS_HINT, VARIABLE_K_HINT } from '../runtime
 import { coerce, compileExpr, type Ev, type ExprScope } from './compileExpr.js';
 import { hostFunction, type HostFn } from './hostFunction.js';
 import { forEachTileClip, type Clip } from './tileClips.js';
+import { VersionedTiles } from './versionedTiles.js';
 import { axisMap, boundArray, poison, writeBack, type ArrayState } from './arrayState.js';
 
 export type { HostFn } from './hostFunction.js';
@@ -233,7 +234,7 @@ export class Interpreter {
       if (st) st.origin = o.map((e) => this.evalHost(e));
     }
     const loops = s.loops.map((l) => this.vloop(l));
-    if (s.tile) this.tiles(s.tile, loops);
+    if (s.tile) this.tiles(s, s.tile, loops);
     else for (const run of loops) run(undefined);
     for (const t of s.transients) this.arrays.delete(t);
   }
@@ -243,12 +244,16 @@ export class Interpreter {
    * over its range clipped to the tile grown by the nest's growth; tile-local arrays start
    * afresh in every tile (zero-filled, or poisoned where analysis says they need not be).
    */
-  private tiles(tile: Tiling, loops: ((clip: Clip | undefined) => void)[]): void {
+  private tiles(s: Launch, tile: Tiling, loops: ((clip: Clip | undefined) => void)[]): void {
     const locals = tile.local.map((l) => ({ st: this.arrays.get(l.name)!, zeroFill: l.zeroFill }));
+    const versions = new VersionedTiles(s, tile, this.arrays, (e) => this.evalHost(e));
     forEachTileClip(tile, this.domain, (clip) => {
       for (const { st, zeroFill } of locals) st.data.fill((zeroFill ? 0 : poison(st.decl.dtype)) as never);
+      versions.begin(clip);
       for (const run of loops) run(clip);
+      versions.end(clip);
     });
+    versions.finish();
   }
 
   /** Compiles a vertical loop; the runner takes the tile's clip of nest ranges, if any. */

@@ -143,6 +143,14 @@ export interface IntervalBlock {
   end: AxisBound;
   body: Stmt[];
   loc: SourceLoc;
+  /**
+   * Bounds known only at run time that depend on scalars alone (`interval(0, n)`): the
+   * frontend masks the body's statements by them, and library expansion has the call check
+   * that they keep the interval inside its domain. Absent sides are the static bounds.
+   *
+   *     interval [start + 0, end + 0) runtime [_, n) { ... }
+   */
+  runtime?: { lo?: Expr; hi?: Expr };
 }
 
 export interface Computation {
@@ -249,6 +257,16 @@ export interface Tiling {
    */
   k?: number;
   local: { name: string; zeroFill: boolean }[];
+  /**
+   * Arrays that outlive the launch but are updated in place and read beyond the tile (see
+   * plugins/simplify/inPlaceVersions.ts). Inside a tile the launch's nests address a
+   * tile-local version of `name`: each tile fills it from `name` over the points it
+   * touches (so nests may over-compute it like a tile-local array) and commits the points
+   * its writer nests own when it ends. Points other tiles read (within the reach of a tile
+   * cut, core/ir/tileVersions.ts) go to the transient `shadow` instead and reach `name`
+   * after every tile has run, so every tile reads its neighbours' input values.
+   */
+  versioned?: { name: string; shadow: string }[];
 }
 
 /**

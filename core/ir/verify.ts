@@ -17,6 +17,7 @@ export function dataIndexProblem(name: string, dims: readonly number[] | undefin
   return null;
 }
 import { forEachHostStmt, forEachPStmt, forEachStmt } from './visit.js';
+import { launchWrites } from './launchWrites.js';
 
 /**
  * IR verification, run between passes: every name resolves, dtypes agree, and the
@@ -122,6 +123,13 @@ export function verifyProgram(p: Program): string[] {
             for (const l of s.tile.local) {
               if (!s.transients.includes(l.name) && arrays.get(l.name)?.role !== 'temporary') errors.push(`launch ${s.stencil}: tile-local '${l.name}' is neither a transient of the launch nor a temporary`);
               else if (arrays.get(l.name)?.axes !== 'IJK') errors.push(`launch ${s.stencil}: tile-local '${l.name}' is not an IJK array`);
+            }
+            for (const x of s.tile.versioned ?? []) {
+              const what = `launch ${s.stencil}: versioned '${x.name}'`;
+              if (arrays.get(x.name)?.axes !== 'IJK' || arrays.get(x.name)?.dims?.length) errors.push(`${what} is not an IJK array without data dimensions`);
+              if (!s.transients.includes(x.shadow) || s.tile.local.some((l) => l.name === x.shadow)) errors.push(`${what}: its shadow '${x.shadow}' is not a transient of the launch kept whole`);
+              if (s.transients.includes(x.name) || s.tile.local.some((l) => l.name === x.name)) errors.push(`${what} is itself private to the launch`);
+              if (!launchWrites(s).has(x.name)) errors.push(`${what} is not written by the launch`);
             }
           }
           for (const v of s.loops) {
@@ -257,7 +265,20 @@ function verifyStencil(def: StencilDef): string[] {
       } else if (s.kind === 'if' || s.kind === 'while') ex(s.cond);
       else if (s.kind !== 'region') errors.push(`stencil ${def.name}: '${s.kind}' statements only exist after library expansion`);
     });
-  for (const c of def.computations) for (const iv of c.intervals) visit(iv.body);
+  for (const c of def.computations) {
+    for (const iv of c.intervals) {
+      visit(iv.body);
+      for (const b of [iv.runtime?.lo, iv.runtime?.hi]) {
+        if (!b) continue;
+        if (b.dtype !== 'int64') errors.push(`stencil ${def.name}: a runtime interval bound is ${b.dtype}, not int64`);
+        checkExpr(b, `stencil ${def.name}`, errors, (x) => {
+          if (x.kind === 'field' || x.kind === 'kindex') return 'a runtime interval bound reads more than scalars';
+          if (x.kind === 'scalar' && !scalars.has(x.name)) return `unknown scalar '${x.name}'`;
+          return null;
+        });
+      }
+    }
+  }
   return errors;
 }
 

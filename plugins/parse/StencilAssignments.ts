@@ -44,7 +44,8 @@ export abstract class StencilAssignments extends StencilBindings {
   /**
    * `tmp: T = value`: a temporary declared with a type. GT4Py (at the pin) takes a dtype
    * (`float`, `np.float32`, ...) or `Field[IJ, dtype]`, a 2-D temporary shared by every
-   * level; a field type with other axes it refuses, and so does orch.
+   * level; a field type with other axes, IJK included, it refuses ("Typed temporaries must
+   * be IJ"), and so does orch.
    */
   protected typedAssign(target: PyExpr, annotation: PyExpr, value: PyExpr, loc: SourceLoc): Stmt[] {
     if (target.t !== 'name') {
@@ -53,7 +54,9 @@ export abstract class StencilAssignments extends StencilBindings {
         hint: 'declare the temporary first (tmp: float = 0), then assign at an offset; GT4Py rejects annotated offset writes too',
       });
     }
-    const t = this.loader.eval(annotation, this.scope.module);
+    // GT4Py evaluates the annotation with the decorator's dtypes= names first
+    const symbol = annotation.t === 'name' ? this.fn.dtypes?.[annotation.id] : undefined;
+    const t = symbol ?? this.loader.eval(annotation, this.scope.module);
     let type: { dtype: DType; axes: Axes };
     if (t.k === 'dtype') type = { dtype: t.dtype, axes: 'IJK' };
     else if (t.k === 'fieldType') type = { dtype: t.dtype, axes: t.axes };
@@ -63,16 +66,19 @@ export abstract class StencilAssignments extends StencilBindings {
         hint: 'annotate temporaries with a dtype (float, int, np.float64, ...) or Field[IJ, dtype]',
       });
     }
+    if (t.k === 'fieldType' && type.axes !== 'IJ') {
+      // GT4Py 99b79b58 (gtscript_frontend.py): a Field annotation inside a computation must be IJ
+      fail('E_TEMP_AXES', `Typed temporaries must be IJ, temporaries for axes ${[...type.axes].join(', ')} is not yet available: '${target.id}'`, {
+        loc: annotation.loc,
+        hint: t.dims
+          ? `GT4Py declares temporaries with data dimensions at function level, before the computations, with a constant initial value: ${target.id}: Field[(dtype, (${t.dims.join(', ')}${t.dims.length === 1 ? ',' : ''}))] = 0`
+          : `GT4Py takes only Field[IJ, dtype] (a 2-D temporary) as a field type here: annotate a 3-D temporary with its dtype (${target.id}: ${type.dtype === 'float64' ? 'float' : type.dtype} = ...), or pass a ${type.axes} field as an argument`,
+      });
+    }
     if (t.k === 'fieldType' && t.dims) {
       fail('E_TEMP_AXES', `temporary '${target.id}' is declared with data dimensions inside a computation`, {
         loc: annotation.loc,
         hint: `GT4Py declares temporaries with data dimensions at function level, before the computations, with a constant initial value: ${target.id}: Field[(dtype, (${t.dims.join(', ')}${t.dims.length === 1 ? ',' : ''}))] = 0`,
-      });
-    }
-    if (type.axes !== 'IJK' && type.axes !== 'IJ') {
-      fail('E_TEMP_AXES', `temporary '${target.id}' is declared with axes ${type.axes}`, {
-        loc: annotation.loc,
-        hint: 'GT4Py types temporaries as IJK or IJ only: a temporary is written at every (i, j) point, so it needs both horizontal axes. Use Field[IJ, dtype] for a 2-D one, or pass a K field as an argument',
       });
     }
     const existing = this.scope.vars.get(target.id);

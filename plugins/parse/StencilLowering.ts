@@ -1,4 +1,5 @@
-import { didYouMean, fail } from '../../core/diagnostics.js';
+import { fail } from '../../core/diagnostics.js';
+import { noSuchParameter, tooManyArguments } from '../../core/diagnostics/codes.js';
 import type { Computation, Expr, StencilDef, Stmt } from '../../core/ir/types.js';
 import { forEachStmt, stmtExprs } from '../../core/ir/visit.js';
 import { checkDataIndexed, dataIndices, splitDataDimTemporaries } from './dataDims.js';
@@ -142,6 +143,15 @@ export class StencilLowering extends StencilStatements {
       if (callee.fn.kind === 'stencil' || callee.fn.kind === 'program') {
         fail('E_UNKNOWN_CALL', `'${callee.fn.name}' is a ${callee.fn.kind} and cannot be called from a stencil`, { loc: e.loc, hint: 'call it from a @program, or make it a @gtscript.function' });
       }
+      if (callee.fn.kind === 'plain') {
+        // GT4Py resolves every function a stencil names when the decorator runs and raises TypeError for undecorated ones
+        const name = dottedName(e.func) ?? callee.fn.name;
+        fail('E_NOT_GTSCRIPT_FUNCTION', `${callee.fn.name} is not a gtscript function`, {
+          loc: e.func.loc,
+          length: name.length,
+          hint: `GT4Py refuses calls of undecorated functions in stencils (TypeError): decorate '${callee.fn.name}' with @gtscript.function`,
+        });
+      }
       if (this.condition) {
         const name = dottedName(e.func) ?? callee.fn.name;
         const why = this.condition === 'if' ? 'GT4Py rejects it too' : 'GT4Py would inline it once, before the loop, not at every iteration';
@@ -180,13 +190,10 @@ export class StencilLowering extends StencilStatements {
       return i < e.args.length && params[i].kind === 'normal' ? e.args[i] : undefined;
     };
     if (e.args.length > params.filter((p) => p.kind === 'normal').length) {
-      fail('E_CALL_ARGS', `${fn.name}() takes ${params.length} arguments, got ${e.args.length}`, { loc: e.loc, hint: `see the definition of ${fn.name}` });
+      throw tooManyArguments(fn.name, params.length, e.args.length, e.loc, `see the definition of ${fn.name}`);
     }
     for (const kw of e.kwargs) {
-      if (!params.some((p) => p.name === kw.name)) {
-        const guess = didYouMean(kw.name ?? '', params.map((p) => p.name));
-        fail('E_CALL_ARGS', `${fn.name}() has no parameter '${kw.name}'`, { loc: kw.loc, hint: guess ? `did you mean '${guess}'?` : `parameters: ${params.map((p) => p.name).join(', ')}` });
-      }
+      if (!params.some((p) => p.name === kw.name)) throw noSuchParameter(fn.name, kw, params.map((p) => p.name));
     }
     params.forEach((p, i) => {
       const a = argFor(i, p.name);
