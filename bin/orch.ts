@@ -9,6 +9,7 @@ import { statsCommand } from '../cli/statsCommand.js';
 import { reportCommand } from '../cli/reportCommand.js';
 import { runCommand, type RunMode } from '../cli/runCommand.js';
 import { watchCommand } from '../cli/watchCommand.js';
+import { tuneCommand } from '../cli/tuneCommand.js';
 import { serveCommand } from '../cli/serveCommand.js';
 import { exitOnError, usageError } from '../cli/failure.js';
 import { badEntries } from '../cli/badEntries.js';
@@ -59,7 +60,7 @@ function splitList(v: string[] | undefined): string[] | undefined {
 }
 
 /** Options whose value may start with a minus (--origin -1,0,0), which yargs would read as a flag. */
-const SIGNED_LISTS = ['--origin', '--domain', '--shape', '--rank-domain', '--repeat'];
+const SIGNED_LISTS = ['--origin', '--domain', '--budget-s', '--runs', '--shape', '--rank-domain', '--repeat'];
 
 function joinSignedValues(argv: string[]): string[] {
   const out: string[] = [];
@@ -152,6 +153,26 @@ async function main(rawArgv: string[]): Promise<number> {
       },
     )
     .command(
+      'tune <target>',
+      'search tile sizes, loop orders and schedules for the fastest build of one entry on this machine; every candidate must match the interpreter bit for bit',
+      (y) =>
+        common(y)
+          .positional('target', { type: 'string', demandOption: true, describe: 'module.py or module.py:entry' })
+          .option('domain', { type: 'string', describe: 'NX,NY,NZ: the compute domain to tune for (required)' })
+          .option('halo', { type: 'number', describe: 'points of halo around the domain along I and J (default 3)' })
+          .option('scalars', { type: 'string', describe: 'scalar arguments as JSON' })
+          .option('budget-s', { type: 'string', describe: 'seconds after which no further schedule is tried (default 300)' })
+          .option('runs', { type: 'string', describe: 'timed calls per schedule; the median decides (default 20)' })
+          .option('write-preset', { type: 'string', describe: 'write the winner as NAME.preset.ts beside the config (import it as the config\'s preset)' })
+          .option('write-cache', { type: 'boolean', describe: "record the winner for this entry in the cache: later builds of the entry with this preset use it" })
+          .group(['domain', 'halo', 'scalars'], 'Arguments of the call:')
+          .group(['budget-s', 'runs', 'write-preset', 'write-cache'], 'Search:')
+          .example('$0 tune hdiff.py:hdiff --domain 128,128,80 --scalars \'{"dt": 0.01}\' --write-preset tuned', 'find the fastest schedule of hdiff at 128x128x80, write tuned.preset.ts'),
+      async (a) => {
+        code = await tuneCommand({ ...a, target: a.target as string, budgetS: a.budgetS, writePreset: a.writePreset, writeCache: a.writeCache, printIrAfter: splitList(a.printIrAfter) });
+      },
+    )
+    .command(
       'serve',
       'run entries on the reference interpreter for requests framed on stdin, fields as raw bytes (for the Python package)',
       (y) => common(y),
@@ -195,7 +216,7 @@ async function main(rawArgv: string[]): Promise<number> {
     .example('$0 run smooth.py:smooth --mode build-and-run --shape 8,8,4 --check', 'build, run once and compare with the interpreter')
     .example('$0 info', 'list the cache entries')
     .completion('completion', 'print a shell completion script (orch completion >> ~/.bashrc)')
-    .demandCommand(1, 'name a command: build, run, report, clean or info')
+    .demandCommand(1, 'name a command: build, run, tune, report, clean or info')
     .recommendCommands()
     .fail((msg, err) => {
       if (err) throw err;

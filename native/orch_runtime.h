@@ -254,6 +254,17 @@ inline T vk_read(const T* base, int64_t stride, int64_t idx, int64_t lo, int64_t
   return T{};
 }
 
+/* base[idx * stride] = value when lo <= idx < hi (a write at a variable K offset), else no store and an error. */
+template <class T, class V>
+inline void vk_write(T* base, int64_t stride, int64_t idx, int64_t lo, int64_t hi, V value, VarKError& err,
+                     const char* head, const char* tail, int64_t i, int64_t j, int64_t k) {
+  if (__builtin_expect(idx >= lo && idx < hi, 1)) {
+    base[idx * stride] = static_cast<T>(value);
+    return;
+  }
+  err.record(head, tail, idx - lo, hi - lo, i, j, k, "levels");
+}
+
 /* Validates an array argument before any access: extents >= 0, data present when non-empty. */
 inline int check_arg(State* st, const char* name, const orch_array& a, int rank) {
   int64_t count = 1;

@@ -57,9 +57,10 @@ export const CODES = {
   E_TEMP_AXES: { means: 'a temporary declared with axes other than IJK or IJ', todo: 'type temporaries Field[IJK, dtype] or Field[IJ, dtype], as GT4Py does' },
   E_WRITE_AXES: { means: 'a field written in a computation whose parallel axes it lacks', todo: 'write fields that have every parallel axis of the computation' },
   E_WRITE_OFFSET: { means: 'a write at an offset (GT4Py rejects I/J offsets and K offsets in PARALLEL)', todo: 'write at the center; the hint shows the equivalent rewrite' },
-  E_WRITE_READ_OFFSET: { means: 'a field read at a horizontal offset in an interval that also writes it', todo: 'write the new values to another field or a temporary' },
+  E_WRITE_READ_OFFSET: { means: 'a field (or a temporary from an earlier block) read at a horizontal offset in an interval that also writes it', todo: 'write the new values to another field or a temporary' },
   E_SELF_ASSIGN_OFFSET: { means: 'a field assigned from its own value at a horizontal offset', todo: 'assign to a new temporary and use that' },
-  E_PARALLEL_K_OFFSET: { means: 'a field assigned from its own value at a K offset in a PARALLEL computation', todo: 'use computation(FORWARD) or computation(BACKWARD)' },
+  E_PARALLEL_K_OFFSET: { means: 'a field written in a PARALLEL computation interval of more than one level and read in it at another (or a variable) K offset', todo: 'use computation(FORWARD) or computation(BACKWARD), or write the new values to another field' },
+  E_NOT_GTSCRIPT_FUNCTION: { means: 'a stencil calls a function that is not decorated with @gtscript.function (GT4Py raises TypeError)', todo: 'decorate the helper with @gtscript.function' },
   E_ASSIGN_SCALAR: { means: 'an assignment to a scalar argument', todo: 'assign the value to a new temporary name instead' },
   E_RETURN: { means: 'a return anywhere but at the end of a gtscript function', todo: 'stencils write their results into fields' },
   E_UNPACK: { means: 'a tuple unpacking orch cannot match (names against axes or values)', todo: 'unpack one name per element' },
@@ -145,9 +146,14 @@ export const CODES = {
   E_CUDA: { means: 'the CUDA runtime is missing or failed', todo: 'install the CUDA toolkit, or point ORCH_CUDART (or CUDA_HOME) at it' },
   E_NPY_READ: { means: 'an --in file that cannot be read', todo: 'check the path given to --in' },
   E_NPY_FORMAT: { means: 'a file that is not a valid .npy', todo: 'write it with numpy.save' },
-  E_NPY_DTYPE: { means: 'a .npy array of a dtype orch does not support', todo: 'use float64, float32, int32, int64 or bool arrays' },
+  E_NPY_DTYPE: { means: 'a .npy array of a dtype orch does not support', todo: 'use float64, float32, int8, int16, int32, int64 or bool arrays' },
   E_NPY_ORDER: { means: 'a .npy array stored in Fortran order', todo: 'save numpy.ascontiguousarray(a)' },
   E_OUTPUT_WRITE: { means: 'the outputs cannot be written', todo: 'choose a writable --out folder' },
+  // orch tune
+  E_TUNE_NOTHING: { means: 'orch tune with a preset whose backend offers no schedule options', todo: 'tune with a CPU preset (cpu, cpu-native)' },
+  E_TUNE_BUILD: { means: 'orch tune of an entry whose default schedule does not build or run', todo: 'fix what orch build reports for the entry, then tune it' },
+  E_TUNE_NO_MATCH: { means: 'orch tune found no schedule, the default included, that matches the interpreter bit for bit', todo: 'check the entry with orch run --mode build-and-run --check and report the difference' },
+  E_TUNE_WRITE: { means: 'orch tune cannot write the tuned preset or schedule', todo: 'make the folder writable, or run orch tune where the config is' },
   E_SERVE_PROTOCOL: { means: 'orch serve got bytes that are not a request frame (the Python package and the command line are different versions)', todo: 'install the orch Python package and command line of the same version' },
   // the command line (exit status 2)
   E_USAGE: { means: 'a command line orch cannot read', todo: 'see orch --help' },
@@ -169,6 +175,7 @@ export const CODES = {
   E_USAGE_CLOSURE: { means: '--closure that is not one readable closure file for the one class targeted', todo: 'write orch build comp.py:MyComponent --closure closure.json, with a file written by orch.ndsl' },
   E_USAGE_SIZE: { means: '--max-size or cache.maxSize that is not a size', todo: 'write a number with an optional unit: 500M, 2G, 64Ki' },
   E_USAGE_AGE: { means: '--older-than that is not a duration', todo: 'write a number and a unit: 45s, 30m, 12h, 7d or 2w' },
+  E_USAGE_TUNE: { means: 'orch tune options it cannot use (a budget or run count that is not positive, a preset name that is taken or not a name, --write-preset with --write-cache)', todo: 'see orch tune --help' },
   E_USAGE_BAD_ENTRY: { means: '--bad-entry that is not KEY=REASON', todo: 'the Python package passes it; report a bug if you did not' },
 } as const satisfies Record<string, CodeInfo>;
 

@@ -265,6 +265,7 @@ export class ModuleLoader {
     let kind: FunctionKind = 'plain';
     let externals: Record<string, Value> = {};
     let backend: FunctionInfo['backend'];
+    let dtypes: Record<string, Value> | undefined;
     for (const d of def.decorators) {
       const callee = d.t === 'call' ? d.func : d;
       const v = this.eval(callee, scope);
@@ -277,13 +278,17 @@ export class ModuleLoader {
       if (d.t === 'call') {
         const ext = d.kwargs.find((k) => k.name === 'externals');
         if (ext) externals = this.evalExternals(ext.value, scope);
+        const dt = d.kwargs.find((k) => k.name === 'dtypes');
+        const dv = dt && this.eval(dt.value, scope);
+        if (dt && dv?.k !== 'dict') fail('E_ANNOTATION', 'dtypes must be a dict of names to types', { loc: dt.value.loc, hint: 'write dtypes={"MySymbol": Field[IJ, np.float64]}' });
+        if (dv?.k === 'dict') dtypes = dv.entries;
         // GT4Py checks backend= when the decorator runs, so an unknown name fails the module here too
         const be = d.kwargs.find((k) => k.name === 'backend');
         const v = be && this.eval(be.value, scope);
         if (be && v?.k === 'str') backend = { name: v.value, kind: gt4pyBackend(v.value, be.value.loc, v.value.length + 2), loc: be.value.loc };
       }
     }
-    return { name: def.name, def, module: scope, kind, externals, ...(backend ? { backend } : {}) };
+    return { name: def.name, def, module: scope, kind, externals, ...(backend ? { backend } : {}), ...(dtypes ? { dtypes } : {}) };
   }
 
   /** Methods and class-level constants; a program class is decorated @program (or its __call__ is). */

@@ -70,6 +70,8 @@ export interface FunctionInfo {
   kind: FunctionKind;
   /** `@stencil(externals={...})` / `@gtscript.stencil(backend=..., externals=...)` */
   externals: Record<string, Value>;
+  /** `@gtscript.stencil(dtypes={"Name": Field[IJ, float]})`: names a temporary's annotation may use (GT4Py's dtypes=). */
+  dtypes?: Record<string, Value>;
   /** `@gtscript.stencil(backend="...")` given as a string: what it means to orch, and where it is. */
   backend?: { name: string; kind: 'python' | 'cpu' | 'cuda'; loc: SourceLoc };
 }

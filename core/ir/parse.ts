@@ -242,7 +242,16 @@ class IRParser extends StmtParser {
       t.expect('local');
       t.expect('[');
       const local = this.list(']', () => ({ name: t.ident('a tile-local array'), zeroFill: t.eat('zeroed') }));
-      tile = { size: [dims[0], dims[1]], ...(dims[2] ? { k: dims[2] } : {}), local };
+      let versioned: Tiling['versioned'];
+      if (t.eat('versioned')) {
+        t.expect('[');
+        versioned = this.list(']', () => {
+          const name = t.ident('an array updated in place');
+          t.expect('via');
+          return { name, shadow: t.ident('its shadow transient') };
+        });
+      }
+      tile = { size: [dims[0], dims[1]], ...(dims[2] ? { k: dims[2] } : {}), local, ...(versioned ? { versioned } : {}) };
     }
     t.expect('{');
     const requires: LaunchRequirement[] = [];

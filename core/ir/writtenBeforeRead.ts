@@ -66,10 +66,24 @@ function runsBefore(w: Site, r: Site, dk: number): boolean {
  * the union of the K ranges of the writers that run before it (runsBefore).
  */
 export function definitelyWritten(name: string, launch: Launch): boolean {
+  return writtenBeforeRead(name, launch, false);
+}
+
+/**
+ * As definitelyWritten, except that reads may also fall outside the writers' IJ range
+ * when every writer covers the same one: such points are never written by the launch, so
+ * an array only this launch touches keeps its initial value there (del-n damping's `tmp`,
+ * read one point beyond the domain that writes it).
+ */
+export function writtenOrUntouched(name: string, launch: Launch): boolean {
+  return writtenBeforeRead(name, launch, true);
+}
+
+function writtenBeforeRead(name: string, launch: Launch, untouchedOutside: boolean): boolean {
   const writers: Site[] = [];
   const readers: { site: Site; offset: [number, number, number]; variableK: boolean }[] = [];
   let first: 'write' | 'read' | null = null;
-  const shiftedWrite = (stmts: Stmt[]): boolean => someStmt(stmts, (s) => s.kind === 'assign' && s.target === name && !!s.kOffset);
+  const shiftedWrite = (stmts: Stmt[]): boolean => someStmt(stmts, (s) => s.kind === 'assign' && s.target === name && (!!s.kOffset || !!s.kVar));
   const nestedWrite = (stmts: Stmt[]): boolean =>
     stmts.some((s) => stmtLists(s).some((l) => writes(l).has(name)));
   for (const [vi, v] of launch.loops.entries()) {
@@ -92,11 +106,14 @@ export function definitelyWritten(name: string, launch: Launch): boolean {
   }
   if (first !== 'write') return false;
   const floors = requiredFloors(launch);
+  const ij = (w: Site) => JSON.stringify([w.h.i, w.h.j]);
+  const outsideUntouched = untouchedOutside && writers.every((w) => ij(w) === ij(writers[0]));
   for (const { site, offset, variableK } of readers) {
     if (variableK) return false;
     const earlier = writers.filter((w) => runsBefore(w, site, offset[2])).map((w) => w.v.k);
     if (!kCovered(site.v.k, offset[2], earlier, floors)) return false;
     for (const w of writers) {
+      if (outsideUntouched) continue;
       if (!within(site.h.i, offset[0], w.h.i) || !within(site.h.j, offset[1], w.h.j)) return false;
     }
   }

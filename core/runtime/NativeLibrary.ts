@@ -1,6 +1,7 @@
 import koffi, { type LibraryHandle } from 'koffi';
 import { didYouMean, fail, OrchError } from '../diagnostics.js';
 import type { Axes, DType } from '../ir/types.js';
+import { DTYPE_BYTES } from '../ir/dtypes.js';
 import { contiguousStrides, type NDArray, type TypedArray } from './ndarray.js';
 import { parseLocatedError } from './locatedError.js';
 
@@ -40,7 +41,7 @@ export interface ProgramSignature {
 /** A host callback implementation: scalar arguments in, a scalar (or nothing) out. */
 export type HostCallback = (args: number[]) => number | boolean | bigint | undefined;
 
-const KOFFI_TYPE: Record<DType, string> = { float64: 'double', float32: 'float', int32: 'int32_t', int64: 'int64_t', bool: 'bool' };
+const KOFFI_TYPE: Record<DType, string> = { float64: 'double', float32: 'float', int8: 'int8_t', int16: 'int16_t', int32: 'int32_t', int64: 'int64_t', bool: 'bool' };
 
 /**
  * A field in device memory, for libraries built for a GPU (signature target 'cuda'): the
@@ -68,6 +69,8 @@ const POINTER_BYTES = 8;
 const TYPED_ARRAY: Record<DType, new (n: number) => TypedArray> = {
   float64: Float64Array,
   float32: Float32Array,
+  int8: Int8Array,
+  int16: Int16Array,
   int32: Int32Array,
   int64: BigInt64Array,
   bool: Uint8Array,
@@ -441,6 +444,8 @@ function writeScalar(view: DataView, slot: number, p: SignatureParam, value: Arg
       else view.setFloat32(slot, x, true);
       return;
     }
+    case 'int8':
+    case 'int16':
     case 'int32':
     case 'int64': {
       if (typeof value !== 'number' && typeof value !== 'bigint') return bad();
@@ -448,10 +453,10 @@ function writeScalar(view: DataView, slot: number, p: SignatureParam, value: Arg
         fail('E_ARG_DTYPE', `argument '${p.name}' must be an integer (${p.dtype}), got ${value}`);
       }
       const x = BigInt(value);
-      const bits = p.dtype === 'int32' ? 31n : 63n;
+      const bits = BigInt(DTYPE_BYTES[p.dtype] * 8 - 1);
       if (x < -(1n << bits) || x >= 1n << bits) fail('E_ARG_DTYPE', `argument '${p.name}' = ${x} does not fit in ${p.dtype}`);
-      if (p.dtype === 'int32') view.setInt32(slot, Number(x), true);
-      else view.setBigInt64(slot, x, true);
+      if (p.dtype === 'int64') view.setBigInt64(slot, x, true);
+      else view.setInt32(slot, Number(x), true);
       return;
     }
     case 'bool':

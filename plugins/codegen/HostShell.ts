@@ -1,4 +1,4 @@
-import { launchAccessBounds, launchArrays, computedDataReads, variableKReads, type AccessBound } from '../../core/ir/accessBounds.js';
+import { launchAccessBounds, launchArrays, computedDataReads, variableKArrays, type AccessBound } from '../../core/ir/accessBounds.js';
 import { hasWhileLoop } from '../../core/ir/whileBound.js';
 import type { Launch } from '../../core/ir/types.js';
 import { launchWrites } from '../../core/ir/launchWrites.js';
@@ -280,7 +280,9 @@ export class HostShell {
       w.line(`[[maybe_unused]] const int64_t dom0 = ${int64(s.domain[0])}, dom1 = ${int64(s.domain[1])}, dom2 = ${int64(s.domain[2])};`),
     );
     const tile = s.tile && this.cg.loops.tilesLaunches ? s.tile : undefined;
-    const perTile = new Set(tile?.local.map((l) => l.name));
+    // untiled, a versioned array is addressed in place and its shadow is not needed
+    const perTile = new Set([...(tile?.local.map((l) => l.name) ?? []), ...(tile ? [] : (s.tile?.versioned ?? []).map((x) => x.shadow))]);
+    const shadows = (tile?.versioned ?? []).map((x) => x.shadow);
     this.reserve(s.transients.filter((t) => !perTile.has(t)).map((t) => this.cg.array(t)), 'st->transients', where);
     for (const name of s.transients) {
       const a = this.cg.array(name);
@@ -296,12 +298,13 @@ export class HostShell {
 
     // Hoist base pointers (shifted to the origin) and strides of every array the launch touches.
     const written = launchWrites(s);
-    const variableK = variableKReads(s);
+    for (const x of shadows) written.add(x);
+    const variableK = variableKArrays(s);
     // a while loop that hits its bound records a point error as a failed variable-K read does
     const whileLoop = s.loops.some((v) => v.body.some((h) => hasWhileLoop(h.body)));
     const ctx: PointContext = { hoisted: new Map(), locals: new Map(), origins: s.origins, variableK: variableK.size > 0 || computedDataReads(s) || whileLoop };
     this.cg.loops.beginLoops(ctx);
-    for (const name of new Set([...bounds.map((b) => b.array), ...launchArrays(s)])) {
+    for (const name of new Set([...bounds.map((b) => b.array), ...launchArrays(s), ...shadows])) {
       if (perTile.has(name)) continue;
       const a = this.cg.array(name);
       const origin = s.origins[name];

@@ -1,4 +1,4 @@
-import { checkTargets, reads, writes } from '../../core/ir/uses.js';
+import { checkTargets, reads, variableKNames, writes } from '../../core/ir/uses.js';
 import { hasWhileLoop } from '../../core/ir/whileBound.js';
 import { forEachExpr } from '../../core/ir/visit.js';
 import type { HLoop, VLoop } from '../../core/ir/types.js';
@@ -20,7 +20,7 @@ const GRID_LIMIT = { x: '2147483647u', y: '65535u', z: '65535u' } as const;
 type Dim = 'x' | 'y' | 'z';
 
 /** Arrays `body` reads at a variable K offset. */
-const variableKArrays = (body: HLoop['body']): Set<string> => new Set(reads(body).filter((r) => r.variableK).map((r) => r.name));
+const variableKArrays = (body: HLoop['body']): Set<string> => variableKNames(body);
 
 /**
  * The kernels of a CUDA build and their launchers, written to the `.cu` (the host calls

@@ -138,6 +138,11 @@ export class CudaLoops implements LoopStrategy {
     return `orch::cuda::vk_read(${r.base}, ${r.stride}, ${r.idx}, ${r.lo}, ${r.hi}, errors, vk_failed, ${site}, i, j, k)`;
   }
 
+  variableKWrite(r: VariableKParts, value: string): string {
+    const site = this.site(`return orch::vk_report(st, ${r.head}, ${r.tail}, e.n[0], e.n[1], e.i, e.j, e.k);`);
+    return `orch::cuda::vk_write(${r.base}, ${r.stride}, ${r.idx}, ${r.lo}, ${r.hi}, ${value}, errors, vk_failed, ${site}, i, j, k);`;
+  }
+
   /** Device arrays, staged through host buffers by native/orch_halo.h (MPI on host memory). */
   halo(s: HaloStmt): void {
     this.cg.mapped(s.loc, () => emitHalo(this.cg.w, this.cg.program, s, (name) => this.cg.ids.view(name)));

@@ -1,3 +1,4 @@
+import { isIntDType } from '../../core/ir/dtypes.js';
 import { didYouMean, fail } from '../../core/diagnostics.js';
 import type { CallbackDecl, Expr, PStmt, StencilDef } from '../../core/ir/types.js';
 import type { PyExpr } from '../../core/python/ast.js';
@@ -228,7 +229,7 @@ export abstract class ProgramCalls extends ProgramStatements {
     if (e.t !== 'tuple') fail('E_DOMAIN', `${what} must be a tuple`, { loc: e.loc, hint: `write ${what}=(i, j, k)` });
     return e.elts.map((x) => {
       const v = this.expr(x);
-      if (v.dtype !== 'int64' && v.dtype !== 'int32') fail('E_DOMAIN', `${what} entries must be integers`, { loc: x.loc, hint: 'use integer expressions' });
+      if (!isIntDType(v.dtype)) fail('E_DOMAIN', `${what} entries must be integers`, { loc: x.loc, hint: 'use integer expressions' });
       return cast(v, 'int64');
     });
   }

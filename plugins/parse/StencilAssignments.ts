@@ -44,7 +44,8 @@ export abstract class StencilAssignments extends StencilBindings {
   /**
    * `tmp: T = value`: a temporary declared with a type. GT4Py (at the pin) takes a dtype
    * (`float`, `np.float32`, ...) or `Field[IJ, dtype]`, a 2-D temporary shared by every
-   * level; a field type with other axes it refuses, and so does orch.
+   * level; a field type with other axes, IJK included, it refuses ("Typed temporaries must
+   * be IJ"), and so does orch.
    */
   protected typedAssign(target: PyExpr, annotation: PyExpr, value: PyExpr, loc: SourceLoc): Stmt[] {
     if (target.t !== 'name') {
@@ -53,7 +54,9 @@ export abstract class StencilAssignments extends StencilBindings {
         hint: 'declare the temporary first (tmp: float = 0), then assign at an offset; GT4Py rejects annotated offset writes too',
       });
     }
-    const t = this.loader.eval(annotation, this.scope.module);
+    // GT4Py evaluates the annotation with the decorator's dtypes= names first
+    const symbol = annotation.t === 'name' ? this.fn.dtypes?.[annotation.id] : undefined;
+    const t = symbol ?? this.loader.eval(annotation, this.scope.module);
     let type: { dtype: DType; axes: Axes };
     if (t.k === 'dtype') type = { dtype: t.dtype, axes: 'IJK' };
     else if (t.k === 'fieldType') type = { dtype: t.dtype, axes: t.axes };
@@ -63,16 +66,19 @@ export abstract class StencilAssignments extends StencilBindings {
         hint: 'annotate temporaries with a dtype (float, int, np.float64, ...) or Field[IJ, dtype]',
       });
     }
+    if (t.k === 'fieldType' && type.axes !== 'IJ') {
+      // GT4Py 99b79b58 (gtscript_frontend.py): a Field annotation inside a computation must be IJ
+      fail('E_TEMP_AXES', `Typed temporaries must be IJ, temporaries for axes ${[...type.axes].join(', ')} is not yet available: '${target.id}'`, {
+        loc: annotation.loc,
+        hint: t.dims
+          ? `GT4Py declares temporaries with data dimensions at function level, before the computations, with a constant initial value: ${target.id}: Field[(dtype, (${t.dims.join(', ')}${t.dims.length === 1 ? ',' : ''}))] = 0`
+          : `GT4Py takes only Field[IJ, dtype] (a 2-D temporary) as a field type here: annotate a 3-D temporary with its dtype (${target.id}: ${type.dtype === 'float64' ? 'float' : type.dtype} = ...), or pass a ${type.axes} field as an argument`,
+      });
+    }
     if (t.k === 'fieldType' && t.dims) {
       fail('E_TEMP_AXES', `temporary '${target.id}' is declared with data dimensions inside a computation`, {
         loc: annotation.loc,
         hint: `GT4Py declares temporaries with data dimensions at function level, before the computations, with a constant initial value: ${target.id}: Field[(dtype, (${t.dims.join(', ')}${t.dims.length === 1 ? ',' : ''}))] = 0`,
-      });
-    }
-    if (type.axes !== 'IJK' && type.axes !== 'IJ') {
-      fail('E_TEMP_AXES', `temporary '${target.id}' is declared with axes ${type.axes}`, {
-        loc: annotation.loc,
-        hint: 'GT4Py types temporaries as IJK or IJ only: a temporary is written at every (i, j) point, so it needs both horizontal axes. Use Field[IJ, dtype] for a 2-D one, or pass a K field as an argument',
       });
     }
     const existing = this.scope.vars.get(target.id);
@@ -204,8 +210,8 @@ export abstract class StencilAssignments extends StencilBindings {
       const { offset: off, kOffset } = this.offsets(target, decl);
       if (kOffset || off.some((o) => o !== 0) || b.offset.some((o) => o !== 0)) {
         const at: Offset = [off[0] + b.offset[0], off[1] + b.offset[1], off[2] + b.offset[2]];
-        // GT4Py's K offset write: a field argument, a constant K offset, a level-by-level computation
-        const kWrite = !kOffset && at[0] === 0 && at[1] === 0 && this.order !== 'PARALLEL' && decl.role === 'api' && b.offset.every((o) => o === 0);
+        // GT4Py's K offset write: a field argument, a K offset (constant or computed), a level-by-level computation
+        const kWrite = at[0] === 0 && at[1] === 0 && this.order !== 'PARALLEL' && decl.role === 'api' && b.offset.every((o) => o === 0);
         if (!kWrite) {
           fail('E_WRITE_OFFSET', `${decl.role === 'temp' ? 'temporary' : 'field'} '${name}' is written at ${kOffset ? 'a variable K offset' : `offset [${at.join(', ')}]`}`, {
             loc: target.loc,
@@ -214,7 +220,7 @@ export abstract class StencilAssignments extends StencilBindings {
           });
         }
         this.checkWriteAxes(decl, target);
-        return [{ kind: 'assign', target: b.name, value: cast(value, decl.dtype), loc, kOffset: at[2], ...this.dataOf(decl, data, target, loc) }];
+        return [{ kind: 'assign', target: b.name, value: cast(value, decl.dtype), loc, ...(at[2] ? { kOffset: at[2] } : {}), ...(kOffset ? { kVar: kOffset } : {}), ...this.dataOf(decl, data, target, loc) }];
       }
     } else {
       fail('E_ASSIGN_TARGET', 'assignment target must be a name', { loc: target.loc, hint: 'assign to a field, a temporary or a new local name' });
@@ -279,7 +285,9 @@ function writeOffsetHint(name: string, at: Offset, variableK: boolean, order: It
   if (variableK) {
     return order === 'PARALLEL'
       ? 'GT4Py rejects K offset writes in PARALLEL too (the levels have no order): use computation(FORWARD) or computation(BACKWARD)'
-      : `GT4Py accepts writes at a variable K offset in FORWARD and BACKWARD, but orch writes only at a constant offset yet: make each level write ${name} at itself and read its source at a variable K offset (${name} = q[0, 0, lev], with lev computed per level)`;
+      : temporary
+        ? `orch writes only field arguments at a K offset, not temporaries (GT4Py accepts both): pass ${name} as a field argument, or make each level write ${name} at itself and read its source at a variable K offset (${name} = q[0, 0, lev])`
+        : `write the field argument '${name}' itself at the offset`;
   }
   if (order === 'PARALLEL') return `GT4Py rejects K offset writes in PARALLEL too (the levels have no order): use computation(FORWARD) or computation(BACKWARD), or write ${name} at its own level and shift the reads`;
   const k = at[2];

@@ -1,3 +1,4 @@
+import { isIntDType } from '../../core/ir/dtypes.js';
 import { didYouMean, fail } from '../../core/diagnostics.js';
 import type { Expr, FieldDecl, IterationOrder, Offset, ScalarDecl, SourceLoc, Stmt } from '../../core/ir/types.js';
 import { dottedName, type PyExpr, type PyStmt } from '../../core/python/ast.js';
@@ -42,6 +43,8 @@ export abstract class StencilBindings extends ExprLowering {
   protected readonly readLocs = new WeakMap<Expr, SourceLoc>();
   /** The iteration order of the computation being lowered. */
   protected order: IterationOrder = 'PARALLEL';
+  /** Lowering the body of a horizontal region (GT4Py refuses nested ones). */
+  protected inRegion = false;
 
   constructor(
     readonly fn: FunctionInfo,
@@ -137,28 +140,28 @@ export abstract class StencilBindings extends ExprLowering {
     const axes = [...f.axes].map((a) => 'IJK'.indexOf(a));
     const terms = e.index.map((x) => this.term(x));
     if (terms.some((t) => 'c' in t && (t.c.k === 'axis' || t.c.k === 'axisOffset'))) return { offset: axisOffsets(e, f, terms) };
-    const full = e.index.length === 3;
     if (!axes.length) {
       fail('E_OFFSET', `'${f.name}' has no spatial axes (a GlobalTable), so it takes no offsets`, { loc: e.loc, hint: `GT4Py rejects this too: index its data with ${f.name}.A[...]` });
     }
-    if (!full && e.index.length !== axes.length) {
-      const counts = axes.length === 3 ? '3' : `${axes.length} or 3`;
-      fail('E_OFFSET', `field '${f.name}' (${f.axes}) takes ${counts} offsets, got ${e.index.length}`, {
+    if (e.index.length !== axes.length) {
+      // GT4Py's message: one offset per axis of the field, never three for a lower-dimensional one
+      const found = e.index.map((x, n) => { const t = terms[n]; return 'c' in t && t.c.k === 'num' ? String(t.c.value) : '...'; });
+      fail('E_OFFSET', `Incorrect offset specification detected for ${f.name}. Found index=[${found.join(', ')}], but ${f.name} field has dimensions (${[...f.axes].join(', ')})`, {
         loc: e.loc,
-        hint: f.axes === 'K' ? 'write ak[1] or ak[0, 0, 1]' : `write offsets per axis (q[1, 0, -1]) or name the axes (q[I + 1], q[K - 1], q[I - 1, K + 1])`,
+        hint: `give one offset per axis of the field: ${f.name}[${[...f.axes].map(() => '0').join(', ')}], or name the axes (${f.name}[${f.axes[f.axes.length - 1]} + 1])`,
       });
     }
     const out: Offset = [0, 0, 0];
     let kOffset: Expr | undefined;
     e.index.forEach((x, n) => {
-      const d = full ? n : axes[n];
+      const d = axes[n];
       const v = terms[n];
       if ('r' in v) {
         if (d !== 2) {
           fail('E_OFFSET', `the ${'IJK'[d]} offset of '${f.name}' must be a constant`, { loc: x.loc, hint: 'only K offsets may be computed at run time (f[0, 0, lev]); I and J offsets are integer literals, constants or externals' });
         }
         if (!axes.includes(2)) fail('E_OFFSET', `field '${f.name}' has no K axis, so it takes no K offset`, { loc: x.loc, hint: `'${f.name}' is a ${f.axes} field` });
-        if (v.r.dtype !== 'int32' && v.r.dtype !== 'int64') {
+        if (!isIntDType(v.r.dtype)) {
           fail('E_OFFSET', `a variable K offset must be an integer, got ${v.r.dtype}`, { loc: x.loc, hint: 'compute the level index in an int temporary or an int field (e.g. lev = 0; ... f[0, 0, lev])' });
         }
         kOffset = cast(v.r, 'int64');
@@ -190,14 +193,19 @@ export abstract class StencilBindings extends ExprLowering {
       if ('c' in t) {
         if (t.c.k !== 'num' || !t.c.isInt) fail('E_DATA_DIMS', `a data index must be an integer, got ${describeValue(t.c)}`, { loc: x.loc, hint: 'index data dimensions with integer constants or int expressions' });
         if (t.c.value < 0 || t.c.value >= dims[d]) {
-          fail('E_DATA_DIMS', `data index ${t.c.value} is out of range for data dimension ${d} of '${name}', which has ${dims[d]} entries`, {
+          fail('E_DATA_DIMS', `Data index out of bounds: index ${t.c.value} is out of range for data dimension ${d} of '${name}', which has ${dims[d]} entries`, {
             loc: x.loc,
             hint: `GT4Py rejects this too ("Data index out of bounds"): use an index in [0, ${dims[d] - 1}]`,
           });
         }
         return { kind: 'lit', value: t.c.value, dtype: 'int64' } as Expr;
       }
-      if (t.r.dtype !== 'int32' && t.r.dtype !== 'int64') fail('E_DATA_DIMS', `a data index must be an integer, got ${t.r.dtype}`, { loc: x.loc, hint: 'convert it with int(...) or compute it in an int temporary' });
+      if (!isIntDType(t.r.dtype)) {
+        fail('E_DATA_DIMS', `a data index must be an integer, got ${t.r.dtype}`, {
+          loc: x.loc,
+          hint: "GT4Py refuses this too when it builds the stencil ('Data indices must be integer expressions'): convert it with int32(...) or compute it in an int temporary",
+        });
+      }
       if (f.role === 'temp') {
         fail('E_DATA_DIMS', `temporary '${name}' is indexed with a data index computed at run time`, {
           loc: x.loc,
@@ -299,10 +307,16 @@ export abstract class StencilBindings extends ExprLowering {
     const data = ddim && ddim.value.t === 'list' ? this.dataIndex(id, f, ddim.value.elts, ddim.value.loc) : undefined;
     if (data) this.oneComputedIndex(id, data, true, e.loc);
     if (!data && f.dims?.length) this.dataIndex(id, f, [], e.loc);
-    const here: Expr = { kind: 'kindex', dtype: 'int64' };
-    // relative to the binding's own K offset (a helper's argument bound to q[0, 0, 1] still reads absolute levels of q)
-    const kOffset: Expr = { kind: 'binary', op: '-', left: cast(levelExpr, 'int64'), right: b.offset[2] ? { kind: 'binary', op: '+', left: here, right: { kind: 'lit', value: b.offset[2], dtype: 'int64' }, dtype: 'int64' } : here, dtype: 'int64' };
-    return this.read({ kind: 'field', name: b.name, offset: [b.offset[0], b.offset[1], b.offset[2]], kOffset, ...(data ? { data } : {}), loc: e.loc, dtype: f.dtype }, e);
+    if (b.offset[0] !== 0 || b.offset[1] !== 0) {
+      // a helper's argument bound to q[1, 0, 0]: GT4Py's absolute reads are centered in I and J
+      fail('E_OFFSET', `Absolute K index: '${id}' stands for '${b.name}' at an I/J offset, and absolute K reads are centered in I and J`, {
+        loc: e.loc,
+        hint: `pass '${b.name}' itself to the helper, or copy it at its offset into a temporary first`,
+      });
+    }
+    // the read at level - K from the current point, whatever K offset the binding carries
+    const kOffset: Expr = { kind: 'binary', op: '-', left: cast(levelExpr, 'int64'), right: { kind: 'kindex', dtype: 'int64' }, dtype: 'int64' };
+    return this.read({ kind: 'field', name: b.name, offset: [0, 0, 0], kOffset, ...(data ? { data } : {}), loc: e.loc, dtype: f.dtype }, e);
   }
 
   protected override attr(e: Extract<PyExpr, { t: 'attr' }>): Term {
@@ -332,7 +346,9 @@ function axisOffsets(e: Extract<PyExpr, { t: 'subscript' }>, f: FieldDecl, terms
     }
     const axis = t.c.axis;
     if (!f.axes.includes(axis)) fail('E_OFFSET', `field '${f.name}' (${f.axes}) has no ${axis} axis`, { loc: x.loc, hint: `'${f.name}' is a ${f.axes} field: offset it along ${[...f.axes].join(', ')}` });
-    if (seen.has(axis)) fail('E_OFFSET', `the ${axis} offset of '${f.name}' is given twice`, { loc: x.loc, hint: `write each axis once: ${f.name}[I + 1, K - 1]` });
+    if (seen.has(axis)) fail('E_OFFSET', `Duplicate axis found: ${axis} (the ${axis} offset of '${f.name}' is given twice)`, { loc: x.loc, hint: `write each axis once: ${f.name}[I + 1, K - 1]` });
+    const later = [...seen].find((a) => 'IJK'.indexOf(a) > 'IJK'.indexOf(axis));
+    if (later) fail('E_OFFSET', `Axis ${axis} is specified out of order (after ${later} in the index of '${f.name}')`, { loc: x.loc, hint: `GT4Py takes the axes in I, J, K order: ${f.name}[I - 1, J]` });
     seen.add(axis);
     out['IJK'.indexOf(axis)] = t.c.k === 'axisOffset' ? t.c.offset : 0;
   });

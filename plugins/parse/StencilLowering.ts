@@ -142,6 +142,15 @@ export class StencilLowering extends StencilStatements {
       if (callee.fn.kind === 'stencil' || callee.fn.kind === 'program') {
         fail('E_UNKNOWN_CALL', `'${callee.fn.name}' is a ${callee.fn.kind} and cannot be called from a stencil`, { loc: e.loc, hint: 'call it from a @program, or make it a @gtscript.function' });
       }
+      if (callee.fn.kind === 'plain') {
+        // GT4Py resolves every function a stencil names when the decorator runs and raises TypeError for undecorated ones
+        const name = dottedName(e.func) ?? callee.fn.name;
+        fail('E_NOT_GTSCRIPT_FUNCTION', `${callee.fn.name} is not a gtscript function`, {
+          loc: e.func.loc,
+          length: name.length,
+          hint: `GT4Py refuses calls of undecorated functions in stencils (TypeError): decorate '${callee.fn.name}' with @gtscript.function`,
+        });
+      }
       if (this.condition) {
         const name = dottedName(e.func) ?? callee.fn.name;
         const why = this.condition === 'if' ? 'GT4Py rejects it too' : 'GT4Py would inline it once, before the loop, not at every iteration';

@@ -73,8 +73,15 @@ export abstract class StencilStatements extends StencilAssignments {
       const v = this.constant(args[0], 'the interval');
       if (!(v.k === 'builtin' && v.name === '...')) fail('E_INTERVAL', 'interval takes (...) or (start, end)', { loc: iv.call.loc, hint: 'write interval(...) or interval(start, end)' });
     } else if (args.length === 2) {
+      for (const a of args) this.rejectAxisIndexSyntax(a);
       const lo = this.term(args[0]);
       const hi = this.term(args[1]);
+      if ('c' in lo && lo.c.k === 'none') {
+        fail('E_INTERVAL', 'Invalid interval range specification: an interval starts at a level, not at None', {
+          loc: args[0].loc,
+          hint: 'GT4Py rejects this too: start from the bottom level, interval(0, -1); None ends an interval at the top, interval(1, None)',
+        });
+      }
       if ('r' in lo) runtime.lo = runtimeBound(lo.r, this.fields, args[0].loc);
       else start = this.levelBound(lo.c, args[0], true);
       if ('r' in hi) runtime.hi = runtimeBound(hi.r, this.fields, args[1].loc);
@@ -83,7 +90,7 @@ export abstract class StencilStatements extends StencilAssignments {
       fail('E_INTERVAL', 'interval takes (...) or (start, end)', { loc: iv.call.loc, hint: 'write interval(...) or interval(start, end)' });
     }
     if (intervalMinLevels(start, end) === null) {
-      fail('E_INTERVAL', `${intervalText(start, end)} is empty for every domain`, {
+      fail('E_INTERVAL', `Invalid interval range specification: ${intervalText(start, end)} is empty for every domain`, {
         loc: iv.call.loc,
         length: 'interval'.length,
         hint: 'the start must lie below the end: positive bounds count from the bottom level, negative ones from the top (interval(1, -1) skips both)',
@@ -92,21 +99,54 @@ export abstract class StencilStatements extends StencilAssignments {
     const saved = this.pre;
     this.pre = [];
     this.order = order;
+    const known = new Set(this.fields.keys());
     const stmts = this.block(body);
     this.pre = saved;
-    checkParallelModel(stmts, order, this.fields, (x) => this.readLocs.get(x));
+    const declaredHere = new Set([...this.fields.keys()].filter((n) => !known.has(n)));
+    checkParallelModel({ body: stmts, order, start, end, declaredHere }, this.fields, (x) => this.readLocs.get(x));
     if (!runtime.lo && !runtime.hi) return { start, end, body: stmts, loc: iv.call.loc };
     const block = { start, end, body: maskStatements(stmts, runtime, iv.call.loc), loc: iv.call.loc };
     this.runtimeIntervals.add(block);
     return block;
   }
 
+  /**
+   * `interval(K[2], -1)`: GT4Py takes axis indices in vertical intervals only as externals'
+   * values, never written as a subscript.
+   */
+  protected rejectAxisIndexSyntax(e: PyExpr): void {
+    if (e.t === 'subscript' && e.value.t === 'name') {
+      const base = this.term(e.value);
+      if ('c' in base && base.c.k === 'axis') {
+        fail('E_INTERVAL', `Invalid interval range specification: ${e.value.id}[...] cannot be written in an interval`, {
+          loc: e.loc,
+          hint: `GT4Py rejects this too: write the level as an integer, interval(2, -1), or pass the axis index as an external`,
+        });
+      }
+    }
+    for (const c of pyChildren(e)) this.rejectAxisIndexSyntax(c);
+  }
+
   /** Interval blocks whose bounds are (partly) known only at run time. */
   protected readonly runtimeIntervals = new WeakSet<IntervalBlock>();
 
   protected levelBound(v: Value, e: PyExpr, isStart: boolean): AxisBound {
+    const axisSubscript = this.axisSubscript(e);
+    if (axisSubscript) {
+      // GT4Py's VerticalIntervalParser takes K[n] only as a value (an external), not written in the bound
+      fail('E_INTERVAL', 'Invalid interval range specification: an axis index written in an interval bound', {
+        loc: axisSubscript.loc,
+        hint: 'GT4Py refuses K[...] written in interval(...): write integers (interval(2, -1)), or pass the bound as an external (K_START = K[2] ... interval(K_START, -1))',
+      });
+    }
     if (v.k === 'opaque') fail('E_NOT_CONSTANT', `an interval bound: ${v.why}`, { loc: e.loc, hint: 'use literals, module constants, externals, scalars or IJ fields here' });
-    if (v.k === 'none') return isStart ? { level: 'start', offset: 0 } : { level: 'end', offset: 0 };
+    if (v.k === 'none' && isStart) {
+      fail('E_INTERVAL', 'Invalid interval range specification: the start of an interval cannot be None', {
+        loc: e.loc,
+        hint: 'GT4Py refuses interval(None, ...): write interval(0, ...) to start at the bottom level',
+      });
+    }
+    if (v.k === 'none') return { level: 'end', offset: 0 };
     if (v.k === 'num' && v.isInt) {
       if (v.value < 0) return { level: 'end', offset: v.value };
       if (v.value === 0 && !isStart) return { level: 'start', offset: 0 };
@@ -114,6 +154,19 @@ export abstract class StencilStatements extends StencilAssignments {
     }
     if (v.k === 'axisIndex' && v.axis === 'K') return v.index >= 0 ? { level: 'start', offset: v.index + v.offset } : { level: 'end', offset: v.index + v.offset };
     fail('E_INTERVAL', `interval bound must be an integer or None, got ${describeValue(v)}`, { loc: e.loc, hint: 'use integers: interval(0, 1), interval(1, None), interval(0, -1)' });
+  }
+
+  /** A subscript of an axis (`K[2]`) inside `e`, as written. */
+  protected axisSubscript(e: PyExpr): PyExpr | undefined {
+    if (e.t === 'subscript') {
+      const base = this.term(e.value);
+      if ('c' in base && base.c.k === 'axis') return e;
+    }
+    for (const c of pyChildren(e)) {
+      const found = this.axisSubscript(c);
+      if (found) return found;
+    }
+    return undefined;
   }
 
   protected block(stmts: PyStmt[]): Stmt[] {
@@ -250,8 +303,19 @@ export abstract class StencilStatements extends StencilAssignments {
     if (!h || h.name !== 'horizontal') {
       fail('E_STENCIL_STMT', 'only `with horizontal(region[...])` may be nested inside an interval', { loc: s.loc, hint: 'computation and interval blocks cannot be nested in statements' });
     }
+    if (this.inRegion) {
+      fail('E_REGION', 'Cannot nest `with` node inside a horizontal region.', {
+        loc: s.loc,
+        hint: 'GT4Py refuses a region inside a region: write the inner block as its own `with horizontal(region[...])` block after the outer one, on the intersection of both regions',
+      });
+    }
     const regions = h.call.args.map((a) => this.region(a));
-    return [{ kind: 'region', regions, body: this.block(s.body), loc: s.loc }];
+    this.inRegion = true;
+    try {
+      return [{ kind: 'region', regions, body: this.block(s.body), loc: s.loc }];
+    } finally {
+      this.inRegion = false;
+    }
   }
 
   protected region(e: PyExpr): HorizontalRegion {
@@ -275,6 +339,18 @@ export abstract class StencilStatements extends StencilAssignments {
   }
 
   protected regionBound(e: PyExpr, axis: 'I' | 'J'): AxisBound {
+    const written = this.axisSubscript(e);
+    if (written?.t === 'subscript') {
+      // GT4Py's HorizontalIntervalParser: a written I[...] / J[...] names an end of the axis, offsets are added to it
+      const index = written.index.length === 1 ? this.constant(written.index[0], 'a region bound') : undefined;
+      if (!index || index.k !== 'num' || (index.value !== 0 && index.value !== -1)) {
+        const ax = written.value.t === 'name' ? written.value.id : axis;
+        fail('E_REGION', `Invalid horizontal range specification: expected ${ax}[0] or ${ax}[-1], got ${ax}[${written.index.map((x) => (x.t === 'num' ? x.value : x.t === 'unary' && x.operand.t === 'num' ? -x.operand.value : '...')).join(', ')}]`, {
+          loc: written.loc,
+          hint: `GT4Py takes only the ends of the axis written in a region, with offsets added to them: write ${ax}[0] + 2 or ${ax}[-1] - 1`,
+        });
+      }
+    }
     const v = this.constant(e, 'a region bound');
     if (v.k === 'axisIndex') {
       if (v.axis !== axis) fail('E_REGION', `region bound on the ${axis} axis uses an ${v.axis} index`, { loc: e.loc, hint: `use ${axis.toLowerCase()}_start/${axis.toLowerCase()}_end style externals for the ${axis} axis` });
@@ -289,7 +365,7 @@ export abstract class StencilStatements extends StencilAssignments {
 function checkIntervalSequence(before: readonly IntervalBlock[], iv: IntervalBlock, order: IterationOrder): void {
   const clash = before.find((o) => intervalsOverlap(o, iv));
   if (clash) {
-    fail('E_INTERVAL_OVERLAP', `${intervalText(iv.start, iv.end)} overlaps ${intervalText(clash.start, clash.end)} (line ${clash.loc.line}) in the same computation`, {
+    fail('E_INTERVAL_OVERLAP', `Overlapping intervals detected: ${intervalText(iv.start, iv.end)} overlaps ${intervalText(clash.start, clash.end)} (line ${clash.loc.line}) in the same computation`, {
       loc: iv.loc,
       length: 'interval'.length,
       hint: 'the intervals of one computation must not share levels: split the work into separate `with computation(...)` blocks, or adjust the bounds',
@@ -298,7 +374,7 @@ function checkIntervalSequence(before: readonly IntervalBlock[], iv: IntervalBlo
   const prev = before[before.length - 1];
   const backward = order === 'BACKWARD';
   if (prev && (backward ? boundRank(iv.start) > boundRank(prev.start) : boundRank(iv.start) < boundRank(prev.start))) {
-    fail('E_INTERVAL_ORDER', `${intervalText(iv.start, iv.end)} comes after ${intervalText(prev.start, prev.end)} but runs before it in a ${order} computation`, {
+    fail('E_INTERVAL_ORDER', `Intervals must be specified in order of execution: ${intervalText(iv.start, iv.end)} comes after ${intervalText(prev.start, prev.end)} but runs before it in a ${order} computation`, {
       loc: iv.loc,
       length: 'interval'.length,
       hint: `write the intervals in the order they run (${backward ? 'top level first' : 'bottom level first'}), as GT4Py requires`,

@@ -34,7 +34,7 @@ export function runtimeBound(e: Expr, fields: ReadonlyMap<string, FieldDecl>, lo
       });
     }
     if (x.offset[0] !== 0 || x.offset[1] !== 0) {
-      fail('E_INTERVAL', `the interval bound '${x.name}' is read at an offset`, { loc, hint: `GT4Py rejects this too: read the bound at the column itself, ${x.name} or ${x.name}[0, 0]` });
+      fail('E_INTERVAL', `Invalid interval range specification: the interval bound '${x.name}' is read at an offset`, { loc, hint: `GT4Py rejects this too: read the bound at the column itself, ${x.name} or ${x.name}[0, 0]` });
     }
   });
   if (e.dtype === 'bool') fail('E_INTERVAL', 'an interval bound must be a number, got a bool', { loc, hint: 'bound the interval with an int scalar or an int IJ field' });

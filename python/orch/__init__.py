@@ -16,22 +16,22 @@ from .callback import callback
 from .compiletime import CompileTime, compiletime
 from .doctor import doctor
 from .device import set_stream, set_synchronize, sync, synchronize
-from .errors import BuildError, CacheMissError, LayoutError, OrchError
+from .errors import BuildError, CacheMissError, DefinitionError, LayoutError, OrchError
 from .halo import halo_update, halo_update_start, halo_update_wait
 from .layout import rank, set_layout
 from .modes import MODES, mode, set_mode
 from .program import Program, program
-from .stencil import Stencil, stencil
+from .stencil import Stencil, lazy_stencil, stencil
 from .temporary import temporary
 
 _stand_in.install()
 
 __all__ = [
-    "program", "stencil", "callback", "compiletime", "temporary",
+    "program", "stencil", "lazy_stencil", "callback", "compiletime", "temporary",
     "halo_update", "halo_update_start", "halo_update_wait",
     "mode", "set_mode", "MODES", "set_layout", "rank",
     "sync", "set_synchronize", "synchronize", "set_stream",
     "doctor",
-    "OrchError", "BuildError", "CacheMissError", "LayoutError",
+    "OrchError", "BuildError", "CacheMissError", "LayoutError", "DefinitionError",
     "Program", "Stencil", "CompileTime",
 ]

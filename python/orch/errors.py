@@ -20,3 +20,12 @@ class LayoutError(OrchError):
 class CallError(OrchError, ValueError):
     """A call whose arguments the stencil cannot take (shapes, origin, domain out of the arrays):
     a ValueError, as GT4Py raises for these."""
+
+
+class DefinitionError(OrchError, ValueError):
+    """A stencil definition orch refuses, as GT4Py refuses it when `@gtscript.stencil` runs
+    (GT4Py's parallel-model checks raise ValueError; its syntax errors are caught by this too)."""
+
+
+class DefinitionTypeError(DefinitionError, TypeError):
+    """A definition GT4Py refuses with TypeError (a call of a function that is not a gtscript function)."""

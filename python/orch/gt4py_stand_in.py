@@ -154,8 +154,16 @@ def _gtscript_module(name):
             return lambda fn: Stencil(fn, externals=externals, backend=backend)
         return Stencil(definition, externals=externals, backend=backend)
 
+    def lazy_stencil(backend=None, definition=None, *, externals=None, **kwargs):
+        """`gtscript.lazy_stencil`: nothing is checked before the first call."""
+        if callable(backend) and definition is None:
+            backend, definition = None, backend
+        if definition is None:
+            return lambda fn: Stencil(fn, externals=externals, backend=backend, lazy=True)
+        return Stencil(definition, externals=externals, backend=backend, lazy=True)
+
     m.stencil = stencil
-    m.lazy_stencil = stencil
+    m.lazy_stencil = lazy_stencil
     return m
 
 

@@ -10,15 +10,21 @@ import subprocess
 import threading
 
 from . import cli
-from .errors import CallError, OrchError
+from .errors import CallError, DefinitionError, DefinitionTypeError, OrchError
 
 #: diagnostics about the call's arguments, raised as ValueError like GT4Py's
 _CALL_CODES = {"E_ARG_SHAPE", "E_ARG_DTYPE", "E_DOMAIN_FIT", "E_DOMAIN_EMPTY", "E_OUT_OF_BOUNDS", "E_USAGE_ORIGIN", "E_USAGE_DOMAIN"}
 
+#: diagnostics GT4Py raises as TypeError when the decorator runs
+_TYPE_ERROR_CODES = {"E_NOT_GTSCRIPT_FUNCTION"}
+
+#: diagnostics that are orch's own failures, never the definition's
+_NOT_USER_CODES = {"E_INTERNAL", "E_PLUGIN"}
+
 MAGIC = b"ORCH"
 
 #: numpy dtype name -> orch's (others are sent under their numpy name; orch refuses them)
-_DTYPES = {"float64": "float64", "float32": "float32", "int32": "int32", "int64": "int64", "bool": "bool"}
+_DTYPES = {"float64": "float64", "float32": "float32", "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64", "bool": "bool"}
 
 
 def _frame(header, arrays):
@@ -122,15 +128,20 @@ def _exactly(stream, n):
 
 _serve = Serve()
 
-def describe(file, entry, externals=None):
+def describe(file, entry, externals=None, definition=False):
     """The entry's call interface (params with axes and dtypes; for a stencil its fields,
-    which it never touches, and its scalars) as orch lowered it; nothing runs."""
+    which it never touches, and its scalars) as orch lowered it; nothing runs.
+    `definition`: a refused definition raises DefinitionError (GT4Py's ValueError/TypeError)."""
     request = {"target": f"{file}:{entry}", "describe": True}
     if externals:
         request["externals"] = externals
     answer = _serve.call(request, [])
     if not answer.get("ok"):
-        error = OrchError(f"orch could not lower {request['target']}:\n{answer.get('error')}")
+        codes = {d.get("code") for d in answer.get("diagnostics", [])}
+        kind = OrchError
+        if definition and codes and not codes & _NOT_USER_CODES:
+            kind = DefinitionTypeError if codes <= _TYPE_ERROR_CODES else DefinitionError
+        error = kind(f"orch could not lower {request['target']}:\n{answer.get('error')}")
         error.diagnostics = answer.get("diagnostics", [])
         raise error
     return answer["interface"]

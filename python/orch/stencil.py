@@ -5,6 +5,7 @@ import inspect
 import json
 import os
 import time
+import warnings
 
 import numpy as np
 
@@ -18,7 +19,7 @@ class Stencil:
     """What `@stencil` returns. Inside a program orch compiles the call; called from
     Python it runs like a GT4Py stencil object: `s(fields..., scalars..., origin=, domain=)`."""
 
-    def __init__(self, definition, externals=None, backend=None, **gt4py_options):
+    def __init__(self, definition, externals=None, backend=None, lazy=False, **gt4py_options):
         functools.update_wrapper(self, definition)
         self.definition = definition
         self.externals = dict(externals or {})
@@ -29,6 +30,27 @@ class Stencil:
         self._gt4py = None
         self._compiled = {}
         self._described = None
+        if not lazy:
+            self._check_definition()
+
+    def _check_definition(self):
+        """GT4Py lowers a stencil when `@gtscript.stencil` runs, so a definition it refuses fails
+        there, not at the first call; so does orch's interpreter in Python mode (it keeps the
+        lowered stencil for the calls). Compiled modes build at the first call."""
+        if modes.mode() != "python" and self.preset != backends.PYTHON:
+            return
+        from .gt4py_stand_in import gt4py_installed
+
+        if not gt4py_installed():
+            if self.gt4py_options.get("ignore_np_errstate") is False:
+                # GT4Py's numpy backend then lets numpy warn (divide by zero ...); the interpreter computes IEEE results silently
+                warnings.warn(
+                    f"stencil '{self.__name__}': ignore_np_errstate=False has no effect on orch's interpreter, which does not "
+                    "report floating-point errors (a division by zero gives inf or nan silently, as GT4Py's default does)",
+                    UserWarning,
+                    stacklevel=4,
+                )
+            self._described = interpreter.describe(source_file(self.definition), self.definition.__name__, self._tagged_externals(), definition=True)
 
     def __call__(self, *args, origin=None, domain=None, validate_args=None, exec_info=None, **kwargs):
         if exec_info is not None:
@@ -170,7 +192,15 @@ def _plain(value):
 
 
 def stencil(definition=None, *, externals=None, backend=None, **gt4py_options):
-    """`@stencil`, `@stencil(externals={...})`: a gtscript stencil orch compiles."""
+    """`@stencil`, `@stencil(externals={...})`: a gtscript stencil orch compiles. In Python
+    mode a definition orch (like GT4Py) refuses raises here (`DefinitionError`)."""
     if definition is None:
         return lambda fn: Stencil(fn, externals=externals, backend=backend, **gt4py_options)
     return Stencil(definition, externals=externals, backend=backend, **gt4py_options)
+
+
+def lazy_stencil(definition=None, *, externals=None, backend=None, **gt4py_options):
+    """GT4Py's `lazy_stencil`: like `stencil`, but nothing is checked before the first call."""
+    if definition is None:
+        return lambda fn: Stencil(fn, externals=externals, backend=backend, lazy=True, **gt4py_options)
+    return Stencil(definition, externals=externals, backend=backend, lazy=True, **gt4py_options)
