@@ -1,5 +1,5 @@
 import type { Expr, HLoop, Program, Stmt, Launch } from '../../core/ir/types.js';
-import { flatMapStmts, mapStmtLists, mapStmts } from '../../core/ir/visit.js';
+import { flatMapStmts, mapStmtLists, mapStmts, someStmt } from '../../core/ir/visit.js';
 import { checkTargets, reads, touches, writes } from '../../core/ir/uses.js';
 
 /**
@@ -16,7 +16,7 @@ import { checkTargets, reads, touches, writes } from '../../core/ir/uses.js';
 function writtenFirst(stmts: Stmt[], name: string): boolean {
   for (const s of stmts) {
     const read = reads([s]).some((r) => r.name === name);
-    if (s.kind === 'assign' && s.target === name) return !read;
+    if (s.kind === 'assign' && s.target === name) return !read && !s.kOffset && !s.kVar;
     if (read || writes([s]).has(name)) return false;
   }
   return false;
@@ -37,7 +37,9 @@ function scalarizeLaunch(l: Launch, program: Program, removed: Set<string>): Lau
     const allReads = users.flatMap((h) => reads(h.body).filter((r) => r.name === t));
     const checked = users.some((h) => checkTargets(h.body).has(t));
     // a 2-D transient carries its value from one level to the next: it is no point-local scalar
-    const alone = users.length === 1 || users.every((h) => writtenFirst(h.body, t));
+    // a write at a K offset (constant or computed) sets another level than the point's
+    const shifted = users.some((h) => someStmt(h.body, (s) => s.kind === 'assign' && s.target === t && (!!s.kOffset || !!s.kVar)));
+    const alone = !shifted && (users.length === 1 || users.every((h) => writtenFirst(h.body, t)));
     if (decl.get(t)!.axes !== 'IJK' || !alone || checked || allReads.some((r) => r.variableK || r.offset.some((o) => o !== 0))) {
       keep.push(t);
       continue;

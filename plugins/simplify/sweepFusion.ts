@@ -52,7 +52,7 @@ function legal(par: VLoop[], sweep: VLoop[]): boolean {
   const pBody = body(par);
   const sBody = body(sweep);
   // shifted writes (f[0, 0, 1] = ...) write other levels than the current one
-  if (someStmt([...pBody, ...sBody], (s) => (s.kind === 'assign' || s.kind === 'check') && !!s.kOffset)) return false;
+  if (someStmt([...pBody, ...sBody], (s) => (s.kind === 'assign' && (!!s.kOffset || !!s.kVar)) || (s.kind === 'check' && !!s.kOffset))) return false;
   const pWrites = writes(pBody);
   const sWrites = writes(sBody);
   for (const w of pWrites) if (sWrites.has(w)) return false;
