@@ -4,7 +4,7 @@ import { lex, Tokens } from './lex.js';
 import type { ExprScope } from './parseExpr.js';
 import { StmtParser } from './parseStmts.js';
 import type {
-  ArrayDecl, Axes, CallbackDecl, Computation, DType, Expr, FieldDecl, HLoop, IterationOrder, LaunchRequirement, ParamDecl, Program,
+  ArrayDecl, Axes, CallbackDecl, Computation, DType, Expr, FieldDecl, HLoop, IntervalBlock, IterationOrder, LaunchRequirement, ParamDecl, Program,
   PStmt, Range, ScalarDecl, ScalarVar, SourceLoc, StencilDef, Tiling, VLoop,
 } from './types.js';
 
@@ -182,8 +182,17 @@ class IRParser extends StmtParser {
         t.expect(',');
         const end = this.bound();
         t.expect(')');
+        let runtime: IntervalBlock['runtime'];
+        if (t.eat('runtime')) {
+          t.expect('[');
+          const lo = t.eat('_') ? undefined : this.ex.parse(scope, 'int64');
+          t.expect(',');
+          const hi = t.eat('_') ? undefined : this.ex.parse(scope, 'int64');
+          t.expect(')');
+          runtime = { ...(lo ? { lo } : {}), ...(hi ? { hi } : {}) };
+        }
         t.expect('{');
-        intervals.push({ start, end, body: this.stmts(scope, name), loc: iloc });
+        intervals.push({ start, end, body: this.stmts(scope, name), loc: iloc, ...(runtime ? { runtime } : {}) });
         t.expect('}');
       }
       t.expect('}');

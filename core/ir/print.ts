@@ -122,7 +122,8 @@ function printStencil(def: StencilDef, ind = ''): string {
   for (const c of def.computations) {
     out.push(`${ind}  computation ${c.order} {`);
     for (const iv of c.intervals) {
-      out.push(`${ind}    interval [${bound(iv.start)}, ${bound(iv.end)}) {`);
+      const rt = iv.runtime ? ` runtime [${iv.runtime.lo ? printExpr(iv.runtime.lo) : '_'}, ${iv.runtime.hi ? printExpr(iv.runtime.hi) : '_'})` : '';
+      out.push(`${ind}    interval [${bound(iv.start)}, ${bound(iv.end)})${rt} {`);
       stmts(iv.body, ind + '      ', out);
       out.push(`${ind}    }`);
     }

@@ -143,6 +143,14 @@ export interface IntervalBlock {
   end: AxisBound;
   body: Stmt[];
   loc: SourceLoc;
+  /**
+   * Bounds known only at run time that depend on scalars alone (`interval(0, n)`): the
+   * frontend masks the body's statements by them, and library expansion has the call check
+   * that they keep the interval inside its domain. Absent sides are the static bounds.
+   *
+   *     interval [start + 0, end + 0) runtime [_, n) { ... }
+   */
+  runtime?: { lo?: Expr; hi?: Expr };
 }
 
 export interface Computation {

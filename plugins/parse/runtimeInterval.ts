@@ -41,6 +41,13 @@ export function runtimeBound(e: Expr, fields: ReadonlyMap<string, FieldDecl>, lo
   return cast(e, 'int64');
 }
 
+/** Whether the bounds read scalars only (no field): the same for every column of a call. */
+export function scalarBounds(bounds: RuntimeBounds): boolean {
+  let fields = false;
+  for (const b of [bounds.lo, bounds.hi]) if (b) visitExpr(b, (x) => (fields ||= x.kind === 'field'));
+  return !fields;
+}
+
 /**
  * The interval's statements, each run only at the levels the runtime bounds let through.
  * Each top-level statement keeps its own mask, so a PARALLEL statement still sweeps all of
