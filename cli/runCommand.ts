@@ -17,7 +17,8 @@ import { layoutRequest, type LayoutOptions } from './layoutOptions.js';
 import { cacheMiss } from '../core/diagnostics/codes.js';
 import { checkShapeFits, parseIntList, parseOrigin, parseRepeat, parseScalars, parseShape } from './callOptions.js';
 import { soleEntry } from './soleEntry.js';
-import { openSession, parseTarget, printDiagnostics, timePassesTable, type CommonOptions } from './session.js';
+import { openSession, parseTarget, timePassesTable, type CommonOptions } from './session.js';
+import { printDiagnostics } from './failure.js';
 
 /**
  * python: interpret (no native build); build: build (or hit), then exit without running;

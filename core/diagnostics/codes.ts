@@ -1,4 +1,5 @@
-import { OrchError, type Diagnostic } from '../diagnostics.js';
+import { didYouMean, OrchError, type Diagnostic } from '../diagnostics.js';
+import type { SourceLoc } from '../ir/types.js';
 
 /** What a code means to a user, and what to do about it (the table of docs/troubleshooting.md). */
 interface CodeInfo {
@@ -48,6 +49,7 @@ export const CODES = {
   E_INTERVAL_ORDER: { means: 'intervals written out of the order a FORWARD or BACKWARD computation runs them', todo: 'write the intervals in the order they run, as GT4Py requires' },
   E_INTERVAL_OVERLAP: { means: 'two intervals of one computation share levels', todo: 'split the work into separate computations, or adjust the bounds' },
   E_EMPTY_INTERVAL: { means: 'an interval that needs more K levels than the call\'s domain has', todo: 'call the stencil with a larger K domain, or move the computation' },
+  E_INTERVAL_BOUNDS: { means: 'an interval whose bounds, known at run time, reach outside the call\'s K domain', todo: 'pass bounds between 0 and the K size of the domain' },
   E_REGION: { means: 'a horizontal(region[...]) orch cannot read', todo: 'write region[i_start, :] or region[i_start - 1 : i_start + 1, j_end]' },
   E_DATA_DIMS: { means: 'a field with data dimensions indexed or assigned in a way GT4Py does not define (wrong index count, index out of range, mismatched extents)', todo: 'index every data dimension within its extent, or assign whole fields of the same data dimensions' },
   E_OFFSET: { means: 'a field access with the wrong number or kind of offsets', todo: 'give one offset per axis of the field' },
@@ -223,6 +225,46 @@ export function cacheMiss(entry: string, reason: string | undefined, build: stri
 export function notIntegers(option: 'shape' | 'domain' | 'origin', text: string): OrchError {
   const code = ({ shape: 'E_USAGE_SHAPE', domain: 'E_USAGE_DOMAIN', origin: 'E_USAGE_ORIGIN' } as const)[option];
   return new OrchError(diagnostic(code, `--${option} expects integers separated by commas, got '${text}'`, { hint: `write --${option} 1,2,3` }));
+}
+
+// Calls in modules: the frontend's stencil, function, callback and program calls.
+
+/** E_CALL_ARGS: a keyword argument the callee has no parameter for; suggests the nearest of `candidates`, else lists `params`. */
+export function noSuchParameter(callee: string, kw: { name: string | null; loc: SourceLoc }, params: readonly string[], candidates: readonly string[] = params): OrchError {
+  const guess = didYouMean(kw.name ?? '', candidates);
+  return new OrchError(diagnostic('E_CALL_ARGS', `${callee}() has no parameter '${kw.name}'`, { loc: kw.loc, hint: guess ? `did you mean '${guess}'?` : `parameters: ${params.join(', ')}` }));
+}
+
+/** E_CALL_ARGS: more positional arguments than the callee has parameters. */
+export function tooManyArguments(callee: string, takes: number, got: number, loc: SourceLoc, hint: string): OrchError {
+  return new OrchError(diagnostic('E_CALL_ARGS', `${callee}() takes ${takes} arguments, got ${got}`, { loc, hint }));
+}
+
+/** E_ARG_MISSING: a call leaves out a parameter that has no default. */
+export function missingArgument(callee: string, param: string, loc: SourceLoc, hint = `pass ${param}=...`): OrchError {
+  return new OrchError(diagnostic('E_ARG_MISSING', `${callee}() is missing argument '${param}'`, { loc, hint }));
+}
+
+// A native library's arguments (core/runtime/NativeLibrary.ts): `argument '<name>' <problem>`.
+
+/** E_ARG_DTYPE: an argument of the wrong kind or dtype, or a scalar out of its dtype's range. */
+export function argumentDtype(name: string, problem: string, opts: { hint?: string } = {}): OrchError {
+  return new OrchError(diagnostic('E_ARG_DTYPE', `argument '${name}' ${problem}`, opts));
+}
+
+/** E_ARG_SHAPE: an array whose shape, strides or data do not fit its parameter. */
+export function argumentShape(name: string, problem: string, opts: { hint?: string } = {}): OrchError {
+  return new OrchError(diagnostic('E_ARG_SHAPE', `argument '${name}' ${problem}`, opts));
+}
+
+/** E_ARG_RANK: an array with another number of dimensions than its parameter's axes and data dimensions. */
+export function argumentRank(name: string, problem: string, opts: { hint?: string } = {}): OrchError {
+  return new OrchError(diagnostic('E_ARG_RANK', `argument '${name}' ${problem}`, opts));
+}
+
+/** E_ARG_DEVICE: host memory where the library takes device memory, or the other way round. */
+export function argumentDevice(name: string, problem: string, opts: { hint?: string } = {}): OrchError {
+  return new OrchError(diagnostic('E_ARG_DEVICE', `argument '${name}' ${problem}`, opts));
 }
 
 /** The table of docs/troubleshooting.md. */
