@@ -49,6 +49,7 @@ export const CODES = {
   E_INTERVAL_ORDER: { means: 'intervals written out of the order a FORWARD or BACKWARD computation runs them', todo: 'write the intervals in the order they run, as GT4Py requires' },
   E_INTERVAL_OVERLAP: { means: 'two intervals of one computation share levels', todo: 'split the work into separate computations, or adjust the bounds' },
   E_EMPTY_INTERVAL: { means: 'an interval that needs more K levels than the call\'s domain has', todo: 'call the stencil with a larger K domain, or move the computation' },
+  E_INTERVAL_BOUNDS: { means: 'an interval whose bounds, known at run time, reach outside the call\'s K domain', todo: 'pass bounds between 0 and the K size of the domain' },
   E_REGION: { means: 'a horizontal(region[...]) orch cannot read', todo: 'write region[i_start, :] or region[i_start - 1 : i_start + 1, j_end]' },
   E_DATA_DIMS: { means: 'a field with data dimensions indexed or assigned in a way GT4Py does not define (wrong index count, index out of range, mismatched extents)', todo: 'index every data dimension within its extent, or assign whole fields of the same data dimensions' },
   E_OFFSET: { means: 'a field access with the wrong number or kind of offsets', todo: 'give one offset per axis of the field' },

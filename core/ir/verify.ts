@@ -265,7 +265,20 @@ function verifyStencil(def: StencilDef): string[] {
       } else if (s.kind === 'if' || s.kind === 'while') ex(s.cond);
       else if (s.kind !== 'region') errors.push(`stencil ${def.name}: '${s.kind}' statements only exist after library expansion`);
     });
-  for (const c of def.computations) for (const iv of c.intervals) visit(iv.body);
+  for (const c of def.computations) {
+    for (const iv of c.intervals) {
+      visit(iv.body);
+      for (const b of [iv.runtime?.lo, iv.runtime?.hi]) {
+        if (!b) continue;
+        if (b.dtype !== 'int64') errors.push(`stencil ${def.name}: a runtime interval bound is ${b.dtype}, not int64`);
+        checkExpr(b, `stencil ${def.name}`, errors, (x) => {
+          if (x.kind === 'field' || x.kind === 'kindex') return 'a runtime interval bound reads more than scalars';
+          if (x.kind === 'scalar' && !scalars.has(x.name)) return `unknown scalar '${x.name}'`;
+          return null;
+        });
+      }
+    }
+  }
   return errors;
 }
 

@@ -1,3 +1,4 @@
+import { definitelyWritten } from '../../core/ir/writtenBeforeRead.js';
 import { launchAccessBounds, launchArrays, computedDataReads, variableKArrays, type AccessBound } from '../../core/ir/accessBounds.js';
 import { hasWhileLoop } from '../../core/ir/whileBound.js';
 import type { Launch } from '../../core/ir/types.js';
@@ -142,7 +143,7 @@ export class HostShell {
     for (const a of p.arrays) {
       if (a.role === 'temporary') {
         if (perTile.has(a.name)) this.shapeOnly(a);
-        else this.allocate(a, where);
+        else this.allocate(a, where, true);
       }
     }
   }
@@ -156,8 +157,12 @@ export class HostShell {
     this.cg.w.line(`if (orch::reserve(st, ${arena}, ${where}, ${total})) return 1;`);
   }
 
-  /** Allocates a zero-filled temporary (run scope) or transient (launch scope). */
-  private allocate(a: ArrayDecl, where: string): void {
+  /**
+   * Allocates a temporary (run scope: always zero-filled, temporary(q) semantics) or a
+   * transient (launch scope: zero-filled unless `zero` is false, where analysis proved
+   * every point is written before it is read).
+   */
+  private allocate(a: ArrayDecl, where: string, zero: boolean): void {
     const w = this.cg.w;
     if (!a.shape || a.shape.length !== a.axes.length) {
       throw new Error(`array '${a.name}' (${a.role}) needs ${a.axes.length} shape expressions`);
@@ -178,7 +183,7 @@ export class HostShell {
     w.open('{');
     w.line(`const int64_t shape[${a.axes.length}] = {${shape}};`);
     w.line(
-      `if (${this.cg.ids.buffer(a.name)}.allocate(st, ${where}, ${cString(a.name)}, ${this.cg.ids.view(a.name)}, ${a.axes.length}, shape, sizeof(${STORAGE[a.dtype]}))) return 1;`,
+      `if (${this.cg.ids.buffer(a.name)}.allocate(st, ${where}, ${cString(a.name)}, ${this.cg.ids.view(a.name)}, ${a.axes.length}, shape, sizeof(${STORAGE[a.dtype]}), ${zero})) return 1;`,
     );
     w.close();
   }
@@ -289,7 +294,7 @@ export class HostShell {
       if (a.role !== 'transient') throw new Error(`launch of '${s.stencil}' allocates '${name}', which is a ${a.role}`);
       // a tile-local array has no memory of its own, only the shape its bounds are checked against
       if (perTile.has(name)) this.shapeOnly(a);
-      else this.allocate(a, where);
+      else this.allocate(a, where, !definitelyWritten(name, s));
     }
 
     // Bounds: one check per array axis and loop scope; a violation returns before any write.

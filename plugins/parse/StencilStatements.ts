@@ -9,7 +9,7 @@ import { placeholderModule } from './StencilBindings.js';
 import { StencilAssignments } from './StencilAssignments.js';
 import { cast } from './typeRules.js';
 import { describeValue, type Value } from '../../core/frontend/values.js';
-import { maskStatements, runtimeBound, type RuntimeBounds } from './runtimeInterval.js';
+import { maskStatements, runtimeBound, scalarBounds, type RuntimeBounds } from './runtimeInterval.js';
 
 /**
  * Statements of a stencil: computation and interval blocks, horizontal regions, `if`,
@@ -73,15 +73,8 @@ export abstract class StencilStatements extends StencilAssignments {
       const v = this.constant(args[0], 'the interval');
       if (!(v.k === 'builtin' && v.name === '...')) fail('E_INTERVAL', 'interval takes (...) or (start, end)', { loc: iv.call.loc, hint: 'write interval(...) or interval(start, end)' });
     } else if (args.length === 2) {
-      for (const a of args) this.rejectAxisIndexSyntax(a);
       const lo = this.term(args[0]);
       const hi = this.term(args[1]);
-      if ('c' in lo && lo.c.k === 'none') {
-        fail('E_INTERVAL', 'Invalid interval range specification: an interval starts at a level, not at None', {
-          loc: args[0].loc,
-          hint: 'GT4Py rejects this too: start from the bottom level, interval(0, -1); None ends an interval at the top, interval(1, None)',
-        });
-      }
       if ('r' in lo) runtime.lo = runtimeBound(lo.r, this.fields, args[0].loc);
       else start = this.levelBound(lo.c, args[0], true);
       if ('r' in hi) runtime.hi = runtimeBound(hi.r, this.fields, args[1].loc);
@@ -105,47 +98,19 @@ export abstract class StencilStatements extends StencilAssignments {
     const declaredHere = new Set([...this.fields.keys()].filter((n) => !known.has(n)));
     checkParallelModel({ body: stmts, order, start, end, declaredHere }, this.fields, (x) => this.readLocs.get(x));
     if (!runtime.lo && !runtime.hi) return { start, end, body: stmts, loc: iv.call.loc };
-    const block = { start, end, body: maskStatements(stmts, runtime, iv.call.loc), loc: iv.call.loc };
+    const block: IntervalBlock = { start, end, body: maskStatements(stmts, runtime, iv.call.loc), loc: iv.call.loc };
+    // bounds from scalars are checked against the call's domain (expandStencil); a field's differ per column
+    if (scalarBounds(runtime)) block.runtime = structuredClone(runtime);
     this.runtimeIntervals.add(block);
     return block;
-  }
-
-  /**
-   * `interval(K[2], -1)`: GT4Py takes axis indices in vertical intervals only as externals'
-   * values, never written as a subscript.
-   */
-  protected rejectAxisIndexSyntax(e: PyExpr): void {
-    if (e.t === 'subscript' && e.value.t === 'name') {
-      const base = this.term(e.value);
-      if ('c' in base && base.c.k === 'axis') {
-        fail('E_INTERVAL', `Invalid interval range specification: ${e.value.id}[...] cannot be written in an interval`, {
-          loc: e.loc,
-          hint: `GT4Py rejects this too: write the level as an integer, interval(2, -1), or pass the axis index as an external`,
-        });
-      }
-    }
-    for (const c of pyChildren(e)) this.rejectAxisIndexSyntax(c);
   }
 
   /** Interval blocks whose bounds are (partly) known only at run time. */
   protected readonly runtimeIntervals = new WeakSet<IntervalBlock>();
 
   protected levelBound(v: Value, e: PyExpr, isStart: boolean): AxisBound {
-    const axisSubscript = this.axisSubscript(e);
-    if (axisSubscript) {
-      // GT4Py's VerticalIntervalParser takes K[n] only as a value (an external), not written in the bound
-      fail('E_INTERVAL', 'Invalid interval range specification: an axis index written in an interval bound', {
-        loc: axisSubscript.loc,
-        hint: 'GT4Py refuses K[...] written in interval(...): write integers (interval(2, -1)), or pass the bound as an external (K_START = K[2] ... interval(K_START, -1))',
-      });
-    }
+    // interval(None, ...) and K[n] written in a bound are refused before this (intervalBlock)
     if (v.k === 'opaque') fail('E_NOT_CONSTANT', `an interval bound: ${v.why}`, { loc: e.loc, hint: 'use literals, module constants, externals, scalars or IJ fields here' });
-    if (v.k === 'none' && isStart) {
-      fail('E_INTERVAL', 'Invalid interval range specification: the start of an interval cannot be None', {
-        loc: e.loc,
-        hint: 'GT4Py refuses interval(None, ...): write interval(0, ...) to start at the bottom level',
-      });
-    }
     if (v.k === 'none') return { level: 'end', offset: 0 };
     if (v.k === 'num' && v.isInt) {
       if (v.value < 0) return { level: 'end', offset: v.value };

@@ -9,7 +9,10 @@ import { cast } from './typeRules.js';
  * field: GT4Py's experimental runtime interval bounds). The interval runs over every level
  * of its static part, and each of its statements only where the point's K index lies in
  * [start, end): GT4Py's debug backend runs `for k in range(start, end)` per column, which
- * visits the same levels of the domain in the same order, for each order.
+ * visits the same levels of the domain in the same order, for each order. Where it would
+ * also run levels beyond the domain, bounds from scalars fail the call before it runs
+ * (library expansion's E_INTERVAL_BOUNDS requirement); bounds from fields differ per column
+ * and are only masked.
  */
 
 /** Levels below `lo` or from `hi` up are masked; absent bounds are static. */
@@ -39,6 +42,13 @@ export function runtimeBound(e: Expr, fields: ReadonlyMap<string, FieldDecl>, lo
   });
   if (e.dtype === 'bool') fail('E_INTERVAL', 'an interval bound must be a number, got a bool', { loc, hint: 'bound the interval with an int scalar or an int IJ field' });
   return cast(e, 'int64');
+}
+
+/** Whether the bounds read scalars only (no field): the same for every column of a call. */
+export function scalarBounds(bounds: RuntimeBounds): boolean {
+  let fields = false;
+  for (const b of [bounds.lo, bounds.hi]) if (b) visitExpr(b, (x) => (fields ||= x.kind === 'field'));
+  return !fields;
 }
 
 /**
