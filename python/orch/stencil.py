@@ -71,7 +71,7 @@ class Stencil:
         if modes.mode() == "python" or self.preset == backends.PYTHON:
             target = (source_file(self.definition), self.definition.__name__)
             if self._described is None:
-                self._described = interpreter.describe(*target, self._tagged_externals())
+                self._described = interpreter.describe(*target, self._tagged_externals(), definition=True)
             values = self._checked(values, self._described)
             fields = {k: v for k, v in values.items() if isinstance(v, np.ndarray)}
             scalars = {k: _plain(v) for k, v in values.items() if not isinstance(v, np.ndarray)}
