@@ -10,6 +10,7 @@ import numpy as np
 
 import orch
 from orch.errors import OrchError
+from gt4py.cartesian.frontend import exceptions as gt_exceptions
 
 CASE, FOLDER = sys.argv[1], sys.argv[2]
 sys.path.insert(0, FOLDER)
@@ -71,6 +72,11 @@ def self_shift(q: Field[np.float64]):
 def plain_helper(q: Field[np.float64], out: Field[np.float64]):
     with computation(PARALLEL), interval(...):
         out = halve(q)
+
+
+def none_start(q: Field[np.float64]):
+    with computation(PARALLEL), interval(None, -1):
+        q = 0.0
 
 
 late = lazy_stencil(self_shift)
@@ -249,16 +255,25 @@ elif CASE == "errors":
     except OrchError as e:
         assert [d["code"] for d in e.diagnostics] == ["E_UNKNOWN_NAME"], e.diagnostics
         assert isinstance(e, orch.DefinitionError) and isinstance(e, ValueError), type(e)
+        # also GT4Py's class for it, from the stand-in's gt4py.cartesian.frontend.exceptions
+        assert isinstance(e, gt_exceptions.GTScriptSymbolError), type(e).__mro__
         print(f"error: {e}")
     write("refused.py", REFUSED)
     import refused
 
-    for definition, kind, code in ((refused.self_shift, ValueError, "E_SELF_ASSIGN_OFFSET"), (refused.plain_helper, TypeError, "E_NOT_GTSCRIPT_FUNCTION")):
+    cases = (
+        (refused.self_shift, ValueError, "E_SELF_ASSIGN_OFFSET"),
+        (refused.plain_helper, TypeError, "E_NOT_GTSCRIPT_FUNCTION"),
+        (refused.none_start, gt_exceptions.GTScriptSyntaxError, "E_INTERVAL"),
+    )
+    for definition, kind, code in cases:
         try:
             orch.stencil(definition)
             raise SystemExit(f"{definition.__name__} raised nothing when decorated")
         except kind as e:
-            assert isinstance(e, orch.DefinitionError), type(e)
+            assert isinstance(e, orch.DefinitionError) and isinstance(e, ValueError), type(e)
+            # GT4Py raises a plain ValueError/TypeError for the first two, not a GTScript error
+            assert isinstance(e, gt_exceptions.GTScriptSyntaxError) == (code == "E_INTERVAL"), type(e).__mro__
             assert [d["code"] for d in e.diagnostics] == [code], e.diagnostics
             print(f"refused at decoration: {code}")
     try:
