@@ -8,6 +8,7 @@ import { NATIVE_DIR } from '../core/cache/hashing.js';
 import { resolveCudaArch } from '../core/config/cudaArch.js';
 import { resolveConfig } from '../cli/toolset.js';
 import { formatDiagnostic, OrchError } from '../core/diagnostics.js';
+import { hostCallbacks } from '../core/runtime/hostCallbacks.js';
 import { CudaRuntime } from '../core/runtime/CudaRuntime.js';
 import { layoutStrides, stageOnDevice, type DeviceArgs } from '../core/runtime/deviceArgs.js';
 import { bytesPerElement } from '../core/runtime/ndarray.js';
@@ -198,6 +199,8 @@ for (const job of jobs) {
   const { read, written } = traffic(entry.program);
   const lib = NativeLibrary.open(entry.library!, entry.symbol!);
   try {
+    // programs with host callbacks (p04's cfl_substeps) call them on every run
+    if (entry.iface?.callbacks?.length) lib.setCallbacks(hostCallbacks(entry.iface));
     for (const shape of opts.shapes) {
       const call = scaledCall(job.callFor(entry), shape);
       let staged: DeviceArgs | undefined;
@@ -230,6 +233,8 @@ for (const job of jobs) {
 // ---- 3. orchestrated vs stencil-by-stencil -----------------------------------------------
 
 const DIFFUSION = path.join(REPO, 'fixtures/diffusion/diffusion.py');
+/** cudaStreamLegacy: the legacy default stream, as the CUDA runtime spells it. */
+const CUDA_STREAM_LEGACY = 1n;
 const N_SUB = 4;
 const comparison: { shape: string; orchestratedUs: number; stencilsUs: number; speedup: number }[] = [];
 say('\n3. fixtures/diffusion: one orchestrated call vs its stencils called one by one');
@@ -241,6 +246,9 @@ try {
     blend: await build({ name: 'blend', request: { modules: [DIFFUSION], entry: 'blend', externals: {}, defines: {} } }),
   };
   const libs = Object.fromEntries(Object.entries(stencils).map(([k, e]) => [k, NativeLibrary.open(e.library!, e.symbol!)])) as Record<keyof typeof stencils, NativeLibrary>;
+  // One stream for the three libraries (cudaStreamLegacy): on a stream of each handle's own,
+  // a stencil could start before the one that writes its input had finished.
+  for (const l of Object.values(libs)) l.setStream(CUDA_STREAM_LEGACY);
   const whole = NativeLibrary.open(program.library!, program.symbol!);
   const [nu, dt] = [0.02, 30];
   for (const shape of opts.shapes) {

@@ -1,4 +1,5 @@
 import { Compiler } from '../core/Compiler.js';
+import type { CodegenOptions } from '../core/config/types.js';
 import { resolveConfig } from '../cli/toolset.js';
 import { buildEntryArgs } from '../core/runtime/callArgs.js';
 import type { NativeLibrary } from '../core/runtime/NativeLibrary.js';
@@ -21,12 +22,15 @@ export interface MeasureRequest {
   minSeconds: number;
   /** Overrides the preset's tile size (tuning experiments; false: untiled). */
   tile?: [number, number] | false;
+  /** Overrides the preset's codegen options (the schedule orch tune chose). */
+  codegen?: Partial<CodegenOptions>;
 }
 
 async function main(req: MeasureRequest): Promise<void> {
   const config = await resolveConfig({ configFile: null, preset: req.preset });
   config.cacheRoot = req.cacheRoot;
   if (req.tile !== undefined) config.codegen = { ...config.codegen, tile: req.tile };
+  if (req.codegen) config.codegen = { ...config.codegen, ...req.codegen };
   const runner = new EntryRunner(new Compiler(config, { verifyIR: false, printIrAfter: [], timePasses: false, print: () => undefined }));
   const build = (entry: string) => runner.prepare(req.file, entry, 'build');
   const main = await build(req.entry);

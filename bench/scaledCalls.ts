@@ -25,7 +25,12 @@ export function traffic(program: Program): { read: Set<string>; written: Set<str
   return { read: new Set([...read].filter((a) => args.has(a))), written: new Set([...written].filter((a) => args.has(a))) };
 }
 
-/** The call with every field tiled to `target` along its axes (keeping each field's offset from the largest), and the domain grown alike. */
+/**
+ * The call with every field tiled to `target` along its spatial axes (keeping each field's
+ * offset from the largest), and the domain grown alike. Data dimensions (the extents after
+ * a field's axes, a GlobalTable's whole shape) keep their size: they are part of the
+ * field's type, not of the domain.
+ */
 export function scaledCall(c: EntryCall, target: [number, number, number]): EntryCall {
   const base = [1, 1, 1];
   for (const p of c.iface.params) {
@@ -37,18 +42,33 @@ export function scaledCall(c: EntryCall, target: [number, number, number]): Entr
     if (p.kind !== 'field') continue;
     const src = c.inputs[p.name];
     const letters = [...(p.axes ?? 'IJK')].map((a) => 'IJK'.indexOf(a));
-    const shape = src.shape.map((d, pos) => Math.max(1, target[letters[pos]] + d - base[letters[pos]]));
-    const count = shape.reduce((a, b) => a * b, 1);
-    const data = makeTypedArray(src.dtype, count);
-    const [s0, s1, s2] = [src.shape[0] ?? 1, src.shape[1] ?? 1, src.shape[2] ?? 1];
-    const [n0, n1, n2] = [shape[0] ?? 1, shape[1] ?? 1, shape[2] ?? 1];
-    const d = data as unknown as { [n: number]: number | bigint };
-    const s = src.data as unknown as ArrayLike<number | bigint>;
-    let o = 0;
-    for (let i = 0; i < n0; i++) for (let j = 0; j < n1; j++) for (let k = 0; k < n2; k++) d[o++] = s[((i % s0) * s1 + (j % s1)) * s2 + (k % s2)];
-    inputs[p.name] = { dtype: src.dtype, shape, data };
+    const shape = src.shape.map((d, pos) => (pos < letters.length ? Math.max(1, target[letters[pos]] + d - base[letters[pos]]) : d));
+    inputs[p.name] = { dtype: src.dtype, shape, data: tiled(src, shape) };
   }
   const domain = c.call.domain?.map((d, a) => Math.max(1, d + target[a] - base[a]));
   return { ...c, inputs, call: { ...c.call, domain } };
 }
 
+/** `src` (C order) repeated periodically to fill `shape` (same rank, C order), a row at a time. */
+function tiled(src: NDArray, shape: readonly number[]): NDArray['data'] {
+  const count = shape.reduce((a, b) => a * b, 1);
+  const data = makeTypedArray(src.dtype, count);
+  const rank = shape.length;
+  if (rank === 0 || count === 0) {
+    if (count) (data as unknown as { set(a: ArrayLike<unknown>): void }).set(src.data as never);
+    return data;
+  }
+  const d = data as unknown as { set(a: ArrayLike<unknown>, at: number): void };
+  const s = src.data as unknown as { subarray(a: number, b: number): ArrayLike<unknown> };
+  const row = shape[rank - 1];
+  const srcRow = src.shape[rank - 1];
+  const idx = new Array<number>(rank - 1).fill(0);
+  for (let o = 0; o < count; o += row) {
+    let from = 0;
+    for (let a = 0; a < rank - 1; a++) from = from * src.shape[a] + (idx[a] % src.shape[a]);
+    from *= srcRow;
+    for (let x = 0; x < row; x += srcRow) d.set(s.subarray(from, from + Math.min(srcRow, row - x)), o + x);
+    for (let a = rank - 2; a >= 0 && ++idx[a] === shape[a]; a--) idx[a] = 0;
+  }
+  return data;
+}

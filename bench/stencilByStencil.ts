@@ -1,3 +1,5 @@
+import { evaluate } from '../core/ir/evaluate.js';
+import { printExpr } from '../core/ir/print.js';
 import type { Expr, Program, PStmt } from '../core/ir/types.js';
 import { buildEntryArgs, type EntryInterface } from '../core/runtime/callArgs.js';
 import { allocate, type NDArray } from '../core/runtime/ndarray.js';
@@ -79,65 +81,8 @@ export class StencilByStencil {
   }
 
   private eval(e: Expr): number {
-    switch (e.kind) {
-      case 'lit':
-        return Number(e.value);
-      case 'scalar':
-        return this.scalars.get(e.name)!;
-      case 'shape':
-        return this.arrays.get(e.name)!.shape[e.axis];
-      case 'kindex':
-        throw new Error('the stencil-by-stencil baseline does not read the K index');
-      case 'cast':
-        return e.dtype.startsWith('int') ? Math.trunc(this.eval(e.arg)) : this.eval(e.arg);
-      case 'unary':
-        return e.op === '-' ? -this.eval(e.arg) : e.op === 'not' ? Number(!this.eval(e.arg)) : this.eval(e.arg);
-      case 'ternary':
-        return this.eval(e.cond) ? this.eval(e.then) : this.eval(e.else);
-      case 'call': {
-        const xs = e.args.map((a) => this.eval(a));
-        const f = (Math as unknown as Record<string, (...a: number[]) => number>)[e.fn === 'arctan2' ? 'atan2' : e.fn];
-        return f(...xs);
-      }
-      case 'binary': {
-        const a = this.eval(e.left);
-        const b = this.eval(e.right);
-        switch (e.op) {
-          case '+':
-            return a + b;
-          case '-':
-            return a - b;
-          case '*':
-            return a * b;
-          case '/':
-            return a / b;
-          case '//':
-            return Math.floor(a / b);
-          case '%':
-            return ((a % b) + b) % b;
-          case '**':
-            return a ** b;
-          case '<':
-            return Number(a < b);
-          case '<=':
-            return Number(a <= b);
-          case '>':
-            return Number(a > b);
-          case '>=':
-            return Number(a >= b);
-          case '==':
-            return Number(a === b);
-          case '!=':
-            return Number(a !== b);
-          case 'and':
-            return Number(a && b);
-          case 'or':
-            return Number(a || b);
-        }
-      }
-      // eslint-disable-next-line no-fallthrough
-      case 'field':
-        throw new Error('field access at host level');
-    }
+    const v = evaluate(e, { scalar: (n) => this.scalars.get(n), shape: (a, axis) => this.arrays.get(a)?.shape[axis] });
+    if (v === undefined) throw new Error(`the stencil-by-stencil host cannot evaluate ${printExpr(e)}`);
+    return v;
   }
 }

@@ -2,19 +2,13 @@
 import { readFileSync } from 'node:fs';
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { buildCommand } from '../cli/buildCommand.js';
-import { cleanCommand } from '../cli/cleanCommand.js';
-import { infoCommand } from '../cli/infoCommand.js';
-import { statsCommand } from '../cli/statsCommand.js';
-import { reportCommand } from '../cli/reportCommand.js';
-import { runCommand, type RunMode } from '../cli/runCommand.js';
-import { watchCommand } from '../cli/watchCommand.js';
-import { serveCommand } from '../cli/serveCommand.js';
-import { exitOnError, usageError } from '../cli/failure.js';
+import type { RunMode } from '../cli/runCommand.js';
+import { didYouMean, exitOnError, usageError } from '../cli/failure.js';
 import { badEntries } from '../cli/badEntries.js';
-import { didYouMean } from '../cli/failure.js';
 
-// Argument parsing only: every command lives in cli/.
+// Argument parsing only: every command lives in cli/. Each is imported when it runs, so
+// `--help`, `--version`, a usage error and a cache hit load only what they use (orch
+// starts once per command; most of its start was loading modules no command needed).
 
 // dist/bin/orch.js -> the package's own package.json (in a checkout and when installed)
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -59,7 +53,7 @@ function splitList(v: string[] | undefined): string[] | undefined {
 }
 
 /** Options whose value may start with a minus (--origin -1,0,0), which yargs would read as a flag. */
-const SIGNED_LISTS = ['--origin', '--domain', '--shape', '--rank-domain', '--repeat'];
+const SIGNED_LISTS = ['--origin', '--domain', '--budget-s', '--runs', '--shape', '--rank-domain', '--repeat'];
 
 function joinSignedValues(argv: string[]): string[] {
   const out: string[] = [];
@@ -102,7 +96,7 @@ async function main(rawArgv: string[]): Promise<number> {
           .example('$0 build tile.py --layout 3x3 --rank-domain 10,10,4', 'build the code paths of a 3x3 rank layout'),
       async (a) => {
         const opts = { ...a, paths: a.paths as string[], noBuild: a.build === false, badEntries: badEntries(a.badEntry), printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr };
-        code = a.watch ? await watchCommand(opts) : await buildCommand(opts);
+        code = a.watch ? await (await import('../cli/watchCommand.js')).watchCommand(opts) : await (await import('../cli/buildCommand.js')).buildCommand(opts);
       },
     )
     .command(
@@ -134,6 +128,7 @@ async function main(rawArgv: string[]): Promise<number> {
         if (envMode && !(MODES as readonly string[]).includes(envMode) && !argv.some((x) => x === '--mode' || x.startsWith('--mode='))) {
           usageError('E_USAGE_MODE', `ORCH_MODE=${envMode} is not a mode orch knows`, `use one of ${MODES.join(', ')}`);
         }
+        const { runCommand } = await import('../cli/runCommand.js');
         code = await runCommand({ ...a, target: a.target as string, mode: a.mode, printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr, repeat: a.repeat });
       },
     )
@@ -148,7 +143,27 @@ async function main(rawArgv: string[]): Promise<number> {
           .group(DEBUG_OPTIONS, 'Inspecting the pipeline:')
           .example('$0 report smooth.py --domain 48,48,80 -o report.html', 'time every pass of a build of smooth.py and size its arrays for 48x48x80'),
       async (a) => {
-        code = await reportCommand({ ...a, paths: a.paths as string[], printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr });
+        code = await (await import('../cli/reportCommand.js')).reportCommand({ ...a, paths: a.paths as string[], printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr });
+      },
+    )
+    .command(
+      'tune <target>',
+      'search tile sizes, loop orders and schedules for the fastest build of one entry on this machine; every candidate must match the interpreter bit for bit',
+      (y) =>
+        common(y)
+          .positional('target', { type: 'string', demandOption: true, describe: 'module.py or module.py:entry' })
+          .option('domain', { type: 'string', describe: 'NX,NY,NZ: the compute domain to tune for (required)' })
+          .option('halo', { type: 'number', describe: 'points of halo around the domain along I and J (default 3)' })
+          .option('scalars', { type: 'string', describe: 'scalar arguments as JSON' })
+          .option('budget-s', { type: 'string', describe: 'seconds after which no further schedule is tried (default 300)' })
+          .option('runs', { type: 'string', describe: 'timed calls per schedule; the median decides (default 20)' })
+          .option('write-preset', { type: 'string', describe: 'write the winner as NAME.preset.ts beside the config (import it as the config\'s preset)' })
+          .option('write-cache', { type: 'boolean', describe: "record the winner for this entry in the cache: later builds of the entry with this preset use it" })
+          .group(['domain', 'halo', 'scalars'], 'Arguments of the call:')
+          .group(['budget-s', 'runs', 'write-preset', 'write-cache'], 'Search:')
+          .example('$0 tune hdiff.py:hdiff --domain 128,128,80 --scalars \'{"dt": 0.01}\' --write-preset tuned', 'find the fastest schedule of hdiff at 128x128x80, write tuned.preset.ts'),
+      async (a) => {
+        code = await (await import('../cli/tuneCommand.js')).tuneCommand({ ...a, target: a.target as string, budgetS: a.budgetS, writePreset: a.writePreset, writeCache: a.writeCache, printIrAfter: splitList(a.printIrAfter) });
       },
     )
     .command(
@@ -156,7 +171,7 @@ async function main(rawArgv: string[]): Promise<number> {
       'run entries on the reference interpreter for requests framed on stdin, fields as raw bytes (for the Python package)',
       (y) => common(y),
       async (a) => {
-        code = await serveCommand(a);
+        code = await (await import('../cli/serveCommand.js')).serveCommand(a);
       },
     )
     .command(
@@ -172,7 +187,7 @@ async function main(rawArgv: string[]): Promise<number> {
           .example('$0 clean --older-than 7d', 'remove the variants no build or run used for a week')
           .example('$0 clean --max-size 500M', 'keep the cache under 500 MB, dropping least recently used variants first'),
       async (a) => {
-        code = await cleanCommand(a);
+        code = await (await import('../cli/cleanCommand.js')).cleanCommand(a);
       },
     )
     .command(
@@ -188,14 +203,14 @@ async function main(rawArgv: string[]): Promise<number> {
           .example('$0 info --stats', 'how big the cache is, and how often it hit')
           .example('$0 info smooth.py --domain 192,192,80', 'the memory of each array of smooth.py for 192x192x80 fields'),
       async (a) => {
-        code = a.stats ? await statsCommand(a) : await infoCommand(a);
+        code = a.stats ? await (await import('../cli/statsCommand.js')).statsCommand(a) : await (await import('../cli/infoCommand.js')).infoCommand(a);
       },
     )
     .example('$0 build smooth.py', 'build the stencils and programs of smooth.py into the cache')
     .example('$0 run smooth.py:smooth --mode build-and-run --shape 8,8,4 --check', 'build, run once and compare with the interpreter')
     .example('$0 info', 'list the cache entries')
     .completion('completion', 'print a shell completion script (orch completion >> ~/.bashrc)')
-    .demandCommand(1, 'name a command: build, run, report, clean or info')
+    .demandCommand(1, 'name a command: build, run, tune, report, clean or info')
     .recommendCommands()
     .fail((msg, err) => {
       if (err) throw err;

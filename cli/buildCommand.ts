@@ -10,7 +10,8 @@ import { ProgressPlugin } from '../core/ProgressPlugin.js';
 import { layoutRequest, type LayoutOptions } from './layoutOptions.js';
 import { noEntriesError } from './noEntries.js';
 import { ProgressDisplay } from './ProgressDisplay.js';
-import { jsonDiagnostic, openSession, printDiagnostics, timePassesTable, type CommonOptions } from './session.js';
+import { jsonDiagnostic, openSession, timePassesTable, type CommonOptions } from './session.js';
+import { printDiagnostics } from './failure.js';
 import { cacheMiss } from '../core/diagnostics/codes.js';
 import { formatBytes } from '../core/cache/quantities.js';
 

@@ -1,3 +1,4 @@
+import { DTYPE_BYTES } from '../core/ir/dtypes.js';
 import os from 'node:os';
 import { fail } from '../core/diagnostics.js';
 import { notIntegers } from '../core/diagnostics/codes.js';
@@ -6,7 +7,7 @@ import type { NDArray } from '../core/runtime/ndarray.js';
 
 /** The call options of `orch run` (--shape, --domain, --origin, --scalars, --repeat), read and checked. */
 
-const BYTES: Record<string, number> = { float64: 8, float32: 4, int32: 4, int64: 8, bool: 1 };
+const BYTES: Record<string, number> = DTYPE_BYTES;
 
 export function parseIntList(text: string, what: 'shape' | 'domain' | 'origin'): number[] {
   const parts = text.split(',').map((x) => x.trim());

@@ -1,8 +1,8 @@
-import { fail, OrchError, OrchErrors } from '../core/diagnostics.js';
+import { fail, formatDiagnostic, OrchError, OrchErrors } from '../core/diagnostics.js';
 export { didYouMean } from '../core/diagnostics.js';
 import type { Code } from '../core/diagnostics/codes.js';
 import type { Diagnostic } from '../core/diagnostics.js';
-import { printDiagnostics } from './session.js';
+import { painterFor } from './colour.js';
 
 /** A usage error found while reading the command line or environment (exit 2). */
 export function usageError(code: Extract<Code, `E_USAGE${string}`>, message: string, hint: string): never {
@@ -30,4 +30,16 @@ export function exitOnError(e: unknown, verbose: boolean): never {
   }
   process.stderr.write(`orch: internal error (please report): ${(e as Error)?.stack ?? String(e)}\n`);
   process.exit(3);
+}
+
+/** Prints each distinct diagnostic once (modules that import one broken module share its error). */
+export function printDiagnostics(diags: Diagnostic[], verbose = false): void {
+  const seen = new Set<string>();
+  for (const d of diags) {
+    const text = formatDiagnostic(d, { verbose });
+    if (seen.has(text)) continue;
+    seen.add(text);
+    const paint = painterFor(process.stderr);
+    process.stderr.write(`${paint ? formatDiagnostic(d, { verbose, paint }) : text}\n\n`);
+  }
 }

@@ -5,7 +5,8 @@ import { resolveModules } from './buildCommand.js';
 import { parseDomain } from './infoCommand.js';
 import { htmlReport } from './report/htmlReport.js';
 import { reportData } from './report/reportData.js';
-import { distinctDiagnostics, jsonDiagnostic, openSession, printDiagnostics, type CommonOptions } from './session.js';
+import { distinctDiagnostics, jsonDiagnostic, openSession, type CommonOptions } from './session.js';
+import { printDiagnostics } from './failure.js';
 
 export interface ReportOptions extends CommonOptions {
   paths: string[];

@@ -16,7 +16,9 @@ import { launcherRank, parseBoundary } from '../core/layout/HaloTopology.js';
 import { layoutRequest, type LayoutOptions } from './layoutOptions.js';
 import { cacheMiss } from '../core/diagnostics/codes.js';
 import { checkShapeFits, parseIntList, parseOrigin, parseRepeat, parseScalars, parseShape } from './callOptions.js';
-import { openSession, parseTarget, printDiagnostics, timePassesTable, type CommonOptions } from './session.js';
+import { soleEntry } from './soleEntry.js';
+import { openSession, parseTarget, timePassesTable, type CommonOptions } from './session.js';
+import { printDiagnostics } from './failure.js';
 
 /**
  * python: interpret (no native build); build: build (or hit), then exit without running;
@@ -103,7 +105,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   const domain = opts.domain ? parseIntList(opts.domain, 'domain') : undefined;
   const fields = readInputs(opts.in ?? []);
   const t0 = performance.now();
-  const name = entryName ?? (await soleEntry(session, file));
+  const name = entryName ?? (await soleEntry(session.config.pythonPath, file));
   const mode = opts.mode === 'python' ? 'python' : opts.mode === 'run' ? 'lookup' : 'build';
   const runner = new EntryRunner(compiler, { externals: session.externals, defines: session.defines });
   let entry = await runner.result(file, name, mode);
@@ -201,14 +203,4 @@ function fieldsOf(iface: EntryInterface, args: EntryArgs): Record<string, NDArra
   const out: Record<string, NDArray> = {};
   for (const p of iface.params) if (p.kind === 'field') out[p.name] = args[p.name] as NDArray;
   return out;
-}
-
-async function soleEntry(session: Awaited<ReturnType<typeof openSession>>, file: string): Promise<string> {
-  const { moduleEntries } = await import('../core/frontend/entries.js');
-  const { ModuleLoader } = await import('../core/frontend/ModuleLoader.js');
-  const entries = moduleEntries(new ModuleLoader(session.config.pythonPath).load(file)).map((f) => f.name);
-  if (entries.length !== 1) {
-    fail('E_USAGE_TARGET', entries.length ? `${path.basename(file)} has several entries: ${entries.join(', ')}` : `${path.basename(file)} has no stencil or program`, { hint: `name one: ${path.basename(file)}:<entry>` });
-  }
-  return entries[0];
 }

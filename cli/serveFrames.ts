@@ -1,3 +1,4 @@
+import { DTYPES } from '../core/ir/dtypes.js';
 import type { Readable } from 'node:stream';
 import { fail } from '../core/diagnostics.js';
 import type { DType } from '../core/ir/types.js';
@@ -25,7 +26,6 @@ export interface Frame {
   payload: Buffer;
 }
 
-const DTYPES: readonly DType[] = ['float64', 'float32', 'int32', 'int64', 'bool'];
 
 /** Frames from a byte stream, one at a time; ends at the stream's end. */
 export async function* readFrames(input: Readable): AsyncGenerator<Frame> {
@@ -84,7 +84,7 @@ export function frameArrays(frame: Frame): Record<string, NDArray> {
     const bytes = frame.payload.subarray(at, at + a.nbytes);
     at += a.nbytes;
     if (!(DTYPES as readonly string[]).includes(a.dtype)) {
-      fail('E_ARG_DTYPE', `field '${a.name}' has dtype ${a.dtype}, which orch does not support`, { hint: 'pass a float64, float32, int32, int64 or bool array' });
+      fail('E_ARG_DTYPE', `field '${a.name}' has dtype ${a.dtype}, which orch does not support`, { hint: 'pass a float64, float32, int8, int16, int32, int64 or bool array' });
     }
     const dtype = a.dtype as DType;
     const n = a.shape.reduce((x, y) => x * y, 1);

@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { Compiler } from '../core/Compiler.js';
-import { painterFor } from './colour.js';
 import { resolveConfig } from './toolset.js';
 import type { ResolvedConfig } from '../core/config/types.js';
 import { fail, formatDiagnostic, type Diagnostic } from '../core/diagnostics.js';
@@ -67,18 +66,6 @@ export function distinctDiagnostics(diags: Diagnostic[]): Diagnostic[] {
     seen.add(text);
     return true;
   });
-}
-
-/** Prints each distinct diagnostic once (modules that import one broken module share its error). */
-export function printDiagnostics(diags: Diagnostic[], verbose = false): void {
-  const seen = new Set<string>();
-  for (const d of diags) {
-    const text = formatDiagnostic(d, { verbose });
-    if (seen.has(text)) continue;
-    seen.add(text);
-    const paint = painterFor(process.stderr);
-    process.stderr.write(`${paint ? formatDiagnostic(d, { verbose, paint }) : text}\n\n`);
-  }
 }
 
 /** `path/to/module.py:entry` -> [absolute module, entry?]. */

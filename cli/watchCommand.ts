@@ -9,7 +9,8 @@ import { ProgressPlugin } from '../core/ProgressPlugin.js';
 import { Watching, type WatchRun } from '../core/Watching.js';
 import { ProgressDisplay } from './ProgressDisplay.js';
 import { resolveModules, type BuildOptions } from './buildCommand.js';
-import { distinctDiagnostics, jsonDiagnostic, openSession, printDiagnostics } from './session.js';
+import { distinctDiagnostics, jsonDiagnostic, openSession } from './session.js';
+import { printDiagnostics } from './failure.js';
 
 interface WatchCommandOptions extends BuildOptions {
   /** Debounce in milliseconds (default 50). */

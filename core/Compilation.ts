@@ -29,6 +29,8 @@ export interface PipelineOptions {
   printIrAfter: string[];
   /** Collect per-pass timings. */
   timePasses: boolean;
+  /** Build every entry with the config's codegen options as they are, ignoring schedules `orch tune --write-cache` recorded (the tuner's own candidates). */
+  ignoreTuned?: boolean;
   /** Stop after this stage (python mode needs no native code). */
   stopAfter?: StageName;
   print: (text: string) => void;

@@ -12,7 +12,8 @@ import type { EvictionResult } from './cache/eviction.js';
 import type { CodePath, LayoutTarget } from './layout/RankLayout.js';
 import { nativeHeaderFiles, nativeHeadersHash, orchVersion, PACKAGE_ROOT } from './cache/hashing.js';
 import { Compilation, type EntryRef, type PipelineOptions } from './Compilation.js';
-import type { ResolvedConfig } from './config/types.js';
+import type { CodegenOptions, ResolvedConfig } from './config/types.js';
+import { tunedCodegen } from './cache/tunedSchedules.js';
 import { OrchError, OrchErrors, type Diagnostic } from './diagnostics.js';
 import { EntryBuild } from './EntryBuild.js';
 import type { Program } from './ir/types.js';
@@ -140,6 +141,7 @@ export class Compiler {
     const resolveArch = req.mode !== 'python' ? backend.resolveArch : undefined;
     if (resolveArch) this.cudaArch ??= resolveArch(this.config.compiler.cudaArch);
     const cudaArch = resolveArch ? { cudaArch: await this.cudaArch! } : {};
+    const tuned = this.pipeline.ignoreTuned ? undefined : tunedCodegen(this.cache.store.entryRoot(moduleRel, entry), this.config.preset.name);
     return {
       module: moduleRel,
       modulePath: path.resolve(file),
@@ -150,7 +152,8 @@ export class Compiler {
       ...(req.closure ? { closure: req.closure } : {}),
       preset: this.config.preset.name,
       compiler: { cxx, identity: await this.identity, flags, ...cudaArch, ...(mpi ? { mpi: (await mpiToolchain()).identity } : {}), ...(launcher ? { launcher } : {}) },
-      codegen: this.config.codegen,
+      codegen: tuned ? { ...this.config.codegen, ...tuned } : this.config.codegen,
+      ...(tuned ? { tuned } : {}),
       plugins: this.config.plugins.map((p) => ({ name: p.name, version: p.version ?? '0' })),
       // where imports resolve decides which files are read; orch's own Python package is
       // left out: `orch` is a module the frontend knows, so that folder resolves nothing
@@ -330,7 +333,7 @@ export class Compiler {
   /** `cache`: the entry's cache transaction; python mode builds none. */
   private newBuild(file: string, moduleRel: string, entry: string, req: BuildRequest, inputs: EntryInputs, cache?: EntryTransaction): EntryBuild {
     const layout = this.layout ? { codepath: this.codepath as CodePath, target: this.layout } : undefined;
-    return new EntryBuild({ module: file, moduleRel, entry, externals: req.externals, defines: req.defines, closure: req.closure, inputs, cache, layout });
+    return new EntryBuild({ module: file, moduleRel, entry, externals: req.externals, defines: req.defines, closure: req.closure, inputs, codegen: inputs.codegen as CodegenOptions, cache, layout });
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { CodegenOptions } from './config/types.js';
 import type { EntryInputs } from './cache/BuildCache.js';
 import type { EntryTransaction } from './cache/EntryCache.js';
 import type { Diagnostic } from './diagnostics.js';
@@ -89,6 +90,12 @@ export interface EntryContext {
   /** Layout builds: the code path and rank grid this entry is specialized for. */
   layout?: LayoutContext;
   inputs: EntryInputs;
+  /**
+   * The codegen options of this entry: the config's, with a schedule `orch tune
+   * --write-cache` recorded for it laid over them (core/cache/tunedSchedules.ts). Absent:
+   * the config's.
+   */
+  codegen?: CodegenOptions;
   /** The entry's cache transaction (staging folder, key, commit); none in python mode, which caches nothing. */
   cache?: EntryTransaction;
 }
@@ -107,6 +114,7 @@ export class EntryBuild implements EntryContext {
   readonly closure?: Closure;
   readonly layout?: LayoutContext;
   readonly inputs: EntryInputs;
+  readonly codegen?: CodegenOptions;
   readonly cache?: EntryTransaction;
   readonly warnings: Diagnostic[] = [];
   /** stage -> seconds */
@@ -123,6 +131,7 @@ export class EntryBuild implements EntryContext {
     this.closure = context.closure;
     this.layout = context.layout;
     this.inputs = context.inputs;
+    this.codegen = context.codegen;
     this.cache = context.cache;
   }
 

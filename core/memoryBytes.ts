@@ -1,5 +1,6 @@
 import type { MemoryReport } from './EntryBuild.js';
 import { lex, Tokens } from './ir/lex.js';
+import { evaluate } from './ir/evaluate.js';
 import { ExprParser } from './ir/parseExpr.js';
 import type { Expr } from './ir/types.js';
 
@@ -45,49 +46,6 @@ function parse(text: string): Expr | undefined {
   }
 }
 
-function evaluate(e: Expr, shapeOf: (name: string) => number[] | undefined): number | undefined {
-  const ev = (x: Expr) => evaluate(x, shapeOf);
-  switch (e.kind) {
-    case 'lit':
-      return typeof e.value === 'number' ? e.value : undefined;
-    case 'shape':
-      return shapeOf(e.name)?.[e.axis];
-    case 'cast':
-      return ev(e.arg);
-    case 'unary': {
-      const a = ev(e.arg);
-      return a === undefined ? undefined : e.op === '-' ? -a : e.op === '+' ? a : undefined;
-    }
-    case 'call': {
-      const args = e.args.map(ev);
-      if (args.some((a) => a === undefined)) return undefined;
-      const xs = args as number[];
-      return e.fn === 'max' ? Math.max(...xs) : e.fn === 'min' ? Math.min(...xs) : undefined;
-    }
-    case 'binary': {
-      const a = ev(e.left);
-      const b = ev(e.right);
-      if (a === undefined || b === undefined) return undefined;
-      switch (e.op) {
-        case '+':
-          return a + b;
-        case '-':
-          return a - b;
-        case '*':
-          return a * b;
-        case '//':
-          return Math.floor(a / b);
-        case '%':
-          return a - b * Math.floor(a / b);
-        default:
-          return undefined;
-      }
-    }
-    default:
-      return undefined;
-  }
-}
-
 const AXIS: Record<string, number> = { I: 0, J: 1, K: 2 };
 
 /**
@@ -106,7 +64,7 @@ export function memoryBytes(report: MemoryReport, domain: number[]): MemoryBytes
   // memory.json of older entries may lack the peak or the axes: those sizes stay unknown
   const value = (text: string | undefined) => {
     const e = text === undefined ? undefined : parse(text);
-    return e ? evaluate(e, shapeOf) : undefined;
+    return e ? evaluate(e, { shape: (name, axis) => shapeOf(name)?.[axis] }) : undefined;
   };
   const arrays: ArrayBytes[] = report.arrays.map((a) => {
     const shape = a.shape.map(value);

@@ -73,6 +73,8 @@ struct State : orch::State {
   bool own_stream = false;
   cudaMemPool_t pool = nullptr;
   int device = -1;
+  /* The device's multiprocessors (0: unknown), for launch sizes (orch::cuda::layers). */
+  int multiprocessors = 0;
   /* What the last launch was, for messages about faults found at synchronization. */
   const char* last_launch = nullptr;
   /* Field pointers already checked to be device-accessible, by argument position (a plain
@@ -111,6 +113,11 @@ inline int prepare(State* st, const char* program, bool error_record) {
     if (e != cudaSuccess) {
       st->device = -1;
       return error(st, program, "selecting a CUDA device", e);
+    }
+    // only sizes launches: without it every K level gets its own blocks
+    if (cudaDeviceGetAttribute(&st->multiprocessors, cudaDevAttrMultiProcessorCount, st->device) != cudaSuccess) {
+      st->multiprocessors = 0;
+      cudaGetLastError();
     }
   }
   if (!st->stream) {
@@ -167,12 +174,15 @@ inline int set_stream(State* st, const char* program, void* stream) {
   return 0;
 }
 
-/* A field argument must be memory the device can address: device, managed or mapped host. */
-inline int check_device_arg(State* st, int position, const char* name, const void* data) {
+/*
+ * A field argument must be memory the device can address: device, managed or mapped host.
+ * Messages name the program (`program`: "program 'name'") like the runtime's others.
+ */
+inline int check_device_arg(State* st, const char* program, int position, const char* name, const void* data) {
   if (!data) return 0;  // empty arrays (check_arg allows null data for them)
   if (position >= st->checked_count) {
     void* grown = std::realloc(st->checked, sizeof(const void*) * (position + 1));
-    if (!grown) return orch::fail(st, "out of memory checking argument '%s'", name);
+    if (!grown) return orch::fail(st, "%s: out of memory checking argument '%s'", program, name);
     st->checked = static_cast<const void**>(grown);
     for (int n = st->checked_count; n <= position; ++n) st->checked[n] = nullptr;
     st->checked_count = position + 1;
@@ -182,25 +192,27 @@ inline int check_device_arg(State* st, int position, const char* name, const voi
   cudaError_t e = cudaPointerGetAttributes(&attr, data);
   if (e != cudaSuccess) {
     cudaGetLastError();  // not sticky: clear it so it is not reported by a later launch
-    return orch::fail(st, "argument '%s': cannot query its pointer (%s); pass device memory", name, cudaGetErrorString(e));
+    return orch::fail(st, "%s: argument '%s': cannot query its pointer (%s); pass device memory", program, name,
+                      cudaGetErrorString(e));
   }
   switch (attr.type) {
     case cudaMemoryTypeDevice:
       if (attr.device != st->device)
-        return orch::fail(st, "argument '%s' lives on device %d, but the program runs on device %d", name, attr.device,
-                          st->device);
+        return orch::fail(st, "%s: argument '%s' lives on device %d, but the program runs on device %d", program, name,
+                          attr.device, st->device);
       break;
     case cudaMemoryTypeManaged:
       break;
     case cudaMemoryTypeHost:
       if (!attr.devicePointer)
-        return orch::fail(st, "argument '%s' is pinned host memory that is not mapped into the device", name);
+        return orch::fail(st, "%s: argument '%s' is pinned host memory that is not mapped into the device", program,
+                          name);
       break;
     default:
       return orch::fail(st,
-                        "argument '%s' is host memory; a CUDA build takes device arrays (CuPy, "
+                        "%s: argument '%s' is host memory; a CUDA build takes device arrays (CuPy, "
                         "cudaMalloc'ed or managed memory)",
-                        name);
+                        program, name);
   }
   st->checked[position] = data;
   return 0;
@@ -264,13 +276,35 @@ inline unsigned blocks(int64_t n, unsigned block, unsigned limit) {
 }
 
 /*
- * The preset's block reshaped for short extents: while the block is at least twice as wide
- * as the extent along x, half its x threads move to y (or z) where there are points for
- * them, keeping the block's size and at least one warp along x. A 24-wide domain then
- * runs 32 x 8 blocks instead of leaving most of a 128 x 2 block idle.
+ * Blocks along z for `nz` points, when x and y take `gxy` blocks: all of them, or (with the
+ * device's multiprocessor count `sms` known) only enough for two waves of blocks at full
+ * occupancy (2048 threads per multiprocessor). The kernels' grid-stride loops then give each
+ * thread several K levels, so the per-thread setup (parameter loads, 64-bit index
+ * arithmetic) is paid once per thread instead of once per point; at 192 x 192 x 80 it was
+ * most of a 5-point stencil's instructions.
+ */
+inline unsigned layers(int64_t nz, dim3 block, unsigned gxy, int sms) {
+  const unsigned all = blocks(nz, block.z, 65535u);
+  if (sms <= 0) return all;
+  const int64_t resident = 2048 / (int64_t)(block.x * block.y * block.z);
+  const int64_t want = (int64_t)sms * (resident > 0 ? resident : 1) * 2;
+  const int64_t z = (want + gxy - 1) / gxy;
+  return z < (int64_t)all ? static_cast<unsigned>(z < 1 ? 1 : z) : all;
+}
+
+/* Threads of the last block along an extent of `n` that have no point (blocks `w` wide). */
+inline int64_t idle_threads(int64_t n, unsigned w) { return (n + w - 1) / w * w - n; }
+
+/*
+ * The preset's block reshaped for the extents: while the block is at least twice as wide
+ * as the extent along x, or half as wide a block leaves fewer threads idle at the end of
+ * each row, half its x threads move to y (or z) where there are points for them, keeping
+ * the block's size and at least one warp along x. A 24-wide domain then runs 32 x 8 blocks
+ * instead of leaving most of a 128 x 2 block idle, and a 190-wide one 64 x 4 (192 threads
+ * per row instead of 256).
  */
 inline dim3 fit_block(dim3 b, int64_t nx, int64_t ny, int64_t nz) {
-  while (b.x > 32 && b.x / 2 >= nx) {
+  while (b.x > 32 && (b.x / 2 >= nx || idle_threads(nx, b.x / 2) < idle_threads(nx, b.x))) {
     if (b.y < ny) b.y *= 2;
     else if (b.z < 64 && b.z < nz) b.z *= 2;
     else break;
@@ -280,10 +314,12 @@ inline dim3 fit_block(dim3 b, int64_t nx, int64_t ny, int64_t nz) {
 }
 
 /*
- * Owns one zero-filled allocation from the handle's pool, freed in stream order when it
- * goes out of scope (every early `return` included). `Order...` lists the array's axis
- * positions from slowest to fastest, so temporaries get the layout the kernels' thread
- * mapping reads coalesced (the preset's loop order).
+ * Owns one allocation from the handle's pool, zero-filled unless `zero` is false (analysis
+ * proved every point is written before it is read: a transient's fill was a whole extra
+ * write of the array per launch), freed in stream order when it goes out of scope (every
+ * early `return` included). `Order...` lists the array's axis positions from slowest to
+ * fastest, so temporaries get the layout the kernels' thread mapping reads coalesced (the
+ * preset's loop order).
  */
 template <int... Order>
 class DeviceBuffer {
@@ -294,7 +330,7 @@ class DeviceBuffer {
   ~DeviceBuffer() { release(); }
 
   int allocate(State* st, const char* where, const char* name, orch_array& view, int rank, const int64_t* shape,
-               size_t elem) {
+               size_t elem, bool zero) {
     release();
     constexpr int order[] = {Order..., 0};
     if (rank != static_cast<int>(sizeof...(Order)))
@@ -326,8 +362,10 @@ class DeviceBuffer {
                         cudaGetErrorString(e), cudaGetErrorName(e));
     }
     stream_ = st->stream;
-    e = cudaMemsetAsync(ptr_, 0, bytes, st->stream);
-    if (e != cudaSuccess) return error(st, where, "zero-filling a temporary", e);
+    if (zero) {
+      e = cudaMemsetAsync(ptr_, 0, bytes, st->stream);
+      if (e != cudaSuccess) return error(st, where, "zero-filling a temporary", e);
+    }
     view.data = ptr_;
     return 0;
   }

@@ -50,6 +50,18 @@ __device__ inline T vk_read(const T* base, int64_t stride, int64_t idx, int64_t 
   return T{};
 }
 
+/* base[idx * stride] = value when lo <= idx < hi (a write at a variable K offset); outside, no store, as vk_read fails. */
+template <class T, class V>
+__device__ inline void vk_write(T* base, int64_t stride, int64_t idx, int64_t lo, int64_t hi, V value, ErrorRecord* errors,
+                                bool& failed, int site, int64_t i, int64_t j, int64_t k) {
+  if (idx >= lo && idx < hi) {
+    base[idx * stride] = static_cast<T>(value);
+    return;
+  }
+  failed = true;
+  if (ErrorEntry* e = claim_stop(errors)) fill(e, site, idx - lo, hi - lo, 0, i, j, k, 0.0);
+}
+
 /* A failed debug check at array indices (n0, n1, n2): ends the run (abort) or is logged. */
 __device__ inline void check_failed(ErrorRecord* errors, bool abort, int site, double value, int64_t n0, int64_t n1,
                                     int64_t n2, int64_t i, int64_t j, int64_t k) {

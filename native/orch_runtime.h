@@ -254,6 +254,17 @@ inline T vk_read(const T* base, int64_t stride, int64_t idx, int64_t lo, int64_t
   return T{};
 }
 
+/* base[idx * stride] = value when lo <= idx < hi (a write at a variable K offset), else no store and an error. */
+template <class T, class V>
+inline void vk_write(T* base, int64_t stride, int64_t idx, int64_t lo, int64_t hi, V value, VarKError& err,
+                     const char* head, const char* tail, int64_t i, int64_t j, int64_t k) {
+  if (__builtin_expect(idx >= lo && idx < hi, 1)) {
+    base[idx * stride] = static_cast<T>(value);
+    return;
+  }
+  err.record(head, tail, idx - lo, hi - lo, i, j, k, "levels");
+}
+
 /* Validates an array argument before any access: extents >= 0, data present when non-empty. */
 inline int check_arg(State* st, const char* name, const orch_array& a, int rank) {
   int64_t count = 1;
@@ -310,7 +321,8 @@ inline void debug_report(State* st, bool abort_mode, const char* msg) {
   }
 }
 
-/* Owns one zero-filled allocation; RAII so every early `return` on error frees it. */
+/* Owns one allocation, zero-filled unless `zero` is false (analysis proved every point is
+   written before it is read); RAII so every early `return` on error frees it. */
 class Buffer {
  public:
   Buffer() = default;
@@ -320,7 +332,7 @@ class Buffer {
   void* get() const { return ptr_; }
   /* Allocates `shape` (rank entries) C-contiguous into `view`; returns 0 or fails `st`. */
   int allocate(State* st, const char* where, const char* name, orch_array& view, int rank, const int64_t* shape,
-               size_t elem) {
+               size_t elem, bool zero) {
     std::free(ptr_);
     ptr_ = nullptr;
     size_t count = 1;
@@ -338,7 +350,10 @@ class Buffer {
       stride *= shape[d] > 0 ? shape[d] : 1;
     }
     // calloc(0) may return null legitimately; allocate one element so data is never null.
-    ptr_ = std::calloc(count ? count : 1, elem);
+    size_t bytes = 0;
+    if (__builtin_mul_overflow(count ? count : 1, elem, &bytes))
+      return fail(st, "%s: array '%s' is too large to allocate", where, name);
+    ptr_ = zero ? std::calloc(count ? count : 1, elem) : std::malloc(bytes);
     if (!ptr_) return fail(st, "%s: out of memory allocating array '%s' (%zu elements)", where, name, count);
     view.data = ptr_;
     return 0;

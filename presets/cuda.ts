@@ -11,7 +11,7 @@ import type { Preset } from '../core/config/types.js';
  */
 const cuda: Preset = {
   name: 'cuda',
-  description: 'NVIDIA GPU found at build time ($CUDA_ARCH or nvidia-smi): nvcc -O3, one kernel per loop nest',
+  description: 'NVIDIA GPU found at build time ($CUDA_ARCH or nvidia-smi): nvcc -O3, a kernel per loop nest (pointwise PARALLEL neighbours share one)',
   backend: 'cuda',
   compiler: {
     cxx: 'nvcc',

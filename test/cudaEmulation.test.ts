@@ -146,7 +146,7 @@ const rejections = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.
 interface RunSpec {
   entry: string;
   externals?: Record<string, unknown>;
-  run?: { domain: number[]; origin: number[]; fields: Record<string, number[]>; fill?: Record<string, number> };
+  run?: { domain: number[]; origin: number[]; fields: Record<string, number[]>; scalars?: Record<string, number>; fill?: Record<string, number> };
 }
 for (const name of readdirSync(rejections).sort()) {
   const dir = path.join(rejections, name);
@@ -167,7 +167,7 @@ for (const name of readdirSync(rejections).sort()) {
       }
       inputs[f] = a;
     }
-    const call: EntryCall = { iface, program: built.entry!.program!, inputs, call: { scalars: {}, domain: run.domain, origin: run.origin } };
+    const call: EntryCall = { iface, program: built.entry!.program!, inputs, call: { scalars: run.scalars ?? {}, domain: run.domain, origin: run.origin } };
     const diagnostic = (fn: () => unknown): string => {
       try {
         fn();

@@ -21,7 +21,7 @@ const root = path.resolve(here, '../../fixtures/rejections');
 interface CaseSpec {
   entry: string;
   externals?: Record<string, unknown>;
-  run?: { domain: number[]; origin: number[]; fields: Record<string, number[]>; dtypes?: Record<string, string>; fill?: Record<string, number> };
+  run?: { domain: number[]; origin: number[]; fields: Record<string, number[]>; scalars?: Record<string, number>; dtypes?: Record<string, string>; fill?: Record<string, number> };
 }
 
 const runner = await EntryRunner.create();
@@ -60,7 +60,7 @@ for (const name of readdirSync(root).sort()) {
       }
       fields[f] = a;
     }
-    const { interpreted, compiled } = await runner.runBoth(module, spec.entry, { fields, scalars: {}, domain: spec.run.domain, origin: spec.run.origin }, externals);
+    const { interpreted, compiled } = await runner.runBoth(module, spec.entry, { fields, scalars: spec.run.scalars ?? {}, domain: spec.run.domain, origin: spec.run.origin }, externals);
     assert.ok('error' in interpreted, 'the interpreter must reject the call');
     assert.ok('error' in compiled, 'the compiled library must reject the call');
     if (!('error' in interpreted) || !('error' in compiled)) return;

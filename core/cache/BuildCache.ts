@@ -45,6 +45,8 @@ export interface EntryInputs {
   /** `cudaArch`: the resolved GPU architectures of a CUDA build. */
   compiler: { cxx: string; identity: string; flags: string[]; cudaArch?: string };
   codegen: unknown;
+  /** The codegen options `orch tune --write-cache` recorded for this entry and preset (already in `codegen`). */
+  tuned?: unknown;
   plugins: { name: string; version: string }[];
   /** Folders imports are resolved in, after each module's own folder. */
   pythonPath?: string[];

@@ -1,6 +1,7 @@
 import type { Program } from '../ir/types.js';
 import type { ProgramSignature } from '../runtime/NativeLibrary.js';
 import type { CompileResult } from '../toolchain/gxx.js';
+import type { ScheduleKnob } from './ScheduleKnob.js';
 import type { CodegenOptions } from './types.js';
 
 /** What a backend generated for one program, as text; the codegen stage writes it. */
@@ -51,6 +52,8 @@ export interface Backend {
   readonly memoryNotes?: { arg: string; temporary: string; transient: string };
   /** Tiled launches run tile by tile, tile-local arrays in each thread's scratch (else they are ordinary transients). */
   readonly tiles: boolean;
+  /** The schedule options `orch tune` searches (core/tune/Tuner.ts); none: nothing to tune. */
+  readonly scheduleKnobs?: readonly ScheduleKnob[];
   /** The toolchain's identity, part of the cache key. */
   toolchainIdentity(cxx: string, flags: readonly string[]): Promise<string>;
   /** Backends that compile for a GPU generation: the one a build targets (part of the cache key). */

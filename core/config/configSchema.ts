@@ -23,7 +23,7 @@ const compilerSchema = z.strictObject({
   timeoutS: z.number().positive().finite(),
 });
 
-const codegenSchema = z.strictObject({
+export const codegenSchema = z.strictObject({
   loopOrder: z.string().regex(/^(?=.*I)(?=.*J)(?=.*K)[IJK]{3}$/, 'a loop order: I, J and K once each, outermost first, e.g. "KJI"'),
   openmp: z.boolean(),
   lineDirectives: z.boolean(),
@@ -51,13 +51,24 @@ const layoutSchema = z.strictObject({
   halo: z.number().int().nonnegative().optional(),
 });
 
+/** A preset given as data (a file `orch tune --write-preset` wrote, or one spread from a built-in). */
+const presetSchema = z.strictObject({
+  name: z.string().min(1),
+  description: z.string(),
+  backend: z.string(),
+  compiler: compilerSchema.partial().required({ cxx: true, flags: true }),
+  codegen: codegenSchema.partial().required({ loopOrder: true, openmp: true, lineDirectives: true }),
+  plugins: z.array(plugin),
+  debug: debugSchema.partial().optional(),
+});
+
 export const cacheSchema = z.strictObject({
   maxSize: z.union([z.number().int().nonnegative(), z.string().regex(SIZE_PATTERN, "a size such as '500M'")]),
 });
 
 export const configSchema = z.strictObject({
   modules: z.array(z.string()),
-  preset: z.string(),
+  preset: z.union([z.string(), presetSchema]),
   plugins: z.array(plugin),
   compiler: compilerSchema.partial(),
   codegen: codegenSchema.partial(),

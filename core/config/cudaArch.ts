@@ -1,4 +1,4 @@
-import { execa } from 'execa';
+import { askTool } from '../toolchain/askTool.js';
 import { fail } from '../diagnostics.js';
 
 /**
@@ -38,7 +38,7 @@ export function normalizeCudaArch(text: string, source: string): string {
 
 /** nvidia-smi's compute capability of every visible GPU. */
 const nvidiaSmiComputeCaps: ComputeCapQuery = async () => {
-  const r = await execa('nvidia-smi', ['--query-gpu=compute_cap', '--format=csv,noheader'], { reject: false, stdin: 'ignore', encoding: 'utf8', timeout: 15000 });
+  const r = await askTool('nvidia-smi', ['--query-gpu=compute_cap', '--format=csv,noheader'], { timeoutMs: 15000 });
   if (r.failed) return null;
   const caps = String(r.stdout).split('\n').map((l) => l.trim()).filter(Boolean);
   return caps.length ? caps : null;

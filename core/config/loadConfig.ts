@@ -77,6 +77,17 @@ export function presetNamed(presets: Record<string, Preset>, name: string): Pres
   return p;
 }
 
+/** A preset the config gives as data; its backend must be one of the toolset's. */
+function presetObject(toolset: Toolset, preset: Preset, file: string | null): Preset {
+  if (!toolset.backends[preset.backend]) {
+    const guess = didYouMean(preset.backend, Object.keys(toolset.backends));
+    fail('E_CONFIG_VALUE', `preset '${preset.name}' names backend '${preset.backend}', which orch does not have${file ? ` (in ${path.basename(file)})` : ''}`, {
+      hint: `${guess ? `did you mean '${guess}'? ` : ''}backends: ${Object.keys(toolset.backends).join(', ')}`,
+    });
+  }
+  return preset;
+}
+
 export interface ConfigOverrides {
   preset?: string;
   /** --debug: turn the debug checkers on */
@@ -106,7 +117,8 @@ export async function resolveConfig(toolset: Toolset, over: ConfigOverrides = {}
   const user: OrchConfig = loaded.config;
   if (file) validateConfig(user, file);
   const root = file ? path.dirname(file) : cwd;
-  const preset = presetNamed(toolset.presets, over.preset ?? user.preset ?? 'cpu');
+  const chosen = over.preset ?? user.preset ?? 'cpu';
+  const preset = typeof chosen === 'string' ? presetNamed(toolset.presets, chosen) : presetObject(toolset, chosen, file);
   const flags = [...(user.compiler?.flags ?? preset.compiler.flags), ...(user.compiler?.extraFlags ?? [])];
   const envRoot = process.env.GT_CACHE_ROOT;
   return {

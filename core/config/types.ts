@@ -85,7 +85,8 @@ export interface Preset {
 export interface OrchConfig {
   /** Module globs, relative to the config file. */
   modules?: string[];
-  preset?: string;
+  /** A built-in preset's name, or a preset itself (the file `orch tune --write-preset` writes, imported). */
+  preset?: string | Preset;
   plugins?: OrchPlugin[];
   compiler?: Partial<CompilerOptions> & { extraFlags?: string[] };
   codegen?: Partial<CodegenOptions>;

@@ -14,7 +14,7 @@ import { CONFIG_KEYS, configSchema } from './configSchema.js';
 /** What each value must be, and an example to write, by its path (array indices left out). */
 const EXPECTED: Record<string, [must: string, example: string]> = {
   modules: ['a list of glob strings', "modules: ['stencils/**/*.py']"],
-  preset: ['a preset name (a string)', "preset: 'cpu'"],
+  preset: ['a preset name (a string), or a preset object (name, description, backend, compiler, codegen, plugins)', "preset: 'cpu', or import a preset file orch tune wrote: preset: tuned"],
   plugins: ['a list of plugins (objects with a name and an apply(compiler) method)', 'plugins: [new MyPlugin()] (see docs/plugins.md)'],
   'compiler.cxx': ['the compiler command (a string)', "compiler: { cxx: 'g++-12' }"],
   'compiler.flags': ['a list of strings', "compiler: { flags: ['-O3', '-fopenmp'] }"],

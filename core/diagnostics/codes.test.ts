@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CODES, codeTableMarkdown, isCode, notIntegers } from './codes.js';
+import { argumentDevice, argumentDtype, argumentRank, argumentShape, CODES, codeTableMarkdown, isCode, missingArgument, noSuchParameter, notIntegers, tooManyArguments } from './codes.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -38,6 +38,19 @@ test('a list option that is not integers is a usage error of its own code', () =
   assert.is(notIntegers('shape', '1,x').diagnostic.code, 'E_USAGE_SHAPE');
   assert.is(notIntegers('domain', '1,,2').diagnostic.message, "--domain expects integers separated by commas, got '1,,2'");
   assert.is(notIntegers('origin', 'a').diagnostic.hint, 'write --origin 1,2,3');
+});
+
+test('the call and argument factories: one code each, the message as every site wrote it', () => {
+  const loc = { file: 'm.py', line: 3, col: 5 };
+  const d = (e: { diagnostic: { code: string; message: string; hint?: string } }) => [e.diagnostic.code, e.diagnostic.message, e.diagnostic.hint];
+  assert.equal(d(noSuchParameter('scale', { name: 'ww', loc }, ['q', 'w'], ['q', 'w', 'origin', 'domain'])), ['E_CALL_ARGS', "scale() has no parameter 'ww'", "did you mean 'w'?"]);
+  assert.equal(d(noSuchParameter('scale', { name: 'zzzzzz', loc }, ['q', 'w'])), ['E_CALL_ARGS', "scale() has no parameter 'zzzzzz'", 'parameters: q, w']);
+  assert.equal(d(tooManyArguments('scale', 2, 3, loc, 'parameters: q, w')), ['E_CALL_ARGS', 'scale() takes 2 arguments, got 3', 'parameters: q, w']);
+  assert.equal(d(missingArgument('scale', 'w', loc)), ['E_ARG_MISSING', "scale() is missing argument 'w'", 'pass w=...']);
+  assert.equal(d(argumentDtype('q', 'must have dtype float64, got int32')), ['E_ARG_DTYPE', "argument 'q' must have dtype float64, got int32", undefined]);
+  assert.equal(d(argumentShape('q', 'has an invalid shape [-1]', { hint: 'h' })), ['E_ARG_SHAPE', "argument 'q' has an invalid shape [-1]", 'h']);
+  assert.equal(d(argumentRank('q', 'is declared over IJK')), ['E_ARG_RANK', "argument 'q' is declared over IJK", undefined]);
+  assert.equal(d(argumentDevice('q', 'has a null device pointer')), ['E_ARG_DEVICE', "argument 'q' has a null device pointer", undefined]);
 });
 
 test.run();

@@ -1,4 +1,5 @@
-import { OrchError, type Diagnostic } from '../diagnostics.js';
+import { didYouMean, OrchError, type Diagnostic } from '../diagnostics.js';
+import type { SourceLoc } from '../ir/types.js';
 
 /** What a code means to a user, and what to do about it (the table of docs/troubleshooting.md). */
 interface CodeInfo {
@@ -49,6 +50,7 @@ export const CODES = {
   E_INTERVAL_ORDER: { means: 'intervals written out of the order a FORWARD or BACKWARD computation runs them', todo: 'write the intervals in the order they run, as GT4Py requires' },
   E_INTERVAL_OVERLAP: { means: 'two intervals of one computation share levels', todo: 'split the work into separate computations, or adjust the bounds' },
   E_EMPTY_INTERVAL: { means: 'an interval that needs more K levels than the call\'s domain has', todo: 'call the stencil with a larger K domain, or move the computation' },
+  E_INTERVAL_BOUNDS: { means: 'an interval whose bounds, known at run time, reach outside the call\'s K domain', todo: 'pass bounds between 0 and the K size of the domain' },
   E_REGION: { means: 'a horizontal(region[...]) orch cannot read', todo: 'write region[i_start, :] or region[i_start - 1 : i_start + 1, j_end]' },
   E_DATA_DIMS: { means: 'a field with data dimensions indexed or assigned in a way GT4Py does not define (wrong index count, index out of range, mismatched extents)', todo: 'index every data dimension within its extent, or assign whole fields of the same data dimensions' },
   E_OFFSET: { means: 'a field access with the wrong number or kind of offsets', todo: 'give one offset per axis of the field' },
@@ -147,9 +149,14 @@ export const CODES = {
   E_CUDA: { means: 'the CUDA runtime is missing or failed', todo: 'install the CUDA toolkit, or point ORCH_CUDART (or CUDA_HOME) at it' },
   E_NPY_READ: { means: 'an --in file that cannot be read', todo: 'check the path given to --in' },
   E_NPY_FORMAT: { means: 'a file that is not a valid .npy', todo: 'write it with numpy.save' },
-  E_NPY_DTYPE: { means: 'a .npy array of a dtype orch does not support', todo: 'use float64, float32, int32, int64 or bool arrays' },
+  E_NPY_DTYPE: { means: 'a .npy array of a dtype orch does not support', todo: 'use float64, float32, int8, int16, int32, int64 or bool arrays' },
   E_NPY_ORDER: { means: 'a .npy array stored in Fortran order', todo: 'save numpy.ascontiguousarray(a)' },
   E_OUTPUT_WRITE: { means: 'the outputs cannot be written', todo: 'choose a writable --out folder' },
+  // orch tune
+  E_TUNE_NOTHING: { means: 'orch tune with a preset whose backend offers no schedule options', todo: 'tune with a CPU preset (cpu, cpu-native)' },
+  E_TUNE_BUILD: { means: 'orch tune of an entry whose default schedule does not build or run', todo: 'fix what orch build reports for the entry, then tune it' },
+  E_TUNE_NO_MATCH: { means: 'orch tune found no schedule, the default included, that matches the interpreter bit for bit', todo: 'check the entry with orch run --mode build-and-run --check and report the difference' },
+  E_TUNE_WRITE: { means: 'orch tune cannot write the tuned preset or schedule', todo: 'make the folder writable, or run orch tune where the config is' },
   E_SERVE_PROTOCOL: { means: 'orch serve got bytes that are not a request frame (the Python package and the command line are different versions)', todo: 'install the orch Python package and command line of the same version' },
   // the command line (exit status 2)
   E_USAGE: { means: 'a command line orch cannot read', todo: 'see orch --help' },
@@ -171,6 +178,7 @@ export const CODES = {
   E_USAGE_CLOSURE: { means: '--closure that is not one readable closure file for the one class targeted', todo: 'write orch build comp.py:MyComponent --closure closure.json, with a file written by orch.ndsl' },
   E_USAGE_SIZE: { means: '--max-size or cache.maxSize that is not a size', todo: 'write a number with an optional unit: 500M, 2G, 64Ki' },
   E_USAGE_AGE: { means: '--older-than that is not a duration', todo: 'write a number and a unit: 45s, 30m, 12h, 7d or 2w' },
+  E_USAGE_TUNE: { means: 'orch tune options it cannot use (a budget or run count that is not positive, a preset name that is taken or not a name, --write-preset with --write-cache)', todo: 'see orch tune --help' },
   E_USAGE_BAD_ENTRY: { means: '--bad-entry that is not KEY=REASON', todo: 'the Python package passes it; report a bug if you did not' },
 } as const satisfies Record<string, CodeInfo>;
 
@@ -218,6 +226,46 @@ export function cacheMiss(entry: string, reason: string | undefined, build: stri
 export function notIntegers(option: 'shape' | 'domain' | 'origin', text: string): OrchError {
   const code = ({ shape: 'E_USAGE_SHAPE', domain: 'E_USAGE_DOMAIN', origin: 'E_USAGE_ORIGIN' } as const)[option];
   return new OrchError(diagnostic(code, `--${option} expects integers separated by commas, got '${text}'`, { hint: `write --${option} 1,2,3` }));
+}
+
+// Calls in modules: the frontend's stencil, function, callback and program calls.
+
+/** E_CALL_ARGS: a keyword argument the callee has no parameter for; suggests the nearest of `candidates`, else lists `params`. */
+export function noSuchParameter(callee: string, kw: { name: string | null; loc: SourceLoc }, params: readonly string[], candidates: readonly string[] = params): OrchError {
+  const guess = didYouMean(kw.name ?? '', candidates);
+  return new OrchError(diagnostic('E_CALL_ARGS', `${callee}() has no parameter '${kw.name}'`, { loc: kw.loc, hint: guess ? `did you mean '${guess}'?` : `parameters: ${params.join(', ')}` }));
+}
+
+/** E_CALL_ARGS: more positional arguments than the callee has parameters. */
+export function tooManyArguments(callee: string, takes: number, got: number, loc: SourceLoc, hint: string): OrchError {
+  return new OrchError(diagnostic('E_CALL_ARGS', `${callee}() takes ${takes} arguments, got ${got}`, { loc, hint }));
+}
+
+/** E_ARG_MISSING: a call leaves out a parameter that has no default. */
+export function missingArgument(callee: string, param: string, loc: SourceLoc, hint = `pass ${param}=...`): OrchError {
+  return new OrchError(diagnostic('E_ARG_MISSING', `${callee}() is missing argument '${param}'`, { loc, hint }));
+}
+
+// A native library's arguments (core/runtime/NativeLibrary.ts): `argument '<name>' <problem>`.
+
+/** E_ARG_DTYPE: an argument of the wrong kind or dtype, or a scalar out of its dtype's range. */
+export function argumentDtype(name: string, problem: string, opts: { hint?: string } = {}): OrchError {
+  return new OrchError(diagnostic('E_ARG_DTYPE', `argument '${name}' ${problem}`, opts));
+}
+
+/** E_ARG_SHAPE: an array whose shape, strides or data do not fit its parameter. */
+export function argumentShape(name: string, problem: string, opts: { hint?: string } = {}): OrchError {
+  return new OrchError(diagnostic('E_ARG_SHAPE', `argument '${name}' ${problem}`, opts));
+}
+
+/** E_ARG_RANK: an array with another number of dimensions than its parameter's axes and data dimensions. */
+export function argumentRank(name: string, problem: string, opts: { hint?: string } = {}): OrchError {
+  return new OrchError(diagnostic('E_ARG_RANK', `argument '${name}' ${problem}`, opts));
+}
+
+/** E_ARG_DEVICE: host memory where the library takes device memory, or the other way round. */
+export function argumentDevice(name: string, problem: string, opts: { hint?: string } = {}): OrchError {
+  return new OrchError(diagnostic('E_ARG_DEVICE', `argument '${name}' ${problem}`, opts));
 }
 
 /** The table of docs/troubleshooting.md. */

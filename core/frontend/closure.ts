@@ -1,3 +1,4 @@
+import { DTYPES as ALL_DTYPES } from '../ir/dtypes.js';
 import { fail } from '../diagnostics.js';
 import type { Axes, DType } from '../ir/types.js';
 import type { Value } from './values.js';
@@ -65,7 +66,7 @@ export interface ClosureHalo {
   width: number;
 }
 
-const DTYPES = new Set(['float64', 'float32', 'int64', 'int32', 'bool']);
+const DTYPES = new Set<string>(ALL_DTYPES);
 const AXES = new Set(['IJK', 'IJ', 'IK', 'JK', 'I', 'J', 'K']);
 
 /** Parses and checks a closure description (from `--closure FILE`). */

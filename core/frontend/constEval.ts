@@ -1,5 +1,6 @@
 import { fail } from '../diagnostics.js';
 import type { Axes, DType } from '../ir/types.js';
+import { isDType, isIntDType } from '../ir/dtypes.js';
 import { roundHalfEven } from '../interpreter/mathFunctions.js';
 import type { PyExpr } from '../python/ast.js';
 import { scopeName, type FunctionInfo, type Value } from './values.js';
@@ -316,7 +317,7 @@ function callValue(e: Extract<PyExpr, { t: 'call' }>, lookup: NameLookup, hooks:
     // int("3"), float("1e-3"), bool("x") as Python converts strings (environment values)
     const text = args[0].value.trim();
     if (f.dtype === 'bool') return { k: 'bool', value: args[0].value.length > 0 };
-    const isInt = f.dtype === 'int32' || f.dtype === 'int64';
+    const isInt = isIntDType(f.dtype);
     const valid = isInt ? /^[+-]?\d+$/.test(text) : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$|^[+-]?(inf|nan)$/i.test(text);
     if (!valid) fail('E_CONST_CONVERSION', `${isInt ? 'int' : 'float'}(${JSON.stringify(args[0].value)}) is not a number`, { loc: e.loc, hint: 'check the value of the environment variable or constant it reads' });
     return num(Number(/inf/i.test(text) ? text.replace(/inf/i, 'Infinity') : text), isInt);
@@ -326,7 +327,7 @@ function callValue(e: Extract<PyExpr, { t: 'call' }>, lookup: NameLookup, hooks:
     const n = a.k === 'num' ? a.value : a.k === 'bool' ? Number(a.value) : undefined;
     if (n === undefined) return opaque('conversion of a non-constant');
     if (f.dtype === 'bool') return { k: 'bool', value: n !== 0 };
-    if (f.dtype === 'int32' || f.dtype === 'int64') return num(Math.trunc(n), true);
+    if (isIntDType(f.dtype)) return num(Math.trunc(n), true);
     return num(n, false);
   }
   if (f.k === 'builtin' && f.name === 'compiletime') return { k: 'compiletime', inner: args[0] ?? { k: 'none' } };
@@ -397,7 +398,7 @@ function namespaceValue(f: Extract<Value, { k: 'builtin' } | { k: 'class' }>, ar
 /** The dtype a `Field[...]` item names (a dtype, or its name as a string). */
 function dtypeOf(v: Value): DType | undefined {
   if (v.k === 'dtype') return v.dtype;
-  if (v.k === 'str' && ['float64', 'float32', 'int32', 'int64', 'bool'].includes(v.value)) return v.value as DType;
+  if (v.k === 'str' && isDType(v.value)) return v.value;
   return undefined;
 }
 
@@ -417,12 +418,12 @@ function unsupportedFieldForm(items: Value[]): string {
   if ((dt.k === 'tuple' && dt.items.length === 2 && dataDims(dt.items[1])) || (items.length >= 2 && items[items.length - 2].k === 'dtype' && dataDims(dt))) {
     return 'data dimensions are written Field[(dtype, (n, ...))] or Field[axes, (dtype, (n, ...))], each extent a positive integer';
   }
-  if (dt.k === 'str' && /^u?int(8|16)$|^uint(32|64)$/.test(dt.value)) return narrowIntWhy(dt.value);
+  if (dt.k === 'str' && /^uint(8|16|32|64)$/.test(dt.value)) return unsignedWhy(dt.value);
   if (dt.k === 'opaque') return dt.why;
   return 'unsupported Field[...] form; use Field[dtype] or Field[IJ, dtype]';
 }
 
-/** GT4Py has int8, int16 (and unsigned) fields; orch's dtypes are float64, float32, int64, int32 and bool. */
-export function narrowIntWhy(name: string): string {
-  return `${name} fields are supported by GT4Py but not by orch yet (its integer fields are int32 and int64): store the data as int32`;
+/** GT4Py's DataType has no unsigned integers (its frontend maps them to INVALID), nor has orch. */
+export function unsignedWhy(name: string): string {
+  return `${name} is not a GT4Py field dtype (GT4Py's integers are int8, int16, int32 and int64; it refuses unsigned ones too): store the data as a signed type wide enough for it`;
 }

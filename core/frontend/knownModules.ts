@@ -1,5 +1,5 @@
 import type { Axes, DType } from '../ir/types.js';
-import { narrowIntWhy } from './constEval.js';
+import { unsignedWhy } from './constEval.js';
 import type { Value } from './values.js';
 
 /**
@@ -61,13 +61,15 @@ export const GT4PY_BODY_BUILTINS: ReadonlySet<string> = new Set([
 ].filter((n) => n in GTSCRIPT_NAMES));
 
 const NOWHERE = { file: '', line: 0, col: 0 };
-/** numpy's integer types orch has no field dtype for: using one says so (GT4Py has them). */
-const narrowInts: Record<string, Value> = Object.fromEntries(
-  ['int8', 'int16', 'uint8', 'uint16', 'uint32', 'uint64'].map((n) => [n, { k: 'opaque', why: narrowIntWhy(n), loc: NOWHERE } as Value]),
+/** numpy's unsigned integer types, which neither GT4Py nor orch has a field dtype for: using one says so. */
+const unsignedInts: Record<string, Value> = Object.fromEntries(
+  ['uint8', 'uint16', 'uint32', 'uint64'].map((n) => [n, { k: 'opaque', why: unsignedWhy(n), loc: NOWHERE } as Value]),
 );
 
 const numpy: Record<string, Value> = {
-  ...narrowInts,
+  ...unsignedInts,
+  int8: { k: 'dtype', dtype: 'int8' },
+  int16: { k: 'dtype', dtype: 'int16' },
   float64: { k: 'dtype', dtype: 'float64' },
   double: { k: 'dtype', dtype: 'float64' },
   float_: { k: 'dtype', dtype: 'float64' },

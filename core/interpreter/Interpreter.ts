@@ -1,6 +1,6 @@
 import { fail } from '../diagnostics.js';
 import { DEFAULT_MAX_WHILE_ITERATIONS, WHILE_LIMIT_HINT, whileLimitMessage } from '../ir/whileBound.js';
-import type { ArrayDecl, CallbackDecl, DType, Expr, HaloStmt, HLoop, PStmt, Program, SourceLoc, Stmt, Tiling, VLoop } from '../ir/types.js';
+import type { ArrayDecl, CallbackDecl, DType, Expr, HaloStmt, HLoop, Launch, PStmt, Program, SourceLoc, Stmt, Tiling, VLoop } from '../ir/types.js';
 import type { Boundary } from '../layout/HaloTopology.js';
 import type { RankLayout } from '../layout/RankLayout.js';
 import { HaloExchange } from './HaloExchange.js';
@@ -9,6 +9,7 @@ import { DATA_INDEX_HINT, OUT_OF_BOUNDS_HINT, VARIABLE_K_HINT } from '../runtime
 import { coerce, compileExpr, type Ev, type ExprScope } from './compileExpr.js';
 import { hostFunction, type HostFn } from './hostFunction.js';
 import { forEachTileClip, type Clip } from './tileClips.js';
+import { VersionedTiles } from './versionedTiles.js';
 import { axisMap, boundArray, poison, writeBack, type ArrayState } from './arrayState.js';
 
 export type { HostFn } from './hostFunction.js';
@@ -36,7 +37,7 @@ export interface InterpreterOptions {
 /** A field as a halo exchange sees it (contiguous strides over the array's axes). */
 export interface HaloField {
   name: string;
-  data: Float64Array | Int32Array | Uint8Array | Float32Array;
+  data: Float64Array | Int8Array | Int16Array | Int32Array | Uint8Array | Float32Array;
   shape: number[];
   strides: number[];
 }
@@ -233,7 +234,7 @@ export class Interpreter {
       if (st) st.origin = o.map((e) => this.evalHost(e));
     }
     const loops = s.loops.map((l) => this.vloop(l));
-    if (s.tile) this.tiles(s.tile, loops);
+    if (s.tile) this.tiles(s, s.tile, loops);
     else for (const run of loops) run(undefined);
     for (const t of s.transients) this.arrays.delete(t);
   }
@@ -243,12 +244,16 @@ export class Interpreter {
    * over its range clipped to the tile grown by the nest's growth; tile-local arrays start
    * afresh in every tile (zero-filled, or poisoned where analysis says they need not be).
    */
-  private tiles(tile: Tiling, loops: ((clip: Clip | undefined) => void)[]): void {
+  private tiles(s: Launch, tile: Tiling, loops: ((clip: Clip | undefined) => void)[]): void {
     const locals = tile.local.map((l) => ({ st: this.arrays.get(l.name)!, zeroFill: l.zeroFill }));
+    const versions = new VersionedTiles(s, tile, this.arrays, (e) => this.evalHost(e));
     forEachTileClip(tile, this.domain, (clip) => {
       for (const { st, zeroFill } of locals) st.data.fill((zeroFill ? 0 : poison(st.decl.dtype)) as never);
+      versions.begin(clip);
       for (const run of loops) run(clip);
+      versions.end(clip);
     });
+    versions.finish();
   }
 
   /** Compiles a vertical loop; the runner takes the tile's clip of nest ranges, if any. */
@@ -311,8 +316,8 @@ export class Interpreter {
 
   // ---- closures ----
 
-  private index(name: string, offset: [number, number, number], kOffset?: Ev, readLoc?: SourceLoc, data?: Ev[]): () => number {
-    const spatial = this.spatialIndex(name, offset, kOffset, readLoc);
+  private index(name: string, offset: [number, number, number], kOffset?: Ev, readLoc?: SourceLoc, data?: Ev[], verb: 'read' | 'written' = 'read'): () => number {
+    const spatial = this.spatialIndex(name, offset, kOffset, readLoc, verb);
     if (!data?.length) return spatial;
     const st = this.arrays.get(name)!;
     const dims = st.decl.dims ?? [];
@@ -336,7 +341,7 @@ export class Interpreter {
     };
   }
 
-  private spatialIndex(name: string, offset: [number, number, number], kOffset?: Ev, readLoc?: SourceLoc): () => number {
+  private spatialIndex(name: string, offset: [number, number, number], kOffset?: Ev, readLoc?: SourceLoc, verb: 'read' | 'written' = 'read'): () => number {
     const st = this.arrays.get(name);
     if (!st) throw new Error(`interpreter: unknown array ${name}`);
     const pt = this.pt;
@@ -348,7 +353,7 @@ export class Interpreter {
           // same message as the compiled code's check (plugins/codegen/ExprEmitter.ts, variableKParts)
           fail(
             'E_OUT_OF_BOUNDS',
-            `stencil '${this.launchName}': field '${name}' is read at a variable K offset at K index ${idx}, outside its ${st.shape[a]} levels (compute point ${pt.join(', ')})`,
+            `stencil '${this.launchName}': field '${name}' is ${verb} at a variable K offset at K index ${idx}, outside its ${st.shape[a]} levels (compute point ${pt.join(', ')})`,
             { loc: loc ?? st.decl.loc, hint: VARIABLE_K_HINT },
           );
         }
@@ -390,9 +395,19 @@ export class Interpreter {
     switch (s.kind) {
       case 'assign': {
         const st = this.arrays.get(s.target)!;
-        const idx = this.index(s.target, [0, 0, s.kOffset ?? 0], undefined, undefined, s.data?.map((d) => () => d));
-        const v = this.compile(s.value);
         const dtype = st.decl.dtype;
+        const data = s.data?.map((d) => () => d);
+        if (s.kVar) {
+          // the value first, then the checked level (the C++ code's order: orch::vk_write)
+          const idx = this.index(s.target, [0, 0, s.kOffset ?? 0], this.compile(s.kVar), s.loc, data, 'written');
+          const v = this.compile(s.value);
+          return () => {
+            const x = coerce(v(), dtype);
+            st.data[idx()] = x;
+          };
+        }
+        const idx = this.index(s.target, [0, 0, s.kOffset ?? 0], undefined, undefined, data);
+        const v = this.compile(s.value);
         return () => {
           st.data[idx()] = coerce(v(), dtype);
         };

@@ -6,7 +6,7 @@ import { contiguousStrides, type NDArray } from '../runtime/ndarray.js';
 export interface ArrayState {
   decl: ArrayDecl;
   /** Working data as doubles (int64 and bool converted in and out). */
-  data: Float64Array | Int32Array | Uint8Array | Float32Array;
+  data: Float64Array | Int8Array | Int16Array | Int32Array | Uint8Array | Float32Array;
   shape: number[];
   strides: number[];
   /** index into the compute point per array axis; set by each launch */
@@ -36,11 +36,14 @@ export function boundArray(decl: ArrayDecl, a: NDArray): ArrayState {
   return { decl, data, shape: a.shape, strides: contiguousStrides(a.shape), origin: [], axes: axisMap(decl), source: a };
 }
 
+const INT64_MAX = (1n << 63n) - 1n;
+
 /** Copies int64 results back into the caller's array (the others were worked on in place). */
 export function writeBack(st: ArrayState): void {
   if (st.source && st.source.data instanceof BigInt64Array) {
     const src = st.source.data;
-    for (let n = 0; n < src.length; n++) src[n] = BigInt(st.data[n]);
+    // 2^63, the double nearest INT64_MAX (a literal 9223372036854775807), saturates as the C++ code's does
+    for (let n = 0; n < src.length; n++) src[n] = st.data[n] >= 2 ** 63 ? INT64_MAX : BigInt(st.data[n]);
   }
 }
 

@@ -1,3 +1,4 @@
+import { INT_RANGE, isFloatDType, isIntDType, wrapInt } from '../ir/dtypes.js';
 import type { DType, Expr, Offset, SourceLoc } from '../ir/types.js';
 import { erf, erfc, gamma, roundAwayFromZero, roundHalfEven } from './mathFunctions.js';
 
@@ -27,6 +28,9 @@ export function coerce(v: number, dtype: DType): number {
   switch (dtype) {
     case 'bool':
       return v !== 0 ? 1 : 0;
+    case 'int8':
+    case 'int16':
+      return wrapInt(Math.trunc(v), dtype);
     case 'int32':
     case 'int64':
       return Math.trunc(v);
@@ -67,12 +71,14 @@ export function compileExpr(e: Expr, scope: ExprScope): Ev {
     case 'cast': {
       const a = compile(e.arg);
       const d = e.dtype;
+      if (isFloatDType(e.arg.dtype) && isIntDType(d)) return () => floatToInt(a(), d);
+      if (isIntDType(d)) return () => wrapInt(Math.trunc(a()), d);
       return () => coerce(a(), d);
     }
     case 'unary': {
       const a = compile(e.arg);
       if (e.op === 'not') return () => (a() ? 0 : 1);
-      if (e.op === '-') return e.dtype === 'float32' ? () => Math.fround(-a()) : () => -a();
+      if (e.op === '-') return e.dtype === 'float32' ? () => Math.fround(-a()) : wrapsIn(e.dtype) ? () => wrapInt(-a(), e.dtype) : () => -a();
       return a;
     }
     case 'ternary': {
@@ -91,16 +97,19 @@ export function compileExpr(e: Expr, scope: ExprScope): Ev {
 function binary(e: Extract<Expr, { kind: 'binary' }>, compile: (x: Expr) => Ev): Ev {
   const a = compile(e.left);
   const b = compile(e.right);
-  const isInt = e.left.dtype === 'int32' || e.left.dtype === 'int64';
+  const isInt = isIntDType(e.left.dtype);
   const f32 = e.dtype === 'float32';
-  const r = (f: Ev): Ev => (f32 ? () => Math.fround(f()) : f);
+  const d = e.dtype;
+  // float32 rounds each result; int8, int16 and int32 wrap as numpy's (and the C++ code's) do
+  const r = (f: Ev): Ev => (f32 ? () => Math.fround(f()) : wrapsIn(d) ? () => wrapInt(f(), d) : f);
   switch (e.op) {
     case '+':
       return r(() => a() + b());
     case '-':
       return r(() => a() - b());
     case '*':
-      return r(() => a() * b());
+      // an int32 product may pass 2^53, where doubles are no longer exact
+      return d === 'int32' ? () => Math.imul(a(), b()) : r(() => a() * b());
     case '/':
       return r(() => a() / b());
     case '//':
@@ -108,7 +117,7 @@ function binary(e: Extract<Expr, { kind: 'binary' }>, compile: (x: Expr) => Ev):
     case '%':
       return r(() => pyMod(a(), b()));
     case '**':
-      return isInt ? () => intPow(a(), b()) : r(() => Math.pow(a(), b()));
+      return isInt ? (wrapsIn(d) ? () => wrapIntPow(a(), b(), d) : () => intPow(a(), b())) : r(() => Math.pow(a(), b()));
     case '<':
       return () => (a() < b() ? 1 : 0);
     case '<=':
@@ -135,7 +144,7 @@ function call(e: Extract<Expr, { kind: 'call' }>, compile: (x: Expr) => Ev): Ev 
   const r = (f: Ev): Ev => (f32 ? () => Math.fround(f()) : f);
   switch (e.fn) {
     case 'abs':
-      return () => Math.abs(a());
+      return wrapsIn(e.dtype) ? () => wrapInt(Math.abs(a()), e.dtype) : () => Math.abs(a());
     case 'min':
       return () => {
         const x = a();
@@ -198,6 +207,25 @@ const UNARY_MATH: Record<string, (x: number) => number> = {
   erfc,
   gamma,
 };
+
+/** Integer dtypes whose arithmetic the interpreter wraps (int64 keeps doubles, as before). */
+function wrapsIn(d: DType): boolean {
+  return d === 'int8' || d === 'int16' || d === 'int32';
+}
+
+/** `a ** b` in a wrapping integer dtype, wrapped after each product as the C++ code's ipow is. */
+function wrapIntPow(a: number, b: number, d: DType): number {
+  let r = 1;
+  for (let i = 0; i < b; i++) r = wrapInt(d === 'int32' ? Math.imul(r, a) : r * a, d);
+  return r;
+}
+
+/** float -> int as the C++ code's orch::ftoi: truncation toward zero, saturating, NaN -> 0. */
+function floatToInt(v: number, d: DType): number {
+  if (Number.isNaN(v)) return 0;
+  const [lo, hi] = INT_RANGE[d as keyof typeof INT_RANGE];
+  return v <= lo ? lo : v >= hi ? hi : Math.trunc(v);
+}
 
 function intPow(a: number, b: number): number {
   let r = 1;

@@ -4,6 +4,8 @@ import type { HLoop, Tiling } from '../ir/types.js';
 export interface Clip {
   ij: (h: HLoop, range: [number, number, number, number]) => [number, number, number, number];
   k: (klo: number, khi: number) => [number, number];
+  /** the tile's place in the grid: its indices along I and J and the tile counts */
+  cell: { a: number; b: number; nti: number; ntj: number };
 }
 
 /**
@@ -32,6 +34,7 @@ export function forEachTileClip(tile: Tiling, domain: readonly number[], visit: 
               b === ntj - 1 ? jhi : Math.min(jhi, (b + 1) * tj + g[3]),
             ];
           },
+          cell: { a, b, nti, ntj },
           k: (klo, khi) => [c === 0 ? klo : Math.max(klo, c * tk), c === ntk - 1 ? khi : Math.min(khi, (c + 1) * tk)],
         });
       }

@@ -1,7 +1,7 @@
 import { type ArrayDecl, type Expr, type HorizontalRegion, type Launch, type Offset, type Range, type RegionAxis, type Stmt, axisIndices } from './types.js';
 import { add, and, int, lt, max, min } from './build.js';
 import { forEachStmt, stmtExprs, visitExpr } from './visit.js';
-import { reads, writes } from './uses.js';
+import { reads, variableKNames, writes } from './uses.js';
 
 /**
  * Which indices a launch touches, as IR expressions, so every backend checks array bounds
@@ -19,8 +19,9 @@ import { reads, writes } from './uses.js';
  * (`field` exprs) and write (`assign` targets, offset 0) of the array in that scope.
  * A bound only applies when `nonEmpty` holds: an empty loop touches nothing.
  *
- * Reads at a variable K offset (`kOffset`) count along I and J only; their K index is only
- * known as they happen, so backends check each one then (`variableKReads` lists them).
+ * Reads and writes at a variable K offset (`kOffset` of a read, `kVar` of a write) count along I
+ * and J only; their K index is only known as they happen, so backends check each one then
+ * (`variableKArrays` lists them).
  *
  * Branches (`if`, `while`) are not followed: both branches count, like GT4Py's extents.
  * Regions narrow a range to the hull of (loop range ∩ region) over the region's boxes;
@@ -56,7 +57,7 @@ export function launchAccessBounds(launch: Launch, arrays: readonly ArrayDecl[])
   const accesses = new Map<Scope, Map<string, OffsetHull>>();
 
   // `variableK` reads have no static K offset: their K index is checked as it happens
-  // (see `variableKReads`), so they count here along I and J only.
+  // (see `variableKArrays`), so they count here along I and J only.
   const record = (scope: Scope, name: string, offset: Offset, variableK = false): void => {
     let perArray = accesses.get(scope);
     if (!perArray) accesses.set(scope, (perArray = new Map()));
@@ -75,7 +76,7 @@ export function launchAccessBounds(launch: Launch, arrays: readonly ArrayDecl[])
         walkStmts(regionScope(scope, s.regions, launch.domain), s.body);
         return false;
       }
-      if (s.kind === 'assign' || s.kind === 'check') record(scope, s.target, [0, 0, s.kOffset ?? 0]);
+      if (s.kind === 'assign' || s.kind === 'check') record(scope, s.target, [0, 0, s.kOffset ?? 0], s.kind === 'assign' && s.kVar !== undefined);
       for (const e of stmtExprs(s)) visitExpr(e, (x) => x.kind === 'field' && record(scope, x.name, x.offset, x.kOffset !== undefined));
     });
 
@@ -123,15 +124,15 @@ export function launchArrays(launch: Launch): Set<string> {
   return out;
 }
 
-/** Arrays of a launch read at a variable K offset somewhere. */
 /** Whether a launch reads some array at a data index computed at run time (a checked read). */
 export function computedDataReads(launch: Launch): boolean {
   return launch.loops.some((v) => v.body.some((h) => reads(h.body).some((r) => r.computedData)));
 }
 
-export function variableKReads(launch: Launch): Set<string> {
+/** Arrays of a launch read or written at a variable K offset somewhere. */
+export function variableKArrays(launch: Launch): Set<string> {
   const out = new Set<string>();
-  for (const v of launch.loops) for (const h of v.body) for (const r of reads(h.body)) if (r.variableK) out.add(r.name);
+  for (const v of launch.loops) for (const h of v.body) for (const name of variableKNames(h.body)) out.add(name);
   return out;
 }
 

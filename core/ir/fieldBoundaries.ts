@@ -1,4 +1,5 @@
 import { launchAccessBounds } from './accessBounds.js';
+import { evaluate } from './evaluate.js';
 import type { Expr, Launch, PStmt, Program } from './types.js';
 
 /**
@@ -19,7 +20,7 @@ export function fieldUpperBoundaries(program: Program, domainParams: readonly st
   for (const [name, params] of Object.entries(originParams)) out[name] = params.map(() => 0);
   const origin = new Set(Object.values(originParams).flat());
   const at = (size: number) => (e: Expr): number | undefined =>
-    evalInt(e, (n) => (domainParams.includes(n) ? size : origin.has(n) ? 0 : undefined));
+    evaluate(e, { scalar: (n) => (domainParams.includes(n) ? size : origin.has(n) ? 0 : undefined) });
   const small = at(1000);
   const large = at(3000);
   for (const launch of launches(program.body)) {
@@ -55,41 +56,4 @@ function launches(body: readonly PStmt[]): Launch[] {
     else if (s.kind === 'if') found.push(...launches(s.then), ...launches(s.else));
   }
   return found;
-}
-
-/** The value of an int64 bound expression, or undefined when it depends on anything but `scalar`. */
-function evalInt(e: Expr, scalar: (name: string) => number | undefined): number | undefined {
-  const rec = (x: Expr): number | undefined => evalInt(x, scalar);
-  switch (e.kind) {
-    case 'lit':
-      return typeof e.value === 'number' ? e.value : undefined;
-    case 'scalar':
-      return scalar(e.name);
-    case 'cast':
-      return rec(e.arg);
-    case 'unary':
-      return e.op === '-' ? neg(rec(e.arg)) : undefined;
-    case 'call': {
-      if (e.fn !== 'min' && e.fn !== 'max') return undefined;
-      const args = e.args.map(rec);
-      if (args.some((a) => a === undefined)) return undefined;
-      return e.fn === 'min' ? Math.min(...(args as number[])) : Math.max(...(args as number[]));
-    }
-    case 'binary': {
-      const l = rec(e.left);
-      const r = rec(e.right);
-      if (l === undefined || r === undefined) return undefined;
-      if (e.op === '+') return l + r;
-      if (e.op === '-') return l - r;
-      if (e.op === '*') return l * r;
-      if (e.op === '//') return r === 0 ? undefined : Math.floor(l / r);
-      return undefined;
-    }
-    default:
-      return undefined;
-  }
-}
-
-function neg(x: number | undefined): number | undefined {
-  return x === undefined ? undefined : -x;
 }

@@ -4,7 +4,7 @@ import { lex, Tokens } from './lex.js';
 import type { ExprScope } from './parseExpr.js';
 import { StmtParser } from './parseStmts.js';
 import type {
-  ArrayDecl, Axes, CallbackDecl, Computation, DType, Expr, FieldDecl, HLoop, IterationOrder, LaunchRequirement, ParamDecl, Program,
+  ArrayDecl, Axes, CallbackDecl, Computation, DType, Expr, FieldDecl, HLoop, IntervalBlock, IterationOrder, LaunchRequirement, ParamDecl, Program,
   PStmt, Range, ScalarDecl, ScalarVar, SourceLoc, StencilDef, Tiling, VLoop,
 } from './types.js';
 
@@ -182,8 +182,17 @@ class IRParser extends StmtParser {
         t.expect(',');
         const end = this.bound();
         t.expect(')');
+        let runtime: IntervalBlock['runtime'];
+        if (t.eat('runtime')) {
+          t.expect('[');
+          const lo = t.eat('_') ? undefined : this.ex.parse(scope, 'int64');
+          t.expect(',');
+          const hi = t.eat('_') ? undefined : this.ex.parse(scope, 'int64');
+          t.expect(')');
+          runtime = { ...(lo ? { lo } : {}), ...(hi ? { hi } : {}) };
+        }
         t.expect('{');
-        intervals.push({ start, end, body: this.stmts(scope, name), loc: iloc });
+        intervals.push({ start, end, body: this.stmts(scope, name), loc: iloc, ...(runtime ? { runtime } : {}) });
         t.expect('}');
       }
       t.expect('}');
@@ -242,7 +251,16 @@ class IRParser extends StmtParser {
       t.expect('local');
       t.expect('[');
       const local = this.list(']', () => ({ name: t.ident('a tile-local array'), zeroFill: t.eat('zeroed') }));
-      tile = { size: [dims[0], dims[1]], ...(dims[2] ? { k: dims[2] } : {}), local };
+      let versioned: Tiling['versioned'];
+      if (t.eat('versioned')) {
+        t.expect('[');
+        versioned = this.list(']', () => {
+          const name = t.ident('an array updated in place');
+          t.expect('via');
+          return { name, shadow: t.ident('its shadow transient') };
+        });
+      }
+      tile = { size: [dims[0], dims[1]], ...(dims[2] ? { k: dims[2] } : {}), local, ...(versioned ? { versioned } : {}) };
     }
     t.expect('{');
     const requires: LaunchRequirement[] = [];

@@ -1,3 +1,4 @@
+import { DTYPES as ALL_DTYPES, isIntDType } from './dtypes.js';
 import type { Tokens } from './lex.js';
 import { BUILTIN_FNS, type BinaryOp, type BuiltinFn, type DType, type Expr } from './types.js';
 
@@ -17,7 +18,7 @@ export interface ExprScope {
   scalar(name: string): DType | undefined;
 }
 
-const DTYPES = new Set<string>(['float64', 'float32', 'int32', 'int64', 'bool']);
+const DTYPES = new Set<string>(ALL_DTYPES);
 const BUILTINS = new Set<string>(BUILTIN_FNS);
 const BOOL_RESULT = new Set<string>(['isnan', 'isinf', 'isfinite']);
 const KEEP_TYPE = new Set<string>(['abs', 'min', 'max', 'mod']);
@@ -189,7 +190,7 @@ export class ExprParser {
 
   /** Fixes the dtype of an open expression (an integer literal stays an integer). */
   settle(e: Expr, dtype: DType): void {
-    if (!this.flexible.has(e) || (dtype !== 'int32' && dtype !== 'int64')) return;
+    if (!this.flexible.has(e) || !isIntDType(dtype)) return;
     this.flexible.delete(e);
     e.dtype = dtype;
     switch (e.kind) {

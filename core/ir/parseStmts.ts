@@ -1,3 +1,4 @@
+import { DTYPES as ALL_DTYPES } from './dtypes.js';
 import type { Tokens } from './lex.js';
 import { ExprParser, type ExprScope } from './parseExpr.js';
 import type { AxisBound, DType, Expr, HorizontalRegion, HostStmt, RegionAxis, Stmt } from './types.js';
@@ -7,7 +8,7 @@ import type { AxisBound, DType, Expr, HorizontalRegion, HostStmt, RegionAxis, St
  * callback statements, with the small pieces every part of core/ir/parse.ts reads (names
  * from a list, tuples, bounds). `IRParser` (parse.ts) adds declarations and programs.
  */
-const DTYPES = ['float64', 'float32', 'int32', 'int64', 'bool'];
+const DTYPES: string[] = [...ALL_DTYPES];
 
 export class StmtParser {
   protected readonly ex: ExprParser;
@@ -129,10 +130,11 @@ export class StmtParser {
         const target = t.ident('a statement');
         const dtype = scope.field(target);
         if (!dtype) t.error(`unknown field '${target}'`, targetTok);
-        const kOffset = this.writeOffset();
+        let kVar: Expr | undefined;
+        const kOffset = this.writeOffset(() => (kVar = this.ex.parse(scope, 'int64')));
         const data = this.writeData();
         t.expect('=');
-        out.push({ kind: 'assign', target, value: this.ex.parse(scope, dtype), loc, ...(kOffset ? { kOffset } : {}), ...(data ? { data } : {}) });
+        out.push({ kind: 'assign', target, value: this.ex.parse(scope, dtype), loc, ...(kOffset ? { kOffset } : {}), ...(kVar ? { kVar } : {}), ...(data ? { data } : {}) });
       }
     }
     return out;
@@ -148,13 +150,15 @@ export class StmtParser {
   }
 
   /** `[0, 0, k]` after a written or checked field: the K offset of the write (0 without). */
-  private writeOffset(): number {
+  private writeOffset(variable?: () => void): number {
     if (!this.t.eat('[')) return 0;
     const i = this.t.int();
     this.t.expect(',');
     const j = this.t.int();
     this.t.expect(',');
     const k = this.t.int();
+    // `+ expr`: a K offset computed at the point (assignments only)
+    if (variable && this.t.eat('+')) variable();
     this.t.expect(']');
     if (i !== 0 || j !== 0) this.t.error('a write has a K offset only: write [0, 0, k]');
     return k;

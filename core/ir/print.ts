@@ -64,8 +64,8 @@ function regionAxis(a: RegionAxis): string {
 }
 
 /** `[0, 0, k]` of a write at a K offset, then `[d0, d1]` of a write to one data element. */
-function writeAt(s: { kOffset?: number; data?: number[] }): string {
-  const k = s.kOffset || s.data ? `[0, 0, ${s.kOffset ?? 0}]` : '';
+function writeAt(s: { kOffset?: number; kVar?: Expr; data?: number[] }): string {
+  const k = s.kVar ? `[0, 0, ${s.kOffset ?? 0} + ${printExpr(s.kVar)}]` : s.kOffset || s.data ? `[0, 0, ${s.kOffset ?? 0}]` : '';
   return s.data ? `${k}[${s.data.join(', ')}]` : k;
 }
 
@@ -122,7 +122,8 @@ function printStencil(def: StencilDef, ind = ''): string {
   for (const c of def.computations) {
     out.push(`${ind}  computation ${c.order} {`);
     for (const iv of c.intervals) {
-      out.push(`${ind}    interval [${bound(iv.start)}, ${bound(iv.end)}) {`);
+      const rt = iv.runtime ? ` runtime [${iv.runtime.lo ? printExpr(iv.runtime.lo) : '_'}, ${iv.runtime.hi ? printExpr(iv.runtime.hi) : '_'})` : '';
+      out.push(`${ind}    interval [${bound(iv.start)}, ${bound(iv.end)})${rt} {`);
       stmts(iv.body, ind + '      ', out);
       out.push(`${ind}    }`);
     }
@@ -160,7 +161,8 @@ function pstmts(list: PStmt[], ind: string, out: string[]): void {
       case 'launch': {
         const origins = Object.entries(s.origins).map(([k, v]) => `${k}: ${tuple(v)}`);
         const local = s.tile?.local.map((l) => (l.zeroFill ? `${l.name} zeroed` : l.name)).join(', ');
-        const tile = s.tile ? ` tile ${[...s.tile.size, ...(s.tile.k ? [s.tile.k] : [])].join('x')} local [${local}]` : '';
+        const versioned = s.tile?.versioned ? ` versioned [${s.tile.versioned.map((x) => `${x.name} via ${x.shadow}`).join(', ')}]` : '';
+        const tile = s.tile ? ` tile ${[...s.tile.size, ...(s.tile.k ? [s.tile.k] : [])].join('x')} local [${local}]${versioned}` : '';
         out.push(`${ind}launch ${s.stencil} domain ${tuple(s.domain)} origins {${origins.join(', ')}} transients [${s.transients.join(', ')}]${tile} {`);
         for (const r of s.requires ?? []) out.push(`${ind}  require ${printExpr(r.cond)} else ${r.code} ${JSON.stringify(r.message)} ${tuple(r.args)}`);
         for (const v of s.loops) vloop(v, ind + '  ', out);

@@ -12,10 +12,13 @@ interface TileBox {
   k: [number, number];
 }
 
-/** Per tile-local array: the nests touching it, with the smallest and largest I, J and K offsets they touch it at. */
+/**
+ * Per tile-local array (and per versioned array: its tile version): the nests touching it,
+ * with the smallest and largest I, J and K offsets they touch it at.
+ */
 export function tileLocalBoxes(s: Launch, tile: Tiling): Map<string, TileBox[]> {
   const out = new Map<string, TileBox[]>();
-  const local = new Set(tile.local.map((l) => l.name));
+  const local = new Set([...tile.local.map((l) => l.name), ...(tile.versioned ?? []).map((x) => x.name)]);
   s.loops.forEach((v, vi) =>
     v.body.forEach((h, n) => {
       const touched = new Map<string, number[][]>();

@@ -11,7 +11,7 @@
 
 import type { Code } from '../diagnostics/codes.js';
 
-export type DType = 'float64' | 'float32' | 'int32' | 'int64' | 'bool';
+export type DType = 'float64' | 'float32' | 'int8' | 'int16' | 'int32' | 'int64' | 'bool';
 /** Spatial axes of an array; `''` has none (a GlobalTable: data dimensions only). */
 export type Axes = 'IJK' | 'IJ' | 'IK' | 'JK' | 'I' | 'J' | 'K' | '';
 export type IterationOrder = 'PARALLEL' | 'FORWARD' | 'BACKWARD';
@@ -117,9 +117,15 @@ export interface DebugCheck {
 export type Stmt =
   /**
    * Writes `target` at the current point, or `kOffset` levels away from it (gtscript's K
-   * offset write `f[0, 0, 1] = ...`, legal in FORWARD/BACKWARD computations only).
+   * offset write `f[0, 0, 1] = ...`, legal in FORWARD/BACKWARD computations only), plus
+   * `kVar` levels when present: a K offset computed at the point (`f[0, 0, lev] = ...`, an
+   * int expression evaluated before the value). Like a read at a variable K offset, such a
+   * write is checked as it happens: outside the array it is an error at `loc`, never a store.
+   *
+   *     f[0, 0, 1] = v             constant K offset
+   *     f[0, 0, 0 + (lev)] = v     variable K offset (printed form)
    */
-  | { kind: 'assign'; target: string; value: Expr; loc: SourceLoc; kOffset?: number; data?: number[] }
+  | { kind: 'assign'; target: string; value: Expr; loc: SourceLoc; kOffset?: number; kVar?: Expr; data?: number[] }
   /** Assigns a point-local scalar of the enclosing HLoop (a temporary shrunk to a scalar). */
   | { kind: 'let'; name: string; value: Expr; loc: SourceLoc }
   /** Checks the value just written to `target` at the current point (debug builds). */
@@ -137,6 +143,14 @@ export interface IntervalBlock {
   end: AxisBound;
   body: Stmt[];
   loc: SourceLoc;
+  /**
+   * Bounds known only at run time that depend on scalars alone (`interval(0, n)`): the
+   * frontend masks the body's statements by them, and library expansion has the call check
+   * that they keep the interval inside its domain. Absent sides are the static bounds.
+   *
+   *     interval [start + 0, end + 0) runtime [_, n) { ... }
+   */
+  runtime?: { lo?: Expr; hi?: Expr };
 }
 
 export interface Computation {
@@ -243,6 +257,16 @@ export interface Tiling {
    */
   k?: number;
   local: { name: string; zeroFill: boolean }[];
+  /**
+   * Arrays that outlive the launch but are updated in place and read beyond the tile (see
+   * plugins/simplify/inPlaceVersions.ts). Inside a tile the launch's nests address a
+   * tile-local version of `name`: each tile fills it from `name` over the points it
+   * touches (so nests may over-compute it like a tile-local array) and commits the points
+   * its writer nests own when it ends. Points other tiles read (within the reach of a tile
+   * cut, core/ir/tileVersions.ts) go to the transient `shadow` instead and reach `name`
+   * after every tile has run, so every tile reads its neighbours' input values.
+   */
+  versioned?: { name: string; shadow: string }[];
 }
 
 /**

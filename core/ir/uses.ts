@@ -21,6 +21,15 @@ export function reads(stmts: readonly Stmt[]): Access[] {
   return out;
 }
 
+/** Arrays a statement tree reads or writes at a variable K offset (checked as they happen). */
+export function variableKNames(stmts: readonly Stmt[]): Set<string> {
+  const out = new Set(reads(stmts).filter((r) => r.variableK).map((r) => r.name));
+  forEachStmt(stmts, (s) => {
+    if (s.kind === 'assign' && s.kVar) out.add(s.target);
+  });
+  return out;
+}
+
 /** Fields assigned anywhere in a statement tree. */
 export function writes(stmts: readonly Stmt[], out = new Set<string>()): Set<string> {
   forEachStmt(stmts, (s) => {

@@ -1,3 +1,4 @@
+import { isIntDType } from './dtypes.js';
 import type { CallbackDecl, Expr, HostStmt, PStmt, Program, StencilDef, Stmt } from './types.js';
 
 /**
@@ -10,12 +11,13 @@ export function dataIndexProblem(name: string, dims: readonly number[] | undefin
   for (let d = 0; d < n; d++) {
     const x = data![d];
     const v = typeof x === 'number' ? x : x.kind === 'lit' ? Number(x.value) : null;
-    if (typeof x !== 'number' && x.dtype !== 'int32' && x.dtype !== 'int64') return `data index ${d} of '${name}' is ${x.dtype}, not an integer`;
+    if (typeof x !== 'number' && !isIntDType(x.dtype)) return `data index ${d} of '${name}' is ${x.dtype}, not an integer`;
     if (v !== null && (!Number.isInteger(v) || v < 0 || v >= dims![d])) return `data index ${d} of '${name}' is ${v}, outside [0, ${dims![d]})`;
   }
   return null;
 }
 import { forEachHostStmt, forEachPStmt, forEachStmt } from './visit.js';
+import { launchWrites } from './launchWrites.js';
 
 /**
  * IR verification, run between passes: every name resolves, dtypes agree, and the
@@ -64,8 +66,12 @@ export function verifyProgram(p: Program): string[] {
         const a = arrays.get(s.target);
         if (!a) errors.push(`${where}: assignment to unknown array '${s.target}'`);
         else if (a.dtype !== s.value.dtype) errors.push(`${where}: ${s.target} is ${a.dtype} but is assigned ${s.value.dtype}`);
-        else if (s.kOffset && !a.axes.includes('K')) errors.push(`${where}: ${s.target} (${a.axes}) is written at a K offset but has no K axis`);
+        else if ((s.kOffset || s.kVar) && !a.axes.includes('K')) errors.push(`${where}: ${s.target} (${a.axes}) is written at a K offset but has no K axis`);
         else if (dataIndexProblem(s.target, a.dims, s.data)) errors.push(`${where}: ${dataIndexProblem(s.target, a.dims, s.data)}`);
+        if (s.kVar) {
+          if (!isIntDType(s.kVar.dtype)) errors.push(`${where}: variable K offset of the write of '${s.target}' is ${s.kVar.dtype}, not an integer`);
+          pointExpr(s.kVar, where, locals);
+        }
         pointExpr(s.value, where, locals);
       } else if (s.kind === 'if' || s.kind === 'while') pointExpr(s.cond, where, locals);
     });
@@ -117,6 +123,13 @@ export function verifyProgram(p: Program): string[] {
             for (const l of s.tile.local) {
               if (!s.transients.includes(l.name) && arrays.get(l.name)?.role !== 'temporary') errors.push(`launch ${s.stencil}: tile-local '${l.name}' is neither a transient of the launch nor a temporary`);
               else if (arrays.get(l.name)?.axes !== 'IJK') errors.push(`launch ${s.stencil}: tile-local '${l.name}' is not an IJK array`);
+            }
+            for (const x of s.tile.versioned ?? []) {
+              const what = `launch ${s.stencil}: versioned '${x.name}'`;
+              if (arrays.get(x.name)?.axes !== 'IJK' || arrays.get(x.name)?.dims?.length) errors.push(`${what} is not an IJK array without data dimensions`);
+              if (!s.transients.includes(x.shadow) || s.tile.local.some((l) => l.name === x.shadow)) errors.push(`${what}: its shadow '${x.shadow}' is not a transient of the launch kept whole`);
+              if (s.transients.includes(x.name) || s.tile.local.some((l) => l.name === x.name)) errors.push(`${what} is itself private to the launch`);
+              if (!launchWrites(s).has(x.name)) errors.push(`${what} is not written by the launch`);
             }
           }
           for (const v of s.loops) {
@@ -252,7 +265,20 @@ function verifyStencil(def: StencilDef): string[] {
       } else if (s.kind === 'if' || s.kind === 'while') ex(s.cond);
       else if (s.kind !== 'region') errors.push(`stencil ${def.name}: '${s.kind}' statements only exist after library expansion`);
     });
-  for (const c of def.computations) for (const iv of c.intervals) visit(iv.body);
+  for (const c of def.computations) {
+    for (const iv of c.intervals) {
+      visit(iv.body);
+      for (const b of [iv.runtime?.lo, iv.runtime?.hi]) {
+        if (!b) continue;
+        if (b.dtype !== 'int64') errors.push(`stencil ${def.name}: a runtime interval bound is ${b.dtype}, not int64`);
+        checkExpr(b, `stencil ${def.name}`, errors, (x) => {
+          if (x.kind === 'field' || x.kind === 'kindex') return 'a runtime interval bound reads more than scalars';
+          if (x.kind === 'scalar' && !scalars.has(x.name)) return `unknown scalar '${x.name}'`;
+          return null;
+        });
+      }
+    }
+  }
   return errors;
 }
 
@@ -290,7 +316,7 @@ function checkExpr(e: Expr, where: string, errors: string[], resolve: (e: Expr) 
       break;
     case 'field':
       if (e.kOffset) {
-        expect(e.kOffset.dtype === 'int32' || e.kOffset.dtype === 'int64', `variable K offset of '${e.name}' is ${e.kOffset.dtype}, not an integer`);
+        expect(isIntDType(e.kOffset.dtype), `variable K offset of '${e.name}' is ${e.kOffset.dtype}, not an integer`);
         checkExpr(e.kOffset, where, errors, resolve);
       }
       for (const d of e.data ?? []) checkExpr(d, where, errors, resolve);

@@ -66,6 +66,7 @@ export function mapExpr(e: Expr, fn: (e: Expr) => Expr): Expr {
 export function stmtExprs(s: Stmt): Expr[] {
   switch (s.kind) {
     case 'assign':
+      return s.kVar ? [s.kVar, s.value] : [s.value];
     case 'let':
       return [s.value];
     case 'if':
@@ -115,7 +116,7 @@ export function mapStmts(stmts: readonly Stmt[], fn: (e: Expr) => Expr, target: 
   return stmts.map((s): Stmt => {
     switch (s.kind) {
       case 'assign':
-        return { ...s, target: target(s.target), value: mapExpr(s.value, fn) };
+        return { ...s, target: target(s.target), value: mapExpr(s.value, fn), ...(s.kVar ? { kVar: mapExpr(s.kVar, fn) } : {}) };
       case 'let':
         return { ...s, value: mapExpr(s.value, fn) };
       case 'check':

@@ -18,49 +18,113 @@ function linear(e: Expr): { base: string; c: number } | null {
   return { base: JSON.stringify(e), c: 0 };
 }
 
-/** a <= b when provable; false when not comparable. */
-function le(a: Expr, da: number, b: Expr, db: number): boolean {
+/** Smallest values of host expressions (structural keys), from the launch's requirements. */
+type Floors = Map<string, number>;
+
+/** a <= b when provable (a literal against `base + c` by the base's floor); false when not comparable. */
+function le(a: Expr, da: number, b: Expr, db: number, floors: Floors = new Map()): boolean {
   const x = linear(a);
   const y = linear(b);
-  return !!x && !!y && x.base === y.base && x.c + da <= y.c + db;
+  if (!x || !y) return false;
+  if (x.base === y.base) return x.c + da <= y.c + db;
+  const floor = floors.get(y.base);
+  return x.base === '' && floor !== undefined && x.c + da <= floor + y.c + db;
+}
+
+/** What `require (e >= c)` (or `e > c`) guarantees while the launch runs: e's floor. */
+function requiredFloors(launch: Launch): Floors {
+  const floors: Floors = new Map();
+  for (const r of launch.requires ?? []) {
+    const c = r.cond;
+    if (c.kind !== 'binary' || (c.op !== '>=' && c.op !== '>') || c.right.kind !== 'lit' || typeof c.right.value !== 'number') continue;
+    const at = linear(c.left)!;
+    const floor = c.right.value + (c.op === '>' ? 1 : 0) - at.c;
+    floors.set(at.base, Math.max(floor, floors.get(at.base) ?? -Infinity));
+  }
+  return floors;
 }
 
 function within(inner: Range, off: number, outer: Range): boolean {
   return le(outer.lo, 0, inner.lo, off) && le(inner.hi, off, outer.hi, 0);
 }
 
-/** K ranges of writers cover [lo, hi) when sorted and contiguous (symbolically). */
-function kCovered(target: Range, writers: Range[]): boolean {
-  const same = (a: Expr, b: Expr) => JSON.stringify(a) === JSON.stringify(b);
-  const atOrBefore = (a: Expr, b: Expr) => same(a, b) || le(a, 0, b, 0);
+/** K ranges of writers cover [lo + off, hi + off) when sorted and contiguous (symbolically). */
+function kCovered(target: Range, off: number, writers: Range[], floors: Floors): boolean {
   const sorted = [...writers].sort((a, b) => {
     const x = linear(a.lo)!;
     const y = linear(b.lo)!;
     return x.base === y.base ? x.c - y.c : x.base === '' ? -1 : 1;
   });
+  // levels below `at + atOff` from the target's first on are covered; stop once the target's
+  // end is reached (a writer past it may end where nothing is comparable)
   let at = target.lo;
-  for (const w of sorted) if (atOrBefore(w.lo, at) && !atOrBefore(w.hi, at)) at = w.hi;
-  return atOrBefore(target.hi, at);
+  let atOff = off;
+  const reached = () => le(target.hi, off, at, atOff, floors);
+  if (reached()) return true;
+  for (const w of sorted) {
+    if (le(w.lo, 0, at, atOff, floors) && !le(w.hi, 0, at, atOff, floors)) {
+      at = w.hi;
+      atOff = 0;
+    }
+    if (reached()) return true;
+  }
+  return false;
+}
+
+/** Where a nest writes or reads: its loop and nest indices and the statement's index in the nest. */
+interface Site {
+  vi: number;
+  v: VLoop;
+  n: number;
+  h: HLoop;
+  s: number;
+}
+
+/**
+ * Whether a writer has written level `k + dk` before a reader at level `k` reads it, for
+ * every level: an earlier loop ran all its levels; in the same PARALLEL loop an earlier nest
+ * ran all its levels; in the same FORWARD (BACKWARD) loop the levels below (above) are
+ * done, and at the same level earlier nests and earlier statements are.
+ */
+function runsBefore(w: Site, r: Site, dk: number): boolean {
+  if (w.vi !== r.vi) return w.vi < r.vi;
+  if (r.v.order === 'PARALLEL') return w.n < r.n || (dk === 0 && w.n === r.n && w.s < r.s);
+  if (dk === 0) return w.n < r.n || (w.n === r.n && w.s < r.s);
+  return r.v.order === 'FORWARD' ? dk < 0 : dk > 0;
 }
 
 /**
  * True when `name` is written, at every point any statement reads, before that read: all
  * writes are unconditional top-level assignments that read nothing of `name`, the first
- * access is such a write, no read is at a K offset, and every read lies inside every
- * writing nest's IJ range and inside the union of the writers' K ranges.
+ * access is such a write, no read is at a variable K offset, every read lies inside every
+ * writing nest's IJ range, and the levels a read touches (its K offset included) lie inside
+ * the union of the K ranges of the writers that run before it (runsBefore).
  */
 export function definitelyWritten(name: string, launch: Launch): boolean {
-  type Site = { v: VLoop; h: HLoop };
+  return writtenBeforeRead(name, launch, false);
+}
+
+/**
+ * As definitelyWritten, except that reads may also fall outside the writers' IJ range
+ * when every writer covers the same one: such points are never written by the launch, so
+ * an array only this launch touches keeps its initial value there (del-n damping's `tmp`,
+ * read one point beyond the domain that writes it).
+ */
+export function writtenOrUntouched(name: string, launch: Launch): boolean {
+  return writtenBeforeRead(name, launch, true);
+}
+
+function writtenBeforeRead(name: string, launch: Launch, untouchedOutside: boolean): boolean {
   const writers: Site[] = [];
   const readers: { site: Site; offset: [number, number, number]; variableK: boolean }[] = [];
   let first: 'write' | 'read' | null = null;
-  const shiftedWrite = (stmts: Stmt[]): boolean => someStmt(stmts, (s) => s.kind === 'assign' && s.target === name && !!s.kOffset);
+  const shiftedWrite = (stmts: Stmt[]): boolean => someStmt(stmts, (s) => s.kind === 'assign' && s.target === name && (!!s.kOffset || !!s.kVar));
   const nestedWrite = (stmts: Stmt[]): boolean =>
     stmts.some((s) => stmtLists(s).some((l) => writes(l).has(name)));
-  for (const v of launch.loops) {
-    for (const h of v.body) {
+  for (const [vi, v] of launch.loops.entries()) {
+    for (const [n, h] of v.body.entries()) {
       if (nestedWrite(h.body) || shiftedWrite(h.body)) return false;
-      for (const s of h.body) {
+      for (const [si, s] of h.body.entries()) {
         const r = reads([s]).filter((x) => x.name === name);
         const isWrite = s.kind === 'assign' && s.target === name;
         // a neighbour read in the writing nest may see a point not written yet
@@ -68,17 +132,23 @@ export function definitelyWritten(name: string, launch: Launch): boolean {
         if (isWrite && r.length && first === null) return false;
         if (s.kind === 'check' && s.target === name && first === null) return false;
         if (first === null && (isWrite || r.length)) first = isWrite ? 'write' : 'read';
-        if (isWrite && !writers.some((w) => w.h === h)) writers.push({ v, h });
-        for (const x of r) readers.push({ site: { v, h }, offset: x.offset, variableK: x.variableK });
+        const site = { vi, v, n, h, s: si };
+        for (const x of r) readers.push({ site, offset: x.offset, variableK: x.variableK });
+        // (after its reads: a statement reading what it writes reads the value from before)
+        if (isWrite && !writers.some((w) => w.h === h)) writers.push(site);
       }
     }
   }
   if (first !== 'write') return false;
-  const wk = writers.map((w) => w.v.k);
+  const floors = requiredFloors(launch);
+  const ij = (w: Site) => JSON.stringify([w.h.i, w.h.j]);
+  const outsideUntouched = untouchedOutside && writers.every((w) => ij(w) === ij(writers[0]));
   for (const { site, offset, variableK } of readers) {
-    if (offset[2] !== 0 || variableK) return false;
-    if (!kCovered(site.v.k, wk)) return false;
+    if (variableK) return false;
+    const earlier = writers.filter((w) => runsBefore(w, site, offset[2])).map((w) => w.v.k);
+    if (!kCovered(site.v.k, offset[2], earlier, floors)) return false;
     for (const w of writers) {
+      if (outsideUntouched) continue;
       if (!within(site.h.i, offset[0], w.h.i) || !within(site.h.j, offset[1], w.h.j)) return false;
     }
   }

@@ -1,6 +1,8 @@
 import koffi, { type LibraryHandle } from 'koffi';
 import { didYouMean, fail, OrchError } from '../diagnostics.js';
+import { argumentDevice, argumentDtype, argumentRank, argumentShape } from '../diagnostics/codes.js';
 import type { Axes, DType } from '../ir/types.js';
+import { DTYPE_BYTES } from '../ir/dtypes.js';
 import { contiguousStrides, type NDArray, type TypedArray } from './ndarray.js';
 import { parseLocatedError } from './locatedError.js';
 
@@ -40,7 +42,7 @@ export interface ProgramSignature {
 /** A host callback implementation: scalar arguments in, a scalar (or nothing) out. */
 export type HostCallback = (args: number[]) => number | boolean | bigint | undefined;
 
-const KOFFI_TYPE: Record<DType, string> = { float64: 'double', float32: 'float', int32: 'int32_t', int64: 'int64_t', bool: 'bool' };
+const KOFFI_TYPE: Record<DType, string> = { float64: 'double', float32: 'float', int8: 'int8_t', int16: 'int16_t', int32: 'int32_t', int64: 'int64_t', bool: 'bool' };
 
 /**
  * A field in device memory, for libraries built for a GPU (signature target 'cuda'): the
@@ -68,6 +70,8 @@ const POINTER_BYTES = 8;
 const TYPED_ARRAY: Record<DType, new (n: number) => TypedArray> = {
   float64: Float64Array,
   float32: Float32Array,
+  int8: Int8Array,
+  int16: Int16Array,
   int32: Int32Array,
   int64: BigInt64Array,
   bool: Uint8Array,
@@ -359,28 +363,28 @@ function describe(v: ArgValue): string {
 function writeDeviceArray(view: DataView, slot: number, p: SignatureParam, value: ArgValue, program: string): void {
   const axes = p.axes ?? 'IJK';
   if (isNDArray(value)) {
-    fail('E_ARG_DEVICE', `argument '${p.name}' is a host array, but program '${program}' was built for a GPU and takes device arrays`, {
+    throw argumentDevice(p.name, `is a host array, but program '${program}' was built for a GPU and takes device arrays`, {
       hint: 'pass { devicePtr, dtype, shape, strides? } for memory on the device (core/runtime/CudaRuntime.ts copies host arrays there)',
     });
   }
-  if (!isDeviceArray(value)) fail('E_ARG_DTYPE', `argument '${p.name}' must be a ${p.dtype} ${axes} device array, got ${describe(value)}`);
-  if (value.dtype !== p.dtype) fail('E_ARG_DTYPE', `argument '${p.name}' must have dtype ${p.dtype}, got ${value.dtype}`);
-  if (typeof value.devicePtr !== 'bigint' || value.devicePtr < 0n) fail('E_ARG_DEVICE', `argument '${p.name}' needs devicePtr as a non-negative bigint address`);
+  if (!isDeviceArray(value)) throw argumentDtype(p.name, `must be a ${p.dtype} ${axes} device array, got ${describe(value)}`);
+  if (value.dtype !== p.dtype) throw argumentDtype(p.name, `must have dtype ${p.dtype}, got ${value.dtype}`);
+  if (typeof value.devicePtr !== 'bigint' || value.devicePtr < 0n) throw argumentDevice(p.name, `needs devicePtr as a non-negative bigint address`);
   checkRank(p, value.shape);
-  if (value.shape.some((d) => !Number.isSafeInteger(d) || d < 0)) fail('E_ARG_SHAPE', `argument '${p.name}' has an invalid shape [${value.shape.join(', ')}]`);
+  if (value.shape.some((d) => !Number.isSafeInteger(d) || d < 0)) throw argumentShape(p.name, `has an invalid shape [${value.shape.join(', ')}]`);
   const strides = value.strides ?? contiguousStrides(value.shape);
   if (strides.length !== value.shape.length || strides.some((s) => !Number.isSafeInteger(s))) {
-    fail('E_ARG_SHAPE', `argument '${p.name}' has strides [${strides.join(', ')}], expected ${value.shape.length} integers (in elements)`);
+    throw argumentShape(p.name, `has strides [${strides.join(', ')}], expected ${value.shape.length} integers (in elements)`);
   }
   // generated code addresses data dimensions as contiguous after the spatial point
   const inner = contiguousStrides(p.dims ?? []);
   if (strides.slice(axes.length).some((s, d) => s !== inner[d] && value.shape[axes.length + d] > 1)) {
-    fail('E_ARG_SHAPE', `argument '${p.name}' has strides [${strides.join(', ')}]: its data dimensions (${(p.dims ?? []).join(', ')}) are not contiguous`, {
+    throw argumentShape(p.name, `has strides [${strides.join(', ')}]: its data dimensions (${(p.dims ?? []).join(', ')}) are not contiguous`, {
       hint: 'lay the array out with its data dimensions innermost and contiguous (a C-ordered copy)',
     });
   }
   const count = value.shape.reduce((a, b) => a * b, 1);
-  if (count > 0 && value.devicePtr === 0n) fail('E_ARG_DEVICE', `argument '${p.name}' has a null device pointer`);
+  if (count > 0 && value.devicePtr === 0n) throw argumentDevice(p.name, `has a null device pointer`);
   view.setBigUint64(slot, value.devicePtr, true);
   writeSpatial(view, slot, axes.length, value.shape, strides);
 }
@@ -390,10 +394,10 @@ function checkRank(p: SignatureParam, shape: readonly number[]): void {
   const axes = p.axes ?? 'IJK';
   const dims = p.dims ?? [];
   if (shape.length !== axes.length + dims.length) {
-    fail('E_ARG_RANK', `argument '${p.name}' is declared over ${axes || 'no spatial axis'} (${axes.length} axes)${dims.length ? ` with data dimensions (${dims.join(', ')})` : ''} but has shape [${shape.join(', ')}]`);
+    throw argumentRank(p.name, `is declared over ${axes || 'no spatial axis'} (${axes.length} axes)${dims.length ? ` with data dimensions (${dims.join(', ')})` : ''} but has shape [${shape.join(', ')}]`);
   }
   if (shape.slice(axes.length).some((n, d) => n !== dims[d])) {
-    fail('E_ARG_SHAPE', `argument '${p.name}' has shape [${shape.join(', ')}], but its data dimensions are (${dims.join(', ')})`, { hint: 'the last dimensions of the array are the data dimensions of its Field[...] type' });
+    throw argumentShape(p.name, `has shape [${shape.join(', ')}], but its data dimensions are (${dims.join(', ')})`, { hint: 'the last dimensions of the array are the data dimensions of its Field[...] type' });
   }
 }
 
@@ -408,21 +412,21 @@ function writeSpatial(view: DataView, slot: number, rank: number, shape: readonl
 function writeArray(view: DataView, slot: number, p: SignatureParam, value: ArgValue): void {
   const axes = p.axes ?? 'IJK';
   if (isDeviceArray(value)) {
-    fail('E_ARG_DEVICE', `argument '${p.name}' is a device array, but this library is a CPU build`, { hint: 'build the program with a cuda preset, or pass a host array' });
+    throw argumentDevice(p.name, `is a device array, but this library is a CPU build`, { hint: 'build the program with a cuda preset, or pass a host array' });
   }
-  if (!isNDArray(value)) fail('E_ARG_DTYPE', `argument '${p.name}' must be a ${p.dtype} ${axes} array, got ${describe(value)}`);
+  if (!isNDArray(value)) throw argumentDtype(p.name, `must be a ${p.dtype} ${axes} array, got ${describe(value)}`);
   if (value.dtype !== p.dtype || !(value.data instanceof TYPED_ARRAY[p.dtype])) {
-    fail('E_ARG_DTYPE', `argument '${p.name}' must have dtype ${p.dtype}, got ${value.dtype} (${value.data.constructor.name})`, {
+    throw argumentDtype(p.name, `must have dtype ${p.dtype}, got ${value.dtype} (${value.data.constructor.name})`, {
       hint: `convert it, e.g. numpy's .astype(${p.dtype})`,
     });
   }
   checkRank(p, value.shape);
   if (value.shape.some((d) => !Number.isSafeInteger(d) || d < 0)) {
-    fail('E_ARG_SHAPE', `argument '${p.name}' has an invalid shape [${value.shape.join(', ')}]`);
+    throw argumentShape(p.name, `has an invalid shape [${value.shape.join(', ')}]`);
   }
   const count = value.shape.reduce((a, b) => a * b, 1);
   if (value.data.length !== count) {
-    fail('E_ARG_SHAPE', `argument '${p.name}' has shape [${value.shape.join(', ')}] (${count} elements) but ${value.data.length} elements of data`);
+    throw argumentShape(p.name, `has shape [${value.shape.join(', ')}] (${count} elements) but ${value.data.length} elements of data`);
   }
   // `.buffer` also moves a small on-heap typed array off the heap, so its address is stable.
   const data = koffi.address(value.data.buffer) + BigInt(value.data.byteOffset);
@@ -431,7 +435,9 @@ function writeArray(view: DataView, slot: number, p: SignatureParam, value: ArgV
 }
 
 function writeScalar(view: DataView, slot: number, p: SignatureParam, value: ArgValue): void {
-  const bad = (): never => fail('E_ARG_DTYPE', `argument '${p.name}' must be a ${p.dtype} scalar, got ${describe(value)}`);
+  const bad = (): never => {
+    throw argumentDtype(p.name, `must be a ${p.dtype} scalar, got ${describe(value)}`);
+  };
   switch (p.dtype) {
     case 'float64':
     case 'float32': {
@@ -441,17 +447,19 @@ function writeScalar(view: DataView, slot: number, p: SignatureParam, value: Arg
       else view.setFloat32(slot, x, true);
       return;
     }
+    case 'int8':
+    case 'int16':
     case 'int32':
     case 'int64': {
       if (typeof value !== 'number' && typeof value !== 'bigint') return bad();
       if (typeof value === 'number' && !Number.isSafeInteger(value)) {
-        fail('E_ARG_DTYPE', `argument '${p.name}' must be an integer (${p.dtype}), got ${value}`);
+        throw argumentDtype(p.name, `must be an integer (${p.dtype}), got ${value}`);
       }
       const x = BigInt(value);
-      const bits = p.dtype === 'int32' ? 31n : 63n;
-      if (x < -(1n << bits) || x >= 1n << bits) fail('E_ARG_DTYPE', `argument '${p.name}' = ${x} does not fit in ${p.dtype}`);
-      if (p.dtype === 'int32') view.setInt32(slot, Number(x), true);
-      else view.setBigInt64(slot, x, true);
+      const bits = BigInt(DTYPE_BYTES[p.dtype] * 8 - 1);
+      if (x < -(1n << bits) || x >= 1n << bits) throw argumentDtype(p.name, `= ${x} does not fit in ${p.dtype}`);
+      if (p.dtype === 'int64') view.setBigInt64(slot, x, true);
+      else view.setInt32(slot, Number(x), true);
       return;
     }
     case 'bool':

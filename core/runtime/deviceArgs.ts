@@ -33,16 +33,24 @@ export function layoutStrides(shape: readonly number[], axes: string, loopOrder:
 function relayout(src: TypedArray, dst: TypedArray, shape: readonly number[], strides: readonly number[], toStrided: boolean): void {
   const d = dst as unknown as ArrayLike<number | bigint> & { [n: number]: number | bigint };
   const s = src as unknown as ArrayLike<number | bigint>;
-  const rank = shape.length;
-  const idx = new Array<number>(rank).fill(0);
   const count = shape.reduce((a, b) => a * b, 1);
-  // C-order walk over every element (any rank: spatial axes, then data dimensions)
-  for (let c = 0; c < count; c++) {
+  if (count === 0) return;
+  if (shape.length === 0) {
+    d[0] = s[0];
+    return;
+  }
+  // C-order walk over every element (any rank: spatial axes, then data dimensions), a row
+  // of the last axis at a time: a benchmark's fields have tens of millions of elements
+  const last = shape.length - 1;
+  const row = shape[last];
+  const step = strides[last];
+  const idx = new Array<number>(last).fill(0);
+  for (let c = 0; c < count; ) {
     let o = 0;
-    for (let n = 0; n < rank; n++) o += idx[n] * strides[n];
-    if (toStrided) d[o] = s[c];
-    else d[c] = s[o];
-    for (let n = rank - 1; n >= 0; n--) {
+    for (let n = 0; n < last; n++) o += idx[n] * strides[n];
+    if (toStrided) for (let x = 0; x < row; x++, o += step) d[o] = s[c++];
+    else for (let x = 0; x < row; x++, o += step) d[c++] = s[o];
+    for (let n = last - 1; n >= 0; n--) {
       if (++idx[n] < shape[n]) break;
       idx[n] = 0;
     }

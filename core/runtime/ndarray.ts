@@ -1,6 +1,7 @@
+import { DTYPE_BYTES } from '../ir/dtypes.js';
 import type { DType } from '../ir/types.js';
 
-export type TypedArray = Float64Array | Float32Array | Int32Array | BigInt64Array | Uint8Array;
+export type TypedArray = Float64Array | Float32Array | Int8Array | Int16Array | Int32Array | BigInt64Array | Uint8Array;
 
 /**
  * A C-contiguous array, the unit that moves between npy files, the interpreter and
@@ -24,6 +25,10 @@ export function makeTypedArray(dtype: DType, n: number): TypedArray {
       return new Float64Array(n);
     case 'float32':
       return new Float32Array(n);
+    case 'int8':
+      return new Int8Array(n);
+    case 'int16':
+      return new Int16Array(n);
     case 'int32':
       return new Int32Array(n);
     case 'int64':
@@ -45,5 +50,5 @@ export function contiguousStrides(shape: number[]): number[] {
 }
 
 export function bytesPerElement(dtype: DType): number {
-  return { float64: 8, float32: 4, int32: 4, int64: 8, bool: 1 }[dtype];
+  return DTYPE_BYTES[dtype];
 }

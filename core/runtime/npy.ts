@@ -7,8 +7,8 @@ import { writeFileAtomic } from './atomicWrite.js';
 
 /** .npy files through npyjs; orch adds dtype mapping and diagnostics for bad files. */
 
-const FROM_NPY: Partial<Record<NpyDType, DType>> = { f8: 'float64', f4: 'float32', i4: 'int32', i8: 'int64', b1: 'bool' };
-const TO_NPY: Record<DType, NpyDType> = { float64: 'f8', float32: 'f4', int32: 'i4', int64: 'i8', bool: 'b1' };
+const FROM_NPY: Partial<Record<NpyDType, DType>> = { f8: 'float64', f4: 'float32', i1: 'int8', i2: 'int16', i4: 'int32', i8: 'int64', b1: 'bool' };
+const TO_NPY: Record<DType, NpyDType> = { float64: 'f8', float32: 'f4', int8: 'i1', int16: 'i2', int32: 'i4', int64: 'i8', bool: 'b1' };
 
 /** What a path is, when it is not a regular file (reading a device or a FIFO never ends). */
 function kindOf(st: Stats): string {
@@ -83,7 +83,7 @@ export function readNpy(file: string): NDArray {
     fail('E_NPY_FORMAT', `${file} is not a valid .npy file (${(e as Error).message})`, { hint: 'write it with numpy.save' });
   }
   const dtype = FROM_NPY[parsed.dtype];
-  if (!dtype) fail('E_NPY_DTYPE', `${file} has dtype ${parsed.dtype}, which orch does not support`, { hint: 'use float64, float32, int32, int64 or bool arrays' });
+  if (!dtype) fail('E_NPY_DTYPE', `${file} has dtype ${parsed.dtype}, which orch does not support`, { hint: 'use float64, float32, int8, int16, int32, int64 or bool arrays (GT4Py\'s dtypes; it has no unsigned or float16 fields)' });
   if (parsed.fortranOrder) fail('E_NPY_ORDER', `${file} is stored in Fortran order`, { hint: 'save a C-ordered array: numpy.save(path, numpy.ascontiguousarray(a))' });
   const n = parsed.shape.reduce((a, b) => a * b, 1);
   const parsedData = parsed.data as TypedArray;

@@ -24,7 +24,7 @@ export function syntheticInputs(iface: EntryInterface, shape: number[], given: R
       const v = 1 + rand();
       if (arr.data instanceof BigInt64Array) arr.data[n] = BigInt(Math.floor(v * 4));
       else if (p.dtype === 'bool') arr.data[n] = v > 1.5 ? 1 : 0;
-      else if (p.dtype === 'int32') arr.data[n] = Math.floor(v * 4);
+      else if (p.dtype !== 'float64' && p.dtype !== 'float32') arr.data[n] = Math.floor(v * 4);
       else arr.data[n] = v;
     }
     out[p.name] = arr;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { execa } from 'execa';
+import { askTool } from './askTool.js';
 import { OrchError, OrchErrors, fail, type Diagnostic } from '../diagnostics.js';
 import { compilerSlots } from './compilerSlots.js';
 import { takeOutput } from './takeOutput.js';
@@ -116,10 +116,10 @@ export function throwCompileErrors(compiler: string, stderr: string, diagnostics
 
 /** `<compiler> --version`, first line: part of the cache key. */
 export async function compilerIdentity(compiler: string): Promise<string> {
-  const result = await execa(compiler, ['--version'], { reject: false, stdin: 'ignore', encoding: 'utf8' });
+  const result = await askTool(compiler, ['--version']);
   if (result.code === 'ENOENT') toolchainMissing(compiler);
   if (result.failed) {
-    fail('E_TOOLCHAIN', `${compiler} --version failed: ${result.shortMessage ?? result.message}`, { detail: String(result.stderr ?? '') });
+    fail('E_TOOLCHAIN', `${compiler} --version failed: ${result.shortMessage}`, { detail: String(result.stderr ?? '') });
   }
   return String(result.stdout).split('\n')[0].trim();
 }

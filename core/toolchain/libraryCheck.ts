@@ -1,5 +1,4 @@
 import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
 import { fail } from '../diagnostics.js';
 
 const PROBE = fileURLToPath(new URL('./loadProbe.js', import.meta.url));
@@ -10,6 +9,8 @@ const PROBE = fileURLToPath(new URL('./loadProbe.js', import.meta.url));
  * report hits. Load it in a child process before it goes into the cache.
  */
 export async function checkLibraryLoads(library: string, symbol: string, compiler: string): Promise<void> {
+  // execa is imported when a build needs it, not at every start (see askTool.ts)
+  const { execa } = await import('execa');
   const r = await execa(process.execPath, [PROBE, library, symbol], { reject: false, stdin: 'ignore', encoding: 'utf8', timeout: 60_000 });
   if (r.exitCode === 0) return;
   const why = String(r.stderr || '').trim() || (r.signal ? `the loading process died of ${r.signal}` : `exit code ${r.exitCode}`);

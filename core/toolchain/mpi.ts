@@ -1,4 +1,4 @@
-import { execa } from 'execa';
+import { askTool } from './askTool.js';
 import { fail } from '../diagnostics.js';
 
 /**
@@ -18,7 +18,7 @@ let cached: Promise<MpiToolchain> | undefined;
 export function mpiToolchain(wrapper = 'mpicxx'): Promise<MpiToolchain> {
   cached ??= (async () => {
     const ask = async (what: string) => {
-      const r = await execa(wrapper, [`--showme:${what}`], { reject: false, stdin: 'ignore', encoding: 'utf8' });
+      const r = await askTool(wrapper, [`--showme:${what}`]);
       if (r.failed) {
         fail('E_TOOLCHAIN', `MPI is enabled (compiler.mpi), but '${wrapper} --showme:${what}' failed: ${r.code === 'ENOENT' ? 'not found' : String(r.stderr || r.shortMessage)}`, {
           hint: 'install OpenMPI (apt-get install openmpi-bin libopenmpi-dev), or set compiler.mpi to false for a build without MPI',

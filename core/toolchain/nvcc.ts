@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { execa } from 'execa';
+import { askTool } from './askTool.js';
 import { fail, type Diagnostic } from '../diagnostics.js';
 import { parseGccDiagnostics, throwCompileErrors, type CompileResult } from './gxx.js';
 import { takeOutput } from './takeOutput.js';
@@ -82,13 +82,13 @@ export async function compileCudaLibrary(opts: NvccOptions): Promise<CompileResu
  * the host compiler's version (nvcc compiles host code with it).
  */
 export async function nvccIdentity(nvcc: string, flags: readonly string[]): Promise<string> {
-  const result = await execa(nvcc, ['--version'], { reject: false, stdin: 'ignore', encoding: 'utf8' });
+  const result = await askTool(nvcc, ['--version']);
   if (result.code === 'ENOENT') nvccMissing(nvcc);
-  if (result.failed) fail('E_TOOLCHAIN', `${nvcc} --version failed: ${result.shortMessage ?? result.message}`, { detail: String(result.stderr ?? '') });
+  if (result.failed) fail('E_TOOLCHAIN', `${nvcc} --version failed: ${result.shortMessage}`, { detail: String(result.stderr ?? '') });
   const lines = String(result.stdout).split('\n').map((l) => l.trim()).filter(Boolean);
   const nvccId = [lines.find((l) => /release/i.test(l)) ?? lines[0], lines.find((l) => /^Build /.test(l))].filter(Boolean).join('; ');
   const host = hostCompiler(flags);
-  const hostResult = await execa(host, ['--version'], { reject: false, stdin: 'ignore', encoding: 'utf8' });
+  const hostResult = await askTool(host, ['--version']);
   const hostId = hostResult.failed ? `${host} unavailable` : String(hostResult.stdout).split('\n')[0].trim();
   return `${nvccId}; host ${hostId}`;
 }

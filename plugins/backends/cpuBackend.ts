@@ -1,5 +1,6 @@
 import type { Backend } from '../../core/config/Backend.js';
 import { compileSharedLibrary, compilerIdentity } from '../../core/toolchain/gxx.js';
+import { cpuScheduleKnobs } from '../codegen/cpuScheduleKnobs.js';
 import { generateCpp } from '../codegen/generateCpp.js';
 
 /** CPU: one C++17/OpenMP source compiled by g++; arrays in host memory, temporaries in the handle's arenas, launches tile by tile. */
@@ -8,6 +9,7 @@ export const cpuBackend: Backend = {
   storage: 'host',
   arenas: true,
   tiles: true,
+  scheduleKnobs: cpuScheduleKnobs,
   toolchainIdentity: (cxx) => compilerIdentity(cxx),
   generate(program, options) {
     return { ...generateCpp(program, { ...options }), extraFiles: [] };

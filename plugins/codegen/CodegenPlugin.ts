@@ -16,7 +16,7 @@ export class CodegenPlugin implements OrchPlugin {
     tapStage(compiler, 'codegen', this.name, (build) => {
       // codegen of stencil nodes is meaningless: library expansion must have run
       build.need('expanded', 'codegen');
-      const out = compiler.config.backend.generate(build.program, compiler.config.codegen);
+      const out = compiler.config.backend.generate(build.program, build.codegen ?? compiler.config.codegen);
       // the staging folder is made once generation succeeded, so a codegen error leaves none behind
       const staging = build.needCache('codegen').staging();
       const file = path.join(staging, `${out.symbol}.cpp`);

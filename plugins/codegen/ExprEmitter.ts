@@ -245,7 +245,7 @@ export class ExprEmitter {
     };
   }
 
-  variableKParts(name: string, offset: Offset, kOffset: Expr, loc: SourceLoc | undefined, ctx: PointContext | undefined, data?: readonly Expr[]): VariableKParts {
+  variableKParts(name: string, offset: Offset, kOffset: Expr, loc: SourceLoc | undefined, ctx: PointContext | undefined, data?: readonly Expr[], verb: 'read' | 'written' = 'read'): VariableKParts {
     if (data?.some((x) => x.kind !== 'lit')) throw new Error(`'${name}' is read at a variable K offset and a computed data index`);
     const flat = data?.length ? flatDataIndex(this.cg.array(name).dims ?? [], data.map(constIndex)) : 0;
     const decl = ctx?.hoisted.get(name);
@@ -265,7 +265,7 @@ export class ExprEmitter {
     const idx = offset[2] === 0 ? `k + ${dk}` : `k + ${offset[2]} + ${dk}`;
     // same diagnostic as the interpreter's check (core/interpreter/Interpreter.ts, index)
     const located = loc ? locatedErrorPrefix('E_OUT_OF_BOUNDS', loc) : '';
-    const head = cString(`${located}stencil '${this.cg.launchName}': field '${name}' is read at a variable K offset at K index `);
+    const head = cString(`${located}stencil '${this.cg.launchName}': field '${name}' is ${verb} at a variable K offset at K index `);
     const tail = cString(locatedErrorHint(VARIABLE_K_HINT));
     return { base, stride: this.cg.ids.stride(name, kpos), idx, lo: this.cg.ids.kLimit(name, 'lo'), hi: this.cg.ids.kLimit(name, 'hi'), head, tail };
   }

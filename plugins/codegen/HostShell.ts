@@ -1,4 +1,5 @@
-import { launchAccessBounds, launchArrays, computedDataReads, variableKReads, type AccessBound } from '../../core/ir/accessBounds.js';
+import { definitelyWritten } from '../../core/ir/writtenBeforeRead.js';
+import { launchAccessBounds, launchArrays, computedDataReads, variableKArrays, type AccessBound } from '../../core/ir/accessBounds.js';
 import { hasWhileLoop } from '../../core/ir/whileBound.js';
 import type { Launch } from '../../core/ir/types.js';
 import { launchWrites } from '../../core/ir/launchWrites.js';
@@ -142,7 +143,7 @@ export class HostShell {
     for (const a of p.arrays) {
       if (a.role === 'temporary') {
         if (perTile.has(a.name)) this.shapeOnly(a);
-        else this.allocate(a, where);
+        else this.allocate(a, where, true);
       }
     }
   }
@@ -156,8 +157,12 @@ export class HostShell {
     this.cg.w.line(`if (orch::reserve(st, ${arena}, ${where}, ${total})) return 1;`);
   }
 
-  /** Allocates a zero-filled temporary (run scope) or transient (launch scope). */
-  private allocate(a: ArrayDecl, where: string): void {
+  /**
+   * Allocates a temporary (run scope: always zero-filled, temporary(q) semantics) or a
+   * transient (launch scope: zero-filled unless `zero` is false, where analysis proved
+   * every point is written before it is read).
+   */
+  private allocate(a: ArrayDecl, where: string, zero: boolean): void {
     const w = this.cg.w;
     if (!a.shape || a.shape.length !== a.axes.length) {
       throw new Error(`array '${a.name}' (${a.role}) needs ${a.axes.length} shape expressions`);
@@ -178,7 +183,7 @@ export class HostShell {
     w.open('{');
     w.line(`const int64_t shape[${a.axes.length}] = {${shape}};`);
     w.line(
-      `if (${this.cg.ids.buffer(a.name)}.allocate(st, ${where}, ${cString(a.name)}, ${this.cg.ids.view(a.name)}, ${a.axes.length}, shape, sizeof(${STORAGE[a.dtype]}))) return 1;`,
+      `if (${this.cg.ids.buffer(a.name)}.allocate(st, ${where}, ${cString(a.name)}, ${this.cg.ids.view(a.name)}, ${a.axes.length}, shape, sizeof(${STORAGE[a.dtype]}), ${zero})) return 1;`,
     );
     w.close();
   }
@@ -280,14 +285,16 @@ export class HostShell {
       w.line(`[[maybe_unused]] const int64_t dom0 = ${int64(s.domain[0])}, dom1 = ${int64(s.domain[1])}, dom2 = ${int64(s.domain[2])};`),
     );
     const tile = s.tile && this.cg.loops.tilesLaunches ? s.tile : undefined;
-    const perTile = new Set(tile?.local.map((l) => l.name));
+    // untiled, a versioned array is addressed in place and its shadow is not needed
+    const perTile = new Set([...(tile?.local.map((l) => l.name) ?? []), ...(tile ? [] : (s.tile?.versioned ?? []).map((x) => x.shadow))]);
+    const shadows = (tile?.versioned ?? []).map((x) => x.shadow);
     this.reserve(s.transients.filter((t) => !perTile.has(t)).map((t) => this.cg.array(t)), 'st->transients', where);
     for (const name of s.transients) {
       const a = this.cg.array(name);
       if (a.role !== 'transient') throw new Error(`launch of '${s.stencil}' allocates '${name}', which is a ${a.role}`);
       // a tile-local array has no memory of its own, only the shape its bounds are checked against
       if (perTile.has(name)) this.shapeOnly(a);
-      else this.allocate(a, where);
+      else this.allocate(a, where, !definitelyWritten(name, s));
     }
 
     // Bounds: one check per array axis and loop scope; a violation returns before any write.
@@ -296,12 +303,13 @@ export class HostShell {
 
     // Hoist base pointers (shifted to the origin) and strides of every array the launch touches.
     const written = launchWrites(s);
-    const variableK = variableKReads(s);
+    for (const x of shadows) written.add(x);
+    const variableK = variableKArrays(s);
     // a while loop that hits its bound records a point error as a failed variable-K read does
     const whileLoop = s.loops.some((v) => v.body.some((h) => hasWhileLoop(h.body)));
     const ctx: PointContext = { hoisted: new Map(), locals: new Map(), origins: s.origins, variableK: variableK.size > 0 || computedDataReads(s) || whileLoop };
     this.cg.loops.beginLoops(ctx);
-    for (const name of new Set([...bounds.map((b) => b.array), ...launchArrays(s)])) {
+    for (const name of new Set([...bounds.map((b) => b.array), ...launchArrays(s), ...shadows])) {
       if (perTile.has(name)) continue;
       const a = this.cg.array(name);
       const origin = s.origins[name];

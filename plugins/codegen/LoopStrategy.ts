@@ -39,6 +39,8 @@ export interface LoopStrategy {
   endLaunch(s: Launch, ctx: PointContext): void;
   /** A checked read at a variable K offset (an expression). */
   variableKRead(r: VariableKParts): string;
+  /** A checked write of `value` (C++ of the array's storage type) at a variable K offset (a statement). */
+  variableKWrite(r: VariableKParts, value: string): string;
   /** Whether a variable-K read failed (in this thread at least), so a `while` loop must end. */
   readonly variableKFailed: string;
   /** A statement that ends the run with `message` (a C string literal, a located error) once the loops end: a `while` loop past its bound. */

@@ -1,5 +1,5 @@
 import type { CheckStmt } from '../../core/ir/debugChecks.js';
-import { axisIndices, type HLoop, type Stmt } from '../../core/ir/types.js';
+import { axisIndices, type Expr, type HLoop, type Stmt } from '../../core/ir/types.js';
 import type { Codegen, PointContext } from './Codegen.js';
 import { CTYPE, convert, cString, floatLiteral } from './cText.js';
 import { regionCondition } from './ExprEmitter.js';
@@ -35,6 +35,12 @@ export class PointEmitter {
         const a = this.cg.array(s.target);
         const value = convert(this.cg.ex.expr(s.value, ctx), s.value.dtype, a.dtype);
         const stored = a.dtype === 'bool' ? `static_cast<uint8_t>(${value})` : value;
+        if (s.kVar) {
+          const data = s.data?.map((d): Expr => ({ kind: 'lit', value: d, dtype: 'int64' }));
+          const parts = this.cg.ex.variableKParts(s.target, [0, 0, s.kOffset ?? 0], s.kVar, s.loc, ctx, data, 'written');
+          this.cg.mapped(s.loc, () => w.line(this.cg.loops.variableKWrite(parts, stored)));
+          return;
+        }
         this.cg.mapped(s.loc, () => w.line(`${this.cg.ex.fieldRef(s.target, [0, 0, s.kOffset ?? 0], ctx, s.data)} = ${stored};`));
         return;
       }

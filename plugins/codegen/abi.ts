@@ -49,7 +49,7 @@ interface HeaderExtras {
 export function programHeader(program: Program, symbol: string, signature: ProgramSignature, extras: HeaderExtras = { doc: [], decls: [] }): string {
   const guard = `${symbol.toUpperCase()}_H`;
   const storage: Record<DType, string> = {
-    float64: 'const double*', float32: 'const float*', int32: 'const int32_t*', int64: 'const int64_t*', bool: 'const uint8_t* (0 or 1)',
+    float64: 'const double*', float32: 'const float*', int8: 'const int8_t*', int16: 'const int16_t*', int32: 'const int32_t*', int64: 'const int64_t*', bool: 'const uint8_t* (0 or 1)',
   };
   const callbackRows = (program.callbacks ?? []).map(
     (cb, n) => ` *   callback ${n}  ${commentText(cb.name)}: ${callbackPointerType(cb)}${cb.result ? '  (result through the last pointer)' : ''}`,

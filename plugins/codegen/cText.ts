@@ -1,3 +1,4 @@
+import { DTYPE_BYTES, INT_RANGE, isIntDType } from '../../core/ir/dtypes.js';
 import type { DType, SourceLoc } from '../../core/ir/types.js';
 
 /**
@@ -8,6 +9,8 @@ import type { DType, SourceLoc } from '../../core/ir/types.js';
 export const CTYPE: Record<DType, string> = {
   float64: 'double',
   float32: 'float',
+  int8: 'int8_t',
+  int16: 'int16_t',
   int32: 'int32_t',
   int64: 'int64_t',
   bool: 'bool',
@@ -16,7 +19,7 @@ export const CTYPE: Record<DType, string> = {
 export const STORAGE: Record<DType, string> = { ...CTYPE, bool: 'uint8_t' };
 
 export const isFloat = (d: DType): boolean => d === 'float64' || d === 'float32';
-export const isInt = (d: DType): boolean => d === 'int32' || d === 'int64';
+export const isInt = (d: DType): boolean => isIntDType(d);
 
 /**
  * A C string literal for any user string. Everything outside printable ASCII, and the
@@ -57,12 +60,15 @@ export function floatLiteral(v: number, dtype: DType): string {
 
 export function intLiteral(v: number, dtype: DType): string {
   if (!Number.isInteger(v)) throw new Error(`integer literal of dtype ${dtype} has non-integer value ${v}`);
-  if (dtype === 'int32') {
-    if (v < -(2 ** 31) || v >= 2 ** 31) throw new Error(`int32 literal ${v} is out of range`);
-    return v === -(2 ** 31) ? 'INT32_MIN' : `static_cast<int32_t>(${v < 0 ? `(${v})` : v})`;
+  if (dtype === 'int8' || dtype === 'int16' || dtype === 'int32') {
+    const [lo, hi] = INT_RANGE[dtype];
+    if (v < lo || v > hi) throw new Error(`${dtype} literal ${v} is out of range`);
+    return v === -(2 ** 31) ? 'INT32_MIN' : `static_cast<${CTYPE[dtype]}>(${v < 0 ? `(${v})` : v})`;
   }
   if (v <= -(2 ** 63)) return 'INT64_MIN';
-  if (v >= 2 ** 63) throw new Error(`int64 literal ${v} is out of range`);
+  // 2^63 is the double nearest INT64_MAX: the IR's ints are doubles, so 9223372036854775807 arrives as it
+  if (v === 2 ** 63) return 'INT64_MAX';
+  if (v > 2 ** 63) throw new Error(`int64 literal ${v} is out of range`);
   return v < 0 ? `(${v}LL)` : `${v}LL`;
 }
 
@@ -79,6 +85,6 @@ export function commonType(a: DType, b: DType): DType {
   if (a === b) return a;
   if (a === 'float64' || b === 'float64') return 'float64';
   if (a === 'float32' || b === 'float32') return isInt(a) || isInt(b) ? 'float64' : 'float32';
-  if (a === 'int64' || b === 'int64') return 'int64';
-  return 'int32';
+  if (isInt(a) && isInt(b)) return DTYPE_BYTES[a] >= DTYPE_BYTES[b] ? a : b;
+  return isInt(a) ? a : b;
 }

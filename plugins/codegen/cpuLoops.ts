@@ -8,6 +8,7 @@ import { STORAGE, convert } from './cText.js';
 import type { VariableKParts } from './ExprEmitter.js';
 import { emitHalo } from './haloExchange.js';
 import type { LoopStrategy } from './LoopStrategy.js';
+import { TileVersionCode } from './tileVersions.js';
 
 /** The loop order of a level by level sweep: K outermost, then I and J as in `order`. */
 function planeOrder(order: string): string {
@@ -86,6 +87,10 @@ export class CpuLoops implements LoopStrategy {
     return `orch::vk_read(${r.base}, ${r.stride}, ${r.idx}, ${r.lo}, ${r.hi}, vkerr, ${r.head}, ${r.tail}, i, j, k${r.unit === 'entries' ? ', "entries"' : ''})`;
   }
 
+  variableKWrite(r: VariableKParts, value: string): string {
+    return `orch::vk_write(${r.base}, ${r.stride}, ${r.idx}, ${r.lo}, ${r.hi}, ${value}, vkerr, ${r.head}, ${r.tail}, i, j, k);`;
+  }
+
   /** A halo exchange on host arrays (native/orch_halo.h). */
   halo(s: HaloStmt): void {
     this.cg.mapped(s.loc, () => emitHalo(this.cg.w, this.cg.program, s, (name) => this.cg.ids.view(name)));
@@ -157,7 +162,11 @@ export class CpuLoops implements LoopStrategy {
     // each tile-local array covers the points the tile's nests touch, offsets included
     w.line('size_t tile_bytes = 0;');
     const boxes = tileLocalBoxes(s, tile);
-    for (const l of tile.local) {
+    const versions = new TileVersionCode(this.cg, s, tile);
+    versions.keepGlobals();
+    // a versioned array's version is laid out like any tile-local array
+    const perTile = [...tile.local, ...(tile.versioned ?? []).map((x) => ({ name: x.name, zeroFill: false }))];
+    for (const l of perTile) {
       const a = this.cg.array(l.name);
       const x = this.cg.ids.local(`tile_${l.name}`);
       w.line(`int64_t ${x}_i0 = INT64_MAX, ${x}_i1 = INT64_MIN, ${x}_j0 = INT64_MAX, ${x}_j1 = INT64_MIN, ${x}_k0 = INT64_MAX, ${x}_k1 = INT64_MIN;`);
@@ -190,7 +199,7 @@ export class CpuLoops implements LoopStrategy {
     w.line('tile_oom.store(1, std::memory_order_relaxed);');
     w.line('continue;');
     w.close();
-    for (const l of tile.local) {
+    for (const l of perTile) {
       const a = this.cg.array(l.name);
       const x = this.cg.ids.local(`tile_${l.name}`);
       const type = STORAGE[a.dtype];
@@ -200,6 +209,7 @@ export class CpuLoops implements LoopStrategy {
       if (l.zeroFill) w.line(`std::memset(scratch.base() + ${x}_at, 0, static_cast<size_t>(${x}_ni * ${x}_nj * ${x}_nk) * sizeof(${type}));`);
       ctx.hoisted.set(l.name, a);
     }
+    versions.fill((name) => this.cg.ids.local(`tile_${name}`), tileOrder ?? this.cg.order);
     this.tileOrder = tileOrder;
     s.loops.forEach((v, vi) => {
       this.tileScope = vi;
@@ -207,9 +217,21 @@ export class CpuLoops implements LoopStrategy {
     });
     this.tileScope = undefined;
     this.tileOrder = undefined;
+    versions.commit();
     w.close();
     w.close();
     w.close();
+    if (tile.versioned?.length) {
+      // after every tile has read its neighbours' input values (the barrier ending the loop above)
+      if (this.cg.opts.openmp) w.directive('#pragma omp for collapse(3) schedule(static)');
+      w.open('for (int64_t ti = 0; ti < nti; ++ti) {');
+      w.open('for (int64_t tj = 0; tj < ntj; ++tj) {');
+      w.open('for (int64_t tk = 0; tk < ntk; ++tk) {');
+      versions.publish();
+      w.close();
+      w.close();
+      w.close();
+    }
     this.closeRegion(this.cg.opts.openmp);
     w.line(`if (tile_oom.load()) return orch::fail(st, "%s: out of memory for the tile scratch arenas", ${where});`);
     w.close();

@@ -1,4 +1,4 @@
-import { checkTargets, reads, writes } from '../../core/ir/uses.js';
+import { checkTargets, reads, variableKNames, writes } from '../../core/ir/uses.js';
 import { hasWhileLoop } from '../../core/ir/whileBound.js';
 import { forEachExpr } from '../../core/ir/visit.js';
 import type { HLoop, VLoop } from '../../core/ir/types.js';
@@ -16,11 +16,11 @@ interface Param {
 
 const int64Param = (name: string, arg = name): Param => ({ type: 'int64_t', name, arg });
 
-const GRID_LIMIT = { x: '2147483647u', y: '65535u', z: '65535u' } as const;
+const GRID_LIMIT = { x: '2147483647u', y: '65535u' } as const;
 type Dim = 'x' | 'y' | 'z';
 
 /** Arrays `body` reads at a variable K offset. */
-const variableKArrays = (body: HLoop['body']): Set<string> => new Set(reads(body).filter((r) => r.variableK).map((r) => r.name));
+const variableKArrays = (body: HLoop['body']): Set<string> => variableKNames(body);
 
 /**
  * The kernels of a CUDA build and their launchers, written to the `.cu` (the host calls
@@ -89,9 +89,11 @@ export class CudaKernels {
   }
 
   /**
-   * One kernel over the HLoops `indices` of `v`:
+   * One kernel over the HLoops `indices` of `v` (`v` is an array of PARALLEL VLoops, one
+   * per index, for `points` kernels that fuse loops of several, see cudaFusion.ts; each
+   * then keeps its own K range too):
    *
-   *  - `points` (a PARALLEL HLoop): threads over I, J and K;
+   *  - `points` (PARALLEL HLoops): threads over I, J and K;
    *  - `column` (a FORWARD/BACKWARD VLoop): threads over I and J, each walking K in order
    *    and running every HLoop at each level;
    *  - `level` (one HLoop at one level `k`, launched per level by the host).
@@ -102,8 +104,11 @@ export class CudaKernels {
    * read). Such axes are looped inside the thread in the interpreter's order (K, then I,
    * then J) instead.
    */
-  sweep(kind: 'points' | 'column' | 'level', v: VLoop, indices: number[], ctx: PointContext, launch: string): string {
-    const loops = indices.map((n) => v.body[n]);
+  sweep(kind: 'points' | 'column' | 'level', vloops: VLoop | readonly VLoop[], indices: number[], ctx: PointContext, launch: string): string {
+    const perLoopK = Array.isArray(vloops);
+    const vs = indices.map((_, m) => (Array.isArray(vloops) ? vloops[m] : (vloops as VLoop)));
+    const v = vs[0];
+    const loops = indices.map((n, m) => vs[m].body[n]);
     const candidates = kind === 'points' ? 'IJK' : 'IJ';
     const missing = new Set<string>();
     for (const name of writes(loops.flatMap((h) => h.body))) {
@@ -115,13 +120,13 @@ export class CudaKernels {
 
     const bounds: Param[] = [];
     indices.forEach((n, m) => {
-      for (const b of ['ilo', 'ihi', 'jlo', 'jhi']) bounds.push(int64Param(`${b}${m}`, `${b}${n}`));
+      for (const b of [...['ilo', 'ihi', 'jlo', 'jhi'], ...(perLoopK ? ['klo', 'khi'] : [])]) bounds.push(int64Param(`${b}${m}`, `${b}${perLoopK ? m : n}`));
     });
-    bounds.push(...(kind === 'level' ? [int64Param('k')] : [int64Param('klo'), int64Param('khi')]));
+    if (!perLoopK) bounds.push(...(kind === 'level' ? [int64Param('k')] : [int64Param('klo'), int64Param('khi')]));
 
     // Threads cover the hull of the loops' ranges; with several loops each keeps its own.
     const hull = (axis: string, end: 'lo' | 'hi'): string => {
-      if (axis === 'K') return `k${end}`;
+      if (axis === 'K' && !perLoopK) return `k${end}`;
       const names = loops.map((_, m) => `${axis.toLowerCase()}${end}${m}`);
       return names.reduce((acc, x) => `orch::${end === 'lo' ? 'min' : 'max'}<int64_t>(${acc}, ${x})`);
     };
@@ -130,7 +135,9 @@ export class CudaKernels {
 
     const what =
       kind === 'points'
-        ? 'PARALLEL loop nest'
+        ? loops.length === 1
+          ? 'PARALLEL loop nest'
+          : `${loops.length} PARALLEL loop nests run point by point (no loop reads another's writes off its point)`
         : kind === 'column'
           ? `${v.order} column sweep, ${loops.length} loop nest${loops.length === 1 ? '' : 's'} per level`
           : `one ${v.order} level of a loop nest that reads other columns of what its K sweep writes`;
@@ -144,7 +151,7 @@ export class CudaKernels {
       // set by this thread's failed variable-K read: its `while` loops must still end
       if (variableK) w.line('bool vk_failed = false;');
       const range = (axis: string, m: number): [string, string] =>
-        axis === 'K' ? ['klo', 'khi'] : [`${axis.toLowerCase()}lo${m}`, `${axis.toLowerCase()}hi${m}`];
+        axis === 'K' && !perLoopK ? ['klo', 'khi'] : [`${axis.toLowerCase()}lo${m}`, `${axis.toLowerCase()}hi${m}`];
       const serialLoops = (m: number): number => {
         for (const axis of serialAxes) {
           const v = axis.toLowerCase();
@@ -153,9 +160,13 @@ export class CudaKernels {
         }
         return serialAxes.length;
       };
-      for (const axis of threadAxes) {
-        const lo = loops.length === 1 || axis === 'K' ? range(axis, 0)[0] : `(${hull(axis, 'lo')})`;
-        const hi = loops.length === 1 || axis === 'K' ? range(axis, 0)[1] : `(${hull(axis, 'hi')})`;
+      // K innermost: a thread walks its K levels with one address increment per array
+      // (the I and J loops run once per thread unless the grid is capped); the order of a
+      // PARALLEL loop's points is free, the IR guarantees they are independent
+      for (const axis of [...threadAxes.filter((a) => a !== 'K'), ...threadAxes.filter((a) => a === 'K')]) {
+        const shared = loops.length === 1 || (axis === 'K' && !perLoopK);
+        const lo = shared ? range(axis, 0)[0] : `(${hull(axis, 'lo')})`;
+        const hi = shared ? range(axis, 0)[1] : `(${hull(axis, 'hi')})`;
         w.open(this.strideLoop(axis, dims[axis], lo, hi));
       }
       const guarded = loops.length > 1 && threadAxes.length > 0;
@@ -216,18 +227,20 @@ export class CudaKernels {
     this.cg.into(kw, body);
     kw.close();
     kw.line('');
-    kw.open(`int ${launcher}(cudaStream_t stream, ${decls}) {`);
+    kw.open(`int ${launcher}(cudaStream_t stream, int sms, ${decls}) {`);
     const n3 = (['x', 'y', 'z'] as const).map((d) => extents[d] ?? '1');
     kw.line(`const int64_t nx = ${n3[0]}, ny = ${n3[1]}, nz = ${n3[2]};`);
     kw.line(`const dim3 block = orch::cuda::fit_block(dim3(${threads.join(', ')}), nx, ny, nz);`);
-    const grid = (['x', 'y', 'z'] as const).map((d) => (extents[d] ? `orch::cuda::blocks(n${d}, block.${d}, ${GRID_LIMIT[d]})` : '1'));
-    kw.line(`const dim3 grid(${grid.join(', ')});`);
+    const [gx, gy] = (['x', 'y'] as const).map((d) => (extents[d] ? `orch::cuda::blocks(n${d}, block.${d}, ${GRID_LIMIT[d]})` : '1u'));
+    kw.line(`const unsigned gx = ${gx}, gy = ${gy};`);
+    // z (K in a PARALLEL kernel) gets only the blocks that fill the device: threads loop over the rest
+    kw.line(`const dim3 grid(gx, gy, ${extents.z ? 'orch::cuda::layers(nz, block, gx * gy, sms)' : '1'});`);
     kw.line(`${kernel}<<<grid, block, 0, stream>>>(${all.map((p) => p.name).join(', ')});`);
     kw.line('return static_cast<int>(cudaGetLastError());');
     kw.close();
     kw.line('');
-    this.declarations.push(`int ${launcher}(cudaStream_t stream, ${decls});`);
-    return `${launcher}(st->stream, ${all.map((p) => p.arg).join(', ')})`;
+    this.declarations.push(`int ${launcher}(cudaStream_t stream, int sms, ${decls});`);
+    return `${launcher}(st->stream, st->multiprocessors, ${all.map((p) => p.arg).join(', ')})`;
   }
 
 

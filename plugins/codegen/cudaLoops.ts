@@ -7,6 +7,7 @@ import type { Codegen, PointContext } from './Codegen.js';
 import { commentText, cString, locText } from './cText.js';
 import { CudaKernels } from './cudaKernels.js';
 import { emitHalo } from './haloExchange.js';
+import { fusable, type FusedLoop } from './cudaFusion.js';
 import type { VariableKParts } from './ExprEmitter.js';
 import type { CudaOptions } from './generateCuda.js';
 import type { LoopStrategy } from './LoopStrategy.js';
@@ -97,7 +98,7 @@ export class CudaLoops implements LoopStrategy {
   checkArguments(): void {
     this.cg.program.params.forEach((param, n) => {
       if (param.kind !== 'field') return;
-      this.cg.w.line(`if (orch::cuda::check_device_arg(st, ${n}, ${cString(param.name)}, ${this.cg.ids.view(param.name)}.data)) return 1;`);
+      this.cg.w.line(`if (orch::cuda::check_device_arg(st, ${this.label}, ${n}, ${cString(param.name)}, ${this.cg.ids.view(param.name)}.data)) return 1;`);
     });
   }
 
@@ -110,9 +111,49 @@ export class CudaLoops implements LoopStrategy {
   // The CPU's host-side `vkerr` has no place here: kernels record into the handle's record.
   beginLoops(): void {}
 
+  /**
+   * Consecutive PARALLEL loop nests share a kernel where cudaFusion.ts allows it (never in a
+   * launch with debug checks: their reports keep the CPU build's order); every other VLoop
+   * is emitted on its own.
+   */
   loops(s: Launch, tile: Tiling | undefined, ctx: PointContext): void {
     void tile; // never set: tilesLaunches is false
-    for (const v of s.loops) this.vloop(v, ctx);
+    const fuse = !launchHasCheck(s);
+    let group: FusedLoop[] = [];
+    const flush = (): void => {
+      if (group.length) this.parallel(group, ctx);
+      group = [];
+    };
+    for (const v of s.loops) {
+      if (v.order !== 'PARALLEL') {
+        flush();
+        this.vloop(v, ctx);
+        continue;
+      }
+      for (const h of v.body) {
+        const next = { v, h };
+        if (group.length && !(fuse && fusable(group, next, (name) => this.cg.array(name).axes))) flush();
+        group.push(next);
+      }
+    }
+    flush();
+  }
+
+  /** The host side of PARALLEL loop nests run by one kernel: each one's ranges, then the launcher call. */
+  private parallel(group: FusedLoop[], ctx: PointContext): void {
+    const w = this.cg.w;
+    const int64 = (e: Expr): string => this.cg.int64(e);
+    w.open('{');
+    group.forEach(({ v, h }, m) => {
+      w.line(`const int64_t klo${m} = ${int64(v.k.lo)}, khi${m} = ${int64(v.k.hi)};`);
+      w.line(`const int64_t ilo${m} = ${int64(h.i.lo)}, ihi${m} = ${int64(h.i.hi)}, jlo${m} = ${int64(h.j.lo)}, jhi${m} = ${int64(h.j.hi)};`);
+    });
+    const nonEmpty = group.map((_, m) => `(ihi${m} > ilo${m} && jhi${m} > jlo${m} && khi${m} > klo${m})`);
+    const call = this.kernels.sweep('points', group.map((l) => l.v), group.map((l) => l.v.body.indexOf(l.h)), ctx, this.launchComment);
+    w.open(`if (${nonEmpty.join(' || ')}) {`);
+    this.callLauncher(call);
+    w.close();
+    w.close();
   }
 
   /**
@@ -138,6 +179,11 @@ export class CudaLoops implements LoopStrategy {
     return `orch::cuda::vk_read(${r.base}, ${r.stride}, ${r.idx}, ${r.lo}, ${r.hi}, errors, vk_failed, ${site}, i, j, k)`;
   }
 
+  variableKWrite(r: VariableKParts, value: string): string {
+    const site = this.site(`return orch::vk_report(st, ${r.head}, ${r.tail}, e.n[0], e.n[1], e.i, e.j, e.k);`);
+    return `orch::cuda::vk_write(${r.base}, ${r.stride}, ${r.idx}, ${r.lo}, ${r.hi}, ${value}, errors, vk_failed, ${site}, i, j, k);`;
+  }
+
   /** Device arrays, staged through host buffers by native/orch_halo.h (MPI on host memory). */
   halo(s: HaloStmt): void {
     this.cg.mapped(s.loc, () => emitHalo(this.cg.w, this.cg.program, s, (name) => this.cg.ids.view(name)));
@@ -156,7 +202,7 @@ export class CudaLoops implements LoopStrategy {
     this.cg.mapped(s.loc, () => this.cg.w.line(`if (${test}) orch::cuda::check_failed(errors, ${abort}, ${site}, ${value}, ${idx.join(', ')}, i, j, k);`));
   }
 
-  /** The host side of a VLoop: its ranges, then launcher calls in IR order. */
+  /** The host side of a FORWARD or BACKWARD VLoop: its ranges, then launcher calls in IR order. */
   private vloop(v: VLoop, ctx: PointContext): void {
     const w = this.cg.w;
     const int64 = (e: Expr): string => this.cg.int64(e);
@@ -167,14 +213,7 @@ export class CudaLoops implements LoopStrategy {
       w.line(`const int64_t ilo${n} = ${int64(h.i.lo)}, ihi${n} = ${int64(h.i.hi)}, jlo${n} = ${int64(h.j.lo)}, jhi${n} = ${int64(h.j.hi)};`);
     });
     const nonEmpty = (n: number): string => `ihi${n} > ilo${n} && jhi${n} > jlo${n}`;
-    if (v.order === 'PARALLEL') {
-      v.body.forEach((_, n) => {
-        const call = sweep('points', [n]);
-        w.open(`if (${nonEmpty(n)} && khi > klo) {`);
-        this.callLauncher(call);
-        w.close();
-      });
-    } else if (!needsLevelBarrier(v)) {
+    if (!needsLevelBarrier(v)) {
       const all = v.body.map((_, n) => n);
       const call = sweep('column', all);
       w.open(`if (khi > klo && (${all.map((n) => `(${nonEmpty(n)})`).join(' || ')})) {`);

@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { NATIVE_DIR } from '../../core/cache/hashing.js';
@@ -9,7 +10,7 @@ import type { ArrayDecl, Axes, DType, Expr, HLoop, Offset, PStmt, Program, Scala
 import { layoutStrides, stageOnDevice } from '../../core/runtime/deviceArgs.js';
 import { allocate, type NDArray } from '../../core/runtime/ndarray.js';
 import { NativeLibrary } from '../../core/runtime/NativeLibrary.js';
-import { buildEmulated, HostMemory } from '../../test/cudaEmulation/emulate.js';
+import { buildEmulated, HostMemory, SHIM_DIR } from '../../test/cudaEmulation/emulate.js';
 import { compileSharedLibrary } from '../../core/toolchain/gxx.js';
 import { needsLevelBarrier } from '../../core/ir/columns.js';
 import { generateCpp } from './generateCpp.js';
@@ -108,7 +109,7 @@ test('the host keeps the C ABI, adds sync and set_stream, and says it takes devi
   }
   assert.match(out.source, /#include "orch_cuda\.h"/);
   assert.match(out.source, /orch::cuda::prepare\(st, "program 'gpu_temps'", false\)/, 'nothing to record: no device error record');
-  assert.match(out.source, /check_device_arg\(st, 0, "inp", A_inp\.data\)/);
+  assert.match(out.source, /check_device_arg\(st, "program 'gpu_temps'", 0, "inp", A_inp\.data\)/);
   assert.match(out.header, /device memory/);
   const launchers = [...out.launchers.matchAll(/^int (\w+)\(cudaStream_t stream/gm)].map((m) => m[1]);
   assert.is(launchers.length, 3, 'one kernel per PARALLEL loop nest');
@@ -126,9 +127,10 @@ test('temporaries get the layout of the thread mapping (last loop axis contiguou
 test('threads follow the loop order: its last axis runs along x', () => {
   const kernels = generateCuda(withTemporaries(), OPTIONS).kernels;
   assert.match(kernels, /for \(int64_t i = ilo0 \+ \(int64_t\)blockIdx\.x/);
-  assert.match(kernels, /for \(int64_t k = klo \+ \(int64_t\)blockIdx\.z/);
+  // K runs along z, but innermost in each thread: a thread walks its levels (the grid is capped along z)
+  assert.match(kernels, /for \(int64_t i = ilo0 [^\n]*\n\s*for \(int64_t k = klo0 \+ \(int64_t\)blockIdx\.z/);
   const kFirst = generateCuda(withTemporaries(), { ...OPTIONS, loopOrder: 'IJK' }).kernels;
-  assert.match(kFirst, /for \(int64_t k = klo \+ \(int64_t\)blockIdx\.x/);
+  assert.match(kFirst, /for \(int64_t k = klo0 \+ \(int64_t\)blockIdx\.x/);
 });
 
 test('a K sweep that reads other columns of what it writes needs a barrier per level', () => {
@@ -213,6 +215,56 @@ test('emulated: temporaries are zero-filled pool memory, and IJ sums over K run 
       }
     }
   lib.close();
+});
+
+/** t1 = inp + t2 (t2 is read before it is written: zero), t2 = inp, out = t1 + t2; both transients of the launch. */
+function withTransients(): Program {
+  const transient = (name: string): ArrayDecl => ({ ...temporary(name, 'IJK'), role: 'transient' });
+  const arrays = [arg('inp'), arg('out'), transient('t1'), transient('t2')];
+  const l = launch('fill', arrays, [
+    vloop('PARALLEL', [hloop([assign('t1', add(fld('inp'), fld('t2'))), assign('t2', fld('inp')), assign('out', add(fld('t1'), fld('t2')))])]),
+  ]);
+  return program('gpu_transients', arrays, [sarg('nx'), sarg('ny'), sarg('nz')], [{ ...l, transients: ['t1', 't2'] } as PStmt]);
+}
+
+test('emulated: a transient written before every read skips the zero fill, one read first keeps it; K loops over several levels per thread', async () => {
+  const out0 = generateCuda(withTransients(), OPTIONS);
+  assert.match(out0.source, /B_t1\.allocate\([^;]*, false\)\) return 1;/, 't1 is written before it is read');
+  assert.match(out0.source, /B_t2\.allocate\([^;]*, true\)\) return 1;/, 't2 is read before it is written');
+  const lib = await emulated(withTransients());
+  // 40 levels on a one-multiprocessor emulated device: 16 blocks along K, so threads stride
+  const [nx, ny, nz] = [5, 3, 40];
+  const inp = filled([nx, ny, nz], (n) => 1 + (n % 7) * 0.25);
+  const out = allocate('float64', [nx, ny, nz]);
+  const staged = stageOnDevice(new HostMemory(), lib.signature.params, { inp, out, nx, ny, nz }, 'KJI');
+  lib.run(staged.args);
+  staged.download();
+  staged.free();
+  for (let n = 0; n < out.data.length; n++) assert.is(out.data[n], 2 * (inp.data[n] as number), `point ${n}`);
+  lib.close();
+});
+
+test('launch shapes: blocks leave few threads idle along I, and K gets only the blocks that fill the device', async () => {
+  const src = join(work, 'shapes.cpp');
+  writeFileSync(
+    src,
+    [
+      '#include <cstdio>',
+      '#include "orch_cuda.h"',
+      'int main() {',
+      '  const int64_t fits[][3] = {{190, 190, 80}, {192, 192, 80}, {512, 512, 80}, {24, 24, 72}, {100, 1, 1}};',
+      '  for (auto& f : fits) { dim3 b = orch::cuda::fit_block(dim3(128, 2, 1), f[0], f[1], f[2]); std::printf("%ux%ux%u ", b.x, b.y, b.z); }',
+      '  std::printf("| %u %u %u %u\\n", orch::cuda::layers(80, dim3(64, 4, 1), 144, 132), orch::cuda::layers(80, dim3(64, 4, 1), 144, 0),',
+      '              orch::cuda::layers(6, dim3(64, 4, 1), 144, 132), orch::cuda::layers(80, dim3(128, 2, 1), 100000, 132));',
+      '}',
+    ].join('\n'),
+  );
+  const exe = join(work, 'shapes');
+  await execa('g++', ['-std=c++17', `-I${SHIM_DIR}`, `-I${NATIVE_DIR}`, src, '-o', exe]);
+  const { stdout } = await execa(exe);
+  // 190: 64 x 4 (192 threads per row, not 256); 512: unchanged; 24: one warp wide; 100: y has no room
+  // layers: 132 SMs x 8 blocks x 2 waves over 144 blocks per layer = 15 of 80; unknown device: all; few levels: all; a huge layer: 1
+  assert.is(stdout.trim(), '64x4x1 64x4x1 128x2x1 32x8x1 128x2x1 | 15 80 6 1');
 });
 
 test('emulated: bounds are checked on the host, naming program and stencil', async () => {

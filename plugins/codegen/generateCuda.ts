@@ -11,8 +11,11 @@ import { CudaLoops } from './cudaLoops.js';
  * ExprEmitter) and brings its own loops (cudaLoops.ts): every HLoop becomes a kernel
  * (cudaKernels.ts), queued in program order on the handle's one stream.
  *
- *  - PARALLEL: one kernel per HLoop, one thread per (i, j, k) point (the IR guarantees the
- *    points of an HLoop are independent).
+ *  - PARALLEL: one kernel per HLoop, threads over (i, j, k) points (the IR guarantees the
+ *    points of an HLoop are independent); each thread walks its K levels innermost, and the
+ *    grid gets only the K blocks that fill the device (orch::cuda::layers). Consecutive
+ *    PARALLEL HLoops that only share arrays at the point itself run in one kernel, point
+ *    by point (cudaFusion.ts).
  *  - FORWARD/BACKWARD: one kernel per VLoop, one thread per (i, j) column that walks K in
  *    order and runs every HLoop at each level. That is only correct when no column reads
  *    what another column writes in the same VLoop; when an array written in the VLoop is

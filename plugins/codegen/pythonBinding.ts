@@ -78,9 +78,9 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
   add(1, '_fields_ = [("data", _ct.c_void_p), ("shape", _ct.c_int64 * 3), ("strides", _ct.c_int64 * 3)]');
   add(0, '');
   add(0, '');
-  add(0, `_CTYPES = {"float64": _ct.c_double, "float32": _ct.c_float, "int32": _ct.c_int32, "int64": _ct.c_int64, "bool": _ct.c_bool}`);
-  add(0, `_NP = {"float64": _np.dtype("=f8"), "float32": _np.dtype("=f4"), "int32": _np.dtype("=i4"), "int64": _np.dtype("=i8"), "bool": _np.dtype("?")}`);
-  add(0, '_INT_RANGE = {"int32": (-(2 ** 31), 2 ** 31 - 1), "int64": (-(2 ** 63), 2 ** 63 - 1)}');
+  add(0, `_CTYPES = {"float64": _ct.c_double, "float32": _ct.c_float, "int8": _ct.c_int8, "int16": _ct.c_int16, "int32": _ct.c_int32, "int64": _ct.c_int64, "bool": _ct.c_bool}`);
+  add(0, `_NP = {"float64": _np.dtype("=f8"), "float32": _np.dtype("=f4"), "int8": _np.dtype("=i1"), "int16": _np.dtype("=i2"), "int32": _np.dtype("=i4"), "int64": _np.dtype("=i8"), "bool": _np.dtype("?")}`);
+  add(0, '_INT_RANGE = {"int8": (-(2 ** 7), 2 ** 7 - 1), "int16": (-(2 ** 15), 2 ** 15 - 1), "int32": (-(2 ** 31), 2 ** 31 - 1), "int64": (-(2 ** 63), 2 ** 63 - 1)}');
   add(0, '_orch_index = _operator.index');
   add(0, '_orch_truth = _operator.truth');
   add(0, '_orch_float = float');
@@ -395,7 +395,7 @@ export function generatePythonBinding(signature: ProgramSignature, symbol: strin
 }
 
 /** struct codes of the scalar slots: the C type, padded to 8 bytes. */
-const PACK: Record<DType, string> = { float64: 'd', float32: 'f4x', int32: 'i4x', int64: 'q', bool: '?7x' };
+const PACK: Record<DType, string> = { float64: 'd', float32: 'f4x', int8: 'b7x', int16: 'h6x', int32: 'i4x', int64: 'q', bool: '?7x' };
 
 /** Python code converting argument `v` to what the ctypes scalar of `dtype` stores, or raising. */
 function scalarConversion(v: string, dtype: DType): string {

@@ -28,7 +28,9 @@ export function insertChecks(p: Program, opts: DebugOptions): Program {
   };
   const instrument = (stmts: Stmt[], stencil: string): Stmt[] =>
     flatMapStmts(stmts, (s): Stmt[] =>
-      s.kind === 'assign'
+      // a write at a variable K offset is not checked: its level is known only inside the write
+      // (docs/language.md says so)
+      s.kind === 'assign' && !s.kVar
         ? [s, ...checksFor(s.target).map((c): Stmt => ({ kind: 'check', target: s.target, check: { ...c, program: p.name, stencil }, loc: s.loc, ...(s.kOffset ? { kOffset: s.kOffset } : {}), ...(s.data ? { data: s.data } : {}) }))]
         : [s],
     );

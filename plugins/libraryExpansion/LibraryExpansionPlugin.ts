@@ -8,7 +8,7 @@ export class LibraryExpansionPlugin implements OrchPlugin {
   readonly name = 'orch:libraryExpansion';
   apply(compiler: Compiler): void {
     tapStage(compiler, 'libraryExpansion', this.name, (build) => {
-      const tile = (compiler.config.passes.tiling && compiler.config.codegen.tile) || false;
+      const tile = (compiler.config.passes.tiling && (build.codegen ?? compiler.config.codegen).tile) || false;
       build.program = expandProgram(build.program, { tile });
       build.provide('expanded', { tile });
     });

@@ -3,7 +3,7 @@ import { boundRank, intervalMinLevels, intervalText } from '../../core/ir/interv
 import type { ArrayDecl, AxisBound, Expr, HLoop, IterationOrder, LaunchRequirement, PStmt, Program, Stmt, StencilDef, VLoop } from '../../core/ir/types.js';
 import { reads, writes, type Access } from '../../core/ir/uses.js';
 import { int, intOp } from '../../core/ir/build.js';
-import { flatMapStmts, mapStmts } from '../../core/ir/visit.js';
+import { flatMapStmts, mapExpr, mapStmts } from '../../core/ir/visit.js';
 import { readNeeds, sameExtent, unionExtent as union, ZERO_EXTENT as ZERO, type Extent } from './readExtents.js';
 
 /**
@@ -259,6 +259,27 @@ export function expandCall(program: Program, call: Extract<PStmt, { kind: 'call'
         hint: `call '${def.name}' with a K domain of at least ${min} levels, or move this computation into a stencil that is only called on larger domains`,
         loc: iv.loc,
       };
+    }
+  }
+
+  // runtime bounds from scalars: the interval's levels must lie in the domain (GT4Py's debug
+  // backend would run the levels beyond it, in its halo; masking alone would skip them)
+  const toHost = (e: Expr): Expr => mapExpr(e, (x) => (x.kind === 'scalar' && scalarSubst.has(x.name) ? scalarSubst.get(x.name)! : x));
+  for (const c of def.computations) {
+    for (const iv of c.intervals) {
+      if (!iv.runtime) continue;
+      const lo = iv.runtime.lo ? toHost(iv.runtime.lo) : boundExpr(iv.start, domain[2]);
+      const hi = iv.runtime.hi ? toHost(iv.runtime.hi) : boundExpr(iv.end, domain[2]);
+      const cmp = (op: '>=' | '<=', a: Expr, b: Expr): Expr => ({ kind: 'binary', op, left: a, right: b, dtype: 'bool' });
+      const inside: Expr = { kind: 'binary', op: 'and', left: cmp('>=', lo, int(0)), right: cmp('<=', hi, domain[2]), dtype: 'bool' };
+      requires.push({
+        cond: { kind: 'binary', op: 'or', left: cmp('>=', lo, hi), right: inside, dtype: 'bool' },
+        code: 'E_INTERVAL_BOUNDS',
+        message: `the interval of stencil '${def.name}' with bounds known at run time covers levels [{0}, {1}) in this call, outside its K domain of {2} levels`,
+        args: [lo, hi, domain[2]],
+        hint: 'keep the bounds between 0 and the K size of the call\'s domain (GT4Py\'s debug backend would run the levels beyond the domain, in the halo; orch refuses instead)',
+        loc: iv.loc,
+      });
     }
   }
 

@@ -1,4 +1,6 @@
-import { didYouMean, fail } from '../../core/diagnostics.js';
+import { isIntDType } from '../../core/ir/dtypes.js';
+import { fail } from '../../core/diagnostics.js';
+import { missingArgument, noSuchParameter, tooManyArguments } from '../../core/diagnostics/codes.js';
 import type { CallbackDecl, Expr, PStmt, StencilDef } from '../../core/ir/types.js';
 import type { PyExpr } from '../../core/python/ast.js';
 import { lowerCallback } from './CallbackLowering.js';
@@ -83,19 +85,16 @@ export abstract class ProgramCalls extends ProgramStatements {
   protected callbackCall(fn: FunctionInfo, e: Extract<PyExpr, { t: 'call' }>, target: PyExpr | null, bound: Extract<PBinding, { k: 'callback' }> | null = null): PStmt {
     const decl = this.callback(fn, bound);
     const params = bound?.method ? fn.def.params.slice(1) : fn.def.params;
-    if (e.args.length > params.length) fail('E_CALL_ARGS', `${fn.name}() takes ${params.length} arguments, got ${e.args.length}`, { loc: e.loc, hint: `parameters: ${params.map((p) => p.name).join(', ')}` });
+    if (e.args.length > params.length) throw tooManyArguments(fn.name, params.length, e.args.length, e.loc, `parameters: ${params.map((p) => p.name).join(', ')}`);
     for (const kw of e.kwargs) {
-      if (!kw.name || !params.some((p) => p.name === kw.name)) {
-        const guess = didYouMean(kw.name ?? '', params.map((p) => p.name));
-        fail('E_CALL_ARGS', `${fn.name}() has no parameter '${kw.name}'`, { loc: kw.loc, hint: guess ? `did you mean '${guess}'?` : `parameters: ${params.map((p) => p.name).join(', ')}` });
-      }
+      if (!kw.name || !params.some((p) => p.name === kw.name)) throw noSuchParameter(fn.name, kw, params.map((p) => p.name));
     }
     const args = decl.params.map((p, i) => {
       const kw = e.kwargs.find((k) => k.name === p.name);
       const given = kw ? kw.value : e.args[i];
       if (given) return cast(this.expr(given, 'scalar argument'), p.dtype);
       const dflt = params[i].default;
-      if (!dflt) fail('E_ARG_MISSING', `${fn.name}() is missing argument '${p.name}'`, { loc: e.loc, hint: `pass ${p.name}=...` });
+      if (!dflt) throw missingArgument(fn.name, p.name, e.loc);
       return cast(valueToExpr(this.loader.eval(dflt, fn.module), dflt.loc), p.dtype);
     });
     let result: string | null = null;
@@ -131,27 +130,26 @@ export abstract class ProgramCalls extends ProgramStatements {
     let originArg: PyExpr | null = null;
     let domainArg: PyExpr | null = null;
     const given = new Map<string, PyExpr>();
-    if (e.args.length > def.params.length) fail('E_CALL_ARGS', `${def.name}() takes ${def.params.length} arguments, got ${e.args.length}`, { loc: e.loc, hint: `parameters: ${def.params.join(', ')}` });
+    if (e.args.length > def.params.length) throw tooManyArguments(def.name, def.params.length, e.args.length, e.loc, `parameters: ${def.params.join(', ')}`);
     e.args.forEach((a, i) => given.set(def.params[i], a));
     for (const kw of e.kwargs) {
       if (kw.name === 'origin') originArg = kw.value;
       else if (kw.name === 'domain') domainArg = kw.value;
       else if (kw.name === 'validate_args' || kw.name === 'exec_info') continue;
       else if (kw.name && def.params.includes(kw.name)) given.set(kw.name, kw.value);
-      else {
-        const guess = didYouMean(kw.name ?? '', [...def.params, 'origin', 'domain']);
-        fail('E_CALL_ARGS', `${def.name}() has no parameter '${kw.name}'`, { loc: kw.loc, hint: guess ? `did you mean '${guess}'?` : `parameters: ${def.params.join(', ')}` });
-      }
+      else throw noSuchParameter(def.name, kw, def.params, [...def.params, 'origin', 'domain']);
     }
     for (const p of def.params) {
       const a = given.get(p);
       if (!a) {
-        fail('E_ARG_MISSING', `${def.name}() is missing argument '${p}'`, {
-          loc: e.loc,
-          hint: def.optional?.includes(p)
+        throw missingArgument(
+          def.name,
+          p,
+          e.loc,
+          def.optional?.includes(p)
             ? `GT4Py lets a caller leave out a parameter with a default (an unused '= None' field, a defaulted scalar); orch does not yet: pass ${p}=... (for an unused field, any field of its rank)`
-            : `pass ${p}=...`,
-        });
+            : undefined,
+        );
       }
       const field = def.fields.find((f) => f.name === p);
       if (field) {
@@ -228,7 +226,7 @@ export abstract class ProgramCalls extends ProgramStatements {
     if (e.t !== 'tuple') fail('E_DOMAIN', `${what} must be a tuple`, { loc: e.loc, hint: `write ${what}=(i, j, k)` });
     return e.elts.map((x) => {
       const v = this.expr(x);
-      if (v.dtype !== 'int64' && v.dtype !== 'int32') fail('E_DOMAIN', `${what} entries must be integers`, { loc: x.loc, hint: 'use integer expressions' });
+      if (!isIntDType(v.dtype)) fail('E_DOMAIN', `${what} entries must be integers`, { loc: x.loc, hint: 'use integer expressions' });
       return cast(v, 'int64');
     });
   }
@@ -242,7 +240,7 @@ export abstract class ProgramCalls extends ProgramStatements {
     params.forEach((p, i) => {
       const kw = e.kwargs.find((k) => k.name === p.name);
       const a = kw ? kw.value : i < e.args.length ? e.args[i] : p.default;
-      if (!a) fail('E_ARG_MISSING', `${fn.name}() is missing argument '${p.name}'`, { loc: e.loc, hint: `pass ${p.name}=...` });
+      if (!a) throw missingArgument(fn.name, p.name, e.loc);
       const bound = kw || i < e.args.length ? this.resolve(a) : undefined;
       if (bound && bound.k !== 'value' && bound.k !== 'scalar' && bound.k !== 'unsupported') {
         vars.set(p.name, bound);

@@ -1,3 +1,4 @@
+import { isIntDType } from '../../core/ir/dtypes.js';
 import { didYouMean, fail } from '../../core/diagnostics.js';
 import type { Program, SourceLoc } from '../../core/ir/types.js';
 import type { PyExpr } from '../../core/python/ast.js';
@@ -85,7 +86,7 @@ export class ProgramLowering extends ProgramCalls {
         }
         const inner = t.inner;
         if (this.defines[p.name] !== undefined) checkDefine(p.name, v, inner.k === 'dtype' ? inner.dtype : undefined, fn.def.name, p.loc);
-        const isIntType = inner.k === 'dtype' && (inner.dtype === 'int64' || inner.dtype === 'int32');
+        const isIntType = inner.k === 'dtype' && isIntDType(inner.dtype);
         const value: Value = typeof v === 'boolean' ? { k: 'bool', value: v } : { k: 'num', value: v, isInt: isIntType || Number.isInteger(v) && !(inner.k === 'dtype' && inner.dtype.startsWith('float')) };
         compiletime[p.name] = v;
         this.scope.vars.set(p.name, { k: 'value', value });

@@ -1,4 +1,5 @@
 import { didYouMean, fail } from '../../core/diagnostics.js';
+import { missingArgument } from '../../core/diagnostics/codes.js';
 import type { ArrayDecl, CallbackDecl, DType, ScalarVar, SourceLoc, StencilDef } from '../../core/ir/types.js';
 import { checkDefine } from './defineValue.js';
 import type { PyExpr, PyStmt } from '../../core/python/ast.js';
@@ -85,7 +86,7 @@ export abstract class ProgramScope extends ExprLowering {
       const kw = call.kwargs.find((k) => k.name === p.name);
       const a = kw ? kw.value : call.args[i];
       if (!a) {
-        if (!p.default) fail('E_ARG_MISSING', `${cls.name}() is missing argument '${p.name}'`, { loc: call.loc, hint: `pass ${p.name}=...` });
+        if (!p.default) throw missingArgument(cls.name, p.name, call.loc);
         vars.set(p.name, { k: 'value', value: this.loader.eval(p.default, init.module) });
         return;
       }

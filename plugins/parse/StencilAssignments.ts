@@ -210,8 +210,8 @@ export abstract class StencilAssignments extends StencilBindings {
       const { offset: off, kOffset } = this.offsets(target, decl);
       if (kOffset || off.some((o) => o !== 0) || b.offset.some((o) => o !== 0)) {
         const at: Offset = [off[0] + b.offset[0], off[1] + b.offset[1], off[2] + b.offset[2]];
-        // GT4Py's K offset write: a field argument, a constant K offset, a level-by-level computation
-        const kWrite = !kOffset && at[0] === 0 && at[1] === 0 && this.order !== 'PARALLEL' && decl.role === 'api' && b.offset.every((o) => o === 0);
+        // GT4Py's K offset write: a field argument, a K offset (constant or computed), a level-by-level computation
+        const kWrite = at[0] === 0 && at[1] === 0 && this.order !== 'PARALLEL' && decl.role === 'api' && b.offset.every((o) => o === 0);
         if (!kWrite) {
           fail('E_WRITE_OFFSET', `${decl.role === 'temp' ? 'temporary' : 'field'} '${name}' is written at ${kOffset ? 'a variable K offset' : `offset [${at.join(', ')}]`}`, {
             loc: target.loc,
@@ -220,7 +220,7 @@ export abstract class StencilAssignments extends StencilBindings {
           });
         }
         this.checkWriteAxes(decl, target);
-        return [{ kind: 'assign', target: b.name, value: cast(value, decl.dtype), loc, kOffset: at[2], ...this.dataOf(decl, data, target, loc) }];
+        return [{ kind: 'assign', target: b.name, value: cast(value, decl.dtype), loc, ...(at[2] ? { kOffset: at[2] } : {}), ...(kOffset ? { kVar: kOffset } : {}), ...this.dataOf(decl, data, target, loc) }];
       }
     } else {
       fail('E_ASSIGN_TARGET', 'assignment target must be a name', { loc: target.loc, hint: 'assign to a field, a temporary or a new local name' });
@@ -285,7 +285,9 @@ function writeOffsetHint(name: string, at: Offset, variableK: boolean, order: It
   if (variableK) {
     return order === 'PARALLEL'
       ? 'GT4Py rejects K offset writes in PARALLEL too (the levels have no order): use computation(FORWARD) or computation(BACKWARD)'
-      : `GT4Py accepts writes at a variable K offset in FORWARD and BACKWARD, but orch writes only at a constant offset yet: make each level write ${name} at itself and read its source at a variable K offset (${name} = q[0, 0, lev], with lev computed per level)`;
+      : temporary
+        ? `orch writes only field arguments at a K offset, not temporaries (GT4Py accepts both): pass ${name} as a field argument, or make each level write ${name} at itself and read its source at a variable K offset (${name} = q[0, 0, lev])`
+        : `write the field argument '${name}' itself at the offset`;
   }
   if (order === 'PARALLEL') return `GT4Py rejects K offset writes in PARALLEL too (the levels have no order): use computation(FORWARD) or computation(BACKWARD), or write ${name} at its own level and shift the reads`;
   const k = at[2];

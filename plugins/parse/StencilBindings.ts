@@ -1,3 +1,4 @@
+import { isIntDType } from '../../core/ir/dtypes.js';
 import { didYouMean, fail } from '../../core/diagnostics.js';
 import type { Expr, FieldDecl, IterationOrder, Offset, ScalarDecl, SourceLoc, Stmt } from '../../core/ir/types.js';
 import { dottedName, type PyExpr, type PyStmt } from '../../core/python/ast.js';
@@ -160,7 +161,7 @@ export abstract class StencilBindings extends ExprLowering {
           fail('E_OFFSET', `the ${'IJK'[d]} offset of '${f.name}' must be a constant`, { loc: x.loc, hint: 'only K offsets may be computed at run time (f[0, 0, lev]); I and J offsets are integer literals, constants or externals' });
         }
         if (!axes.includes(2)) fail('E_OFFSET', `field '${f.name}' has no K axis, so it takes no K offset`, { loc: x.loc, hint: `'${f.name}' is a ${f.axes} field` });
-        if (v.r.dtype !== 'int32' && v.r.dtype !== 'int64') {
+        if (!isIntDType(v.r.dtype)) {
           fail('E_OFFSET', `a variable K offset must be an integer, got ${v.r.dtype}`, { loc: x.loc, hint: 'compute the level index in an int temporary or an int field (e.g. lev = 0; ... f[0, 0, lev])' });
         }
         kOffset = cast(v.r, 'int64');
@@ -199,7 +200,12 @@ export abstract class StencilBindings extends ExprLowering {
         }
         return { kind: 'lit', value: t.c.value, dtype: 'int64' } as Expr;
       }
-      if (t.r.dtype !== 'int32' && t.r.dtype !== 'int64') fail('E_DATA_DIMS', `a data index must be an integer, got ${t.r.dtype}`, { loc: x.loc, hint: 'convert it with int(...) or compute it in an int temporary' });
+      if (!isIntDType(t.r.dtype)) {
+        fail('E_DATA_DIMS', `a data index must be an integer, got ${t.r.dtype}`, {
+          loc: x.loc,
+          hint: "GT4Py refuses this too when it builds the stencil ('Data indices must be integer expressions'): convert it with int32(...) or compute it in an int temporary",
+        });
+      }
       if (f.role === 'temp') {
         fail('E_DATA_DIMS', `temporary '${name}' is indexed with a data index computed at run time`, {
           loc: x.loc,
@@ -301,10 +307,16 @@ export abstract class StencilBindings extends ExprLowering {
     const data = ddim && ddim.value.t === 'list' ? this.dataIndex(id, f, ddim.value.elts, ddim.value.loc) : undefined;
     if (data) this.oneComputedIndex(id, data, true, e.loc);
     if (!data && f.dims?.length) this.dataIndex(id, f, [], e.loc);
-    const here: Expr = { kind: 'kindex', dtype: 'int64' };
-    // relative to the binding's own K offset (a helper's argument bound to q[0, 0, 1] still reads absolute levels of q)
-    const kOffset: Expr = { kind: 'binary', op: '-', left: cast(levelExpr, 'int64'), right: b.offset[2] ? { kind: 'binary', op: '+', left: here, right: { kind: 'lit', value: b.offset[2], dtype: 'int64' }, dtype: 'int64' } : here, dtype: 'int64' };
-    return this.read({ kind: 'field', name: b.name, offset: [b.offset[0], b.offset[1], b.offset[2]], kOffset, ...(data ? { data } : {}), loc: e.loc, dtype: f.dtype }, e);
+    if (b.offset[0] !== 0 || b.offset[1] !== 0) {
+      // a helper's argument bound to q[1, 0, 0]: GT4Py's absolute reads are centered in I and J
+      fail('E_OFFSET', `Absolute K index: '${id}' stands for '${b.name}' at an I/J offset, and absolute K reads are centered in I and J`, {
+        loc: e.loc,
+        hint: `pass '${b.name}' itself to the helper, or copy it at its offset into a temporary first`,
+      });
+    }
+    // the read at level - K from the current point, whatever K offset the binding carries
+    const kOffset: Expr = { kind: 'binary', op: '-', left: cast(levelExpr, 'int64'), right: { kind: 'kindex', dtype: 'int64' }, dtype: 'int64' };
+    return this.read({ kind: 'field', name: b.name, offset: [0, 0, 0], kOffset, ...(data ? { data } : {}), loc: e.loc, dtype: f.dtype }, e);
   }
 
   protected override attr(e: Extract<PyExpr, { t: 'attr' }>): Term {

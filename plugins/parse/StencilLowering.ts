@@ -1,4 +1,5 @@
-import { didYouMean, fail } from '../../core/diagnostics.js';
+import { fail } from '../../core/diagnostics.js';
+import { noSuchParameter, tooManyArguments } from '../../core/diagnostics/codes.js';
 import type { Computation, Expr, StencilDef, Stmt } from '../../core/ir/types.js';
 import { forEachStmt, stmtExprs } from '../../core/ir/visit.js';
 import { checkDataIndexed, dataIndices, splitDataDimTemporaries } from './dataDims.js';
@@ -189,13 +190,10 @@ export class StencilLowering extends StencilStatements {
       return i < e.args.length && params[i].kind === 'normal' ? e.args[i] : undefined;
     };
     if (e.args.length > params.filter((p) => p.kind === 'normal').length) {
-      fail('E_CALL_ARGS', `${fn.name}() takes ${params.length} arguments, got ${e.args.length}`, { loc: e.loc, hint: `see the definition of ${fn.name}` });
+      throw tooManyArguments(fn.name, params.length, e.args.length, e.loc, `see the definition of ${fn.name}`);
     }
     for (const kw of e.kwargs) {
-      if (!params.some((p) => p.name === kw.name)) {
-        const guess = didYouMean(kw.name ?? '', params.map((p) => p.name));
-        fail('E_CALL_ARGS', `${fn.name}() has no parameter '${kw.name}'`, { loc: kw.loc, hint: guess ? `did you mean '${guess}'?` : `parameters: ${params.map((p) => p.name).join(', ')}` });
-      }
+      if (!params.some((p) => p.name === kw.name)) throw noSuchParameter(fn.name, kw, params.map((p) => p.name));
     }
     params.forEach((p, i) => {
       const a = argFor(i, p.name);

@@ -9,7 +9,7 @@ import { placeholderModule } from './StencilBindings.js';
 import { StencilAssignments } from './StencilAssignments.js';
 import { cast } from './typeRules.js';
 import { describeValue, type Value } from '../../core/frontend/values.js';
-import { maskStatements, runtimeBound, type RuntimeBounds } from './runtimeInterval.js';
+import { maskStatements, runtimeBound, scalarBounds, type RuntimeBounds } from './runtimeInterval.js';
 
 /**
  * Statements of a stencil: computation and interval blocks, horizontal regions, `if`,
@@ -83,7 +83,7 @@ export abstract class StencilStatements extends StencilAssignments {
       fail('E_INTERVAL', 'interval takes (...) or (start, end)', { loc: iv.call.loc, hint: 'write interval(...) or interval(start, end)' });
     }
     if (intervalMinLevels(start, end) === null) {
-      fail('E_INTERVAL', `${intervalText(start, end)} is empty for every domain`, {
+      fail('E_INTERVAL', `Invalid interval range specification: ${intervalText(start, end)} is empty for every domain`, {
         loc: iv.call.loc,
         length: 'interval'.length,
         hint: 'the start must lie below the end: positive bounds count from the bottom level, negative ones from the top (interval(1, -1) skips both)',
@@ -98,7 +98,9 @@ export abstract class StencilStatements extends StencilAssignments {
     const declaredHere = new Set([...this.fields.keys()].filter((n) => !known.has(n)));
     checkParallelModel({ body: stmts, order, start, end, declaredHere }, this.fields, (x) => this.readLocs.get(x));
     if (!runtime.lo && !runtime.hi) return { start, end, body: stmts, loc: iv.call.loc };
-    const block = { start, end, body: maskStatements(stmts, runtime, iv.call.loc), loc: iv.call.loc };
+    const block: IntervalBlock = { start, end, body: maskStatements(stmts, runtime, iv.call.loc), loc: iv.call.loc };
+    // bounds from scalars are checked against the call's domain (expandStencil); a field's differ per column
+    if (scalarBounds(runtime)) block.runtime = structuredClone(runtime);
     this.runtimeIntervals.add(block);
     return block;
   }
@@ -107,21 +109,8 @@ export abstract class StencilStatements extends StencilAssignments {
   protected readonly runtimeIntervals = new WeakSet<IntervalBlock>();
 
   protected levelBound(v: Value, e: PyExpr, isStart: boolean): AxisBound {
-    const axisSubscript = this.axisSubscript(e);
-    if (axisSubscript) {
-      // GT4Py's VerticalIntervalParser takes K[n] only as a value (an external), not written in the bound
-      fail('E_INTERVAL', 'Invalid interval range specification: an axis index written in an interval bound', {
-        loc: axisSubscript.loc,
-        hint: 'GT4Py refuses K[...] written in interval(...): write integers (interval(2, -1)), or pass the bound as an external (K_START = K[2] ... interval(K_START, -1))',
-      });
-    }
+    // interval(None, ...) and K[n] written in a bound are refused before this (intervalBlock)
     if (v.k === 'opaque') fail('E_NOT_CONSTANT', `an interval bound: ${v.why}`, { loc: e.loc, hint: 'use literals, module constants, externals, scalars or IJ fields here' });
-    if (v.k === 'none' && isStart) {
-      fail('E_INTERVAL', 'Invalid interval range specification: the start of an interval cannot be None', {
-        loc: e.loc,
-        hint: 'GT4Py refuses interval(None, ...): write interval(0, ...) to start at the bottom level',
-      });
-    }
     if (v.k === 'none') return { level: 'end', offset: 0 };
     if (v.k === 'num' && v.isInt) {
       if (v.value < 0) return { level: 'end', offset: v.value };
@@ -341,7 +330,7 @@ export abstract class StencilStatements extends StencilAssignments {
 function checkIntervalSequence(before: readonly IntervalBlock[], iv: IntervalBlock, order: IterationOrder): void {
   const clash = before.find((o) => intervalsOverlap(o, iv));
   if (clash) {
-    fail('E_INTERVAL_OVERLAP', `${intervalText(iv.start, iv.end)} overlaps ${intervalText(clash.start, clash.end)} (line ${clash.loc.line}) in the same computation`, {
+    fail('E_INTERVAL_OVERLAP', `Overlapping intervals detected: ${intervalText(iv.start, iv.end)} overlaps ${intervalText(clash.start, clash.end)} (line ${clash.loc.line}) in the same computation`, {
       loc: iv.loc,
       length: 'interval'.length,
       hint: 'the intervals of one computation must not share levels: split the work into separate `with computation(...)` blocks, or adjust the bounds',
@@ -350,7 +339,7 @@ function checkIntervalSequence(before: readonly IntervalBlock[], iv: IntervalBlo
   const prev = before[before.length - 1];
   const backward = order === 'BACKWARD';
   if (prev && (backward ? boundRank(iv.start) > boundRank(prev.start) : boundRank(iv.start) < boundRank(prev.start))) {
-    fail('E_INTERVAL_ORDER', `${intervalText(iv.start, iv.end)} comes after ${intervalText(prev.start, prev.end)} but runs before it in a ${order} computation`, {
+    fail('E_INTERVAL_ORDER', `Intervals must be specified in order of execution: ${intervalText(iv.start, iv.end)} comes after ${intervalText(prev.start, prev.end)} but runs before it in a ${order} computation`, {
       loc: iv.loc,
       length: 'interval'.length,
       hint: `write the intervals in the order they run (${backward ? 'top level first' : 'bottom level first'}), as GT4Py requires`,

@@ -3,6 +3,8 @@ import type { DType, SourceLoc } from '../../core/ir/types.js';
 
 /** The integers a compile-time int holds exactly: int32's range, else what a double holds exactly. */
 const INT_RANGE: Partial<Record<DType, [number, number]>> = {
+  int8: [-(2 ** 7), 2 ** 7 - 1],
+  int16: [-(2 ** 15), 2 ** 15 - 1],
   int32: [-(2 ** 31), 2 ** 31 - 1],
   int64: [-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
 };

@@ -34,11 +34,18 @@ export function runtimeBound(e: Expr, fields: ReadonlyMap<string, FieldDecl>, lo
       });
     }
     if (x.offset[0] !== 0 || x.offset[1] !== 0) {
-      fail('E_INTERVAL', `the interval bound '${x.name}' is read at an offset`, { loc, hint: `GT4Py rejects this too: read the bound at the column itself, ${x.name} or ${x.name}[0, 0]` });
+      fail('E_INTERVAL', `Invalid interval range specification: the interval bound '${x.name}' is read at an offset`, { loc, hint: `GT4Py rejects this too: read the bound at the column itself, ${x.name} or ${x.name}[0, 0]` });
     }
   });
   if (e.dtype === 'bool') fail('E_INTERVAL', 'an interval bound must be a number, got a bool', { loc, hint: 'bound the interval with an int scalar or an int IJ field' });
   return cast(e, 'int64');
+}
+
+/** Whether the bounds read scalars only (no field): the same for every column of a call. */
+export function scalarBounds(bounds: RuntimeBounds): boolean {
+  let fields = false;
+  for (const b of [bounds.lo, bounds.hi]) if (b) visitExpr(b, (x) => (fields ||= x.kind === 'field'));
+  return !fields;
 }
 
 /**

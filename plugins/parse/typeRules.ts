@@ -1,3 +1,4 @@
+import { isFloatDType, isIntDType, wrapInt } from '../../core/ir/dtypes.js';
 import type { BinaryOp, BuiltinFn, DType, Expr } from '../../core/ir/types.js';
 
 /**
@@ -5,15 +6,11 @@ import type { BinaryOp, BuiltinFn, DType, Expr } from '../../core/ir/types.js';
  * (NEP 50): a literal takes the kind of the other operand when it fits.
  */
 
-export function isFloat(d: DType): boolean {
-  return d === 'float64' || d === 'float32';
-}
+export const isFloat = isFloatDType;
+export const isInt = isIntDType;
 
-export function isInt(d: DType): boolean {
-  return d === 'int32' || d === 'int64';
-}
-
-const RANK: Record<DType, number> = { bool: 0, int32: 1, int64: 2, float32: 3, float64: 4 };
+/** GT4Py's DataType order: its upcasting takes the later of two operand types. */
+const RANK: Record<DType, number> = { bool: 0, int8: 1, int16: 2, int32: 3, int64: 4, float32: 5, float64: 6 };
 
 function isWeakLiteral(e: Expr): boolean {
   return e.kind === 'lit' && typeof e.value === 'number';
@@ -32,7 +29,8 @@ export function commonType(a: Expr, b: Expr): DType {
 
 function weakWith(lit: DType, strong: DType): DType {
   if (isFloat(lit)) return isFloat(strong) ? strong : 'float64';
-  if (isInt(lit)) return strong === 'bool' ? 'int64' : strong;
+  // GT4Py's int literals are int64: int8 + 1 is computed in int64 there, not wrapped in int8
+  if (isInt(lit)) return strong === 'bool' || strong === 'int8' || strong === 'int16' ? 'int64' : strong;
   return strong;
 }
 
@@ -41,7 +39,8 @@ export function cast(e: Expr, dtype: DType): Expr {
   if (e.kind === 'lit') {
     const v = typeof e.value === 'boolean' ? Number(e.value) : e.value;
     if (dtype === 'bool') return { kind: 'lit', value: v !== 0, dtype };
-    if (isInt(dtype)) return { kind: 'lit', value: Math.trunc(v), dtype };
+    // an int literal cast to a narrower int wraps as numpy's astype does (int8(300) is 44)
+    if (isInt(dtype)) return { kind: 'lit', value: isFloat(e.dtype) ? Math.trunc(v) : wrapInt(Math.trunc(v), dtype), dtype };
     return { kind: 'lit', value: dtype === 'float32' ? Math.fround(v) : v, dtype };
   }
   return { kind: 'cast', arg: e, dtype };

@@ -47,7 +47,9 @@ export function assignPool(p: Program): Program {
   for (const l of launches(p.body)) {
     // tile-local transients live in per-tile buffers (tiling pass), not in the arena
     const ts = l.transients.filter((t) => !tileLocal.has(t)).map((t) => decl.get(t)!);
-    for (const [k, v] of place(ts, (a) => !definitelyWritten(a.name, l))) slots.set(k, v);
+    // a versioned array's shadow holds only points its tiles committed to it (tiling pass)
+    const shadows = new Set(l.tile?.versioned?.map((x) => x.shadow));
+    for (const [k, v] of place(ts, (a) => !shadows.has(a.name) && !definitelyWritten(a.name, l))) slots.set(k, v);
   }
   return { ...p, arrays: p.arrays.map((a) => (slots.has(a.name) ? { ...a, pool: slots.get(a.name) } : a)) };
 }

@@ -1,3 +1,4 @@
+import { INT_RANGE, isIntDType } from '../../core/ir/dtypes.js';
 import type { Expr, PStmt, Program, Stmt, Launch } from '../../core/ir/types.js';
 import { flatMapStmts, mapLaunchExprs, mapProgramExprs, mapStmtLists, mapExpr } from '../../core/ir/visit.js';
 
@@ -14,8 +15,9 @@ const litValue = (e: Extract<Expr, { kind: 'lit' }>): number => (typeof e.value 
 
 function lit(value: number, dtype: Expr['dtype']): Expr | null {
   if (dtype === 'bool') return { kind: 'lit', value: value !== 0, dtype };
-  if (dtype === 'int32' || dtype === 'int64') {
-    if (!Number.isSafeInteger(value) || (dtype === 'int32' && (value < -(2 ** 31) || value >= 2 ** 31))) return null;
+  if (dtype === 'int8' || dtype === 'int16' || dtype === 'int32' || dtype === 'int64') {
+    // a value the type does not hold is left to the run time, which wraps it as numpy does
+    if (!Number.isSafeInteger(value) || (dtype !== 'int64' && (value < INT_RANGE[dtype][0] || value > INT_RANGE[dtype][1]))) return null;
     return { kind: 'lit', value, dtype };
   }
   if (dtype === 'float32') return null;
@@ -42,7 +44,7 @@ function foldExpr(e: Expr): Expr {
         if (!isLit(x.left) || !isLit(x.right) || x.left.dtype === 'float32') return x;
         const a = litValue(x.left);
         const b = litValue(x.right);
-        const isInt = x.left.dtype === 'int32' || x.left.dtype === 'int64';
+        const isInt = isIntDType(x.left.dtype);
         let v: number | undefined;
         switch (x.op) {
           case '+':
@@ -102,7 +104,7 @@ function foldExpr(e: Expr): Expr {
         if (!isLit(x.arg) || x.arg.dtype === 'float32') return x;
         const v = litValue(x.arg);
         if (!Number.isFinite(v) && x.dtype !== 'float64') return x;
-        return lit(x.dtype === 'int32' || x.dtype === 'int64' ? Math.trunc(v) : v, x.dtype) ?? x;
+        return lit(isIntDType(x.dtype) ? Math.trunc(v) : v, x.dtype) ?? x;
       }
       case 'ternary':
         return isLit(x.cond) ? (litValue(x.cond) ? x.then : x.else) : x;

@@ -23,7 +23,8 @@ export function planes(p: Program): Program {
   const shrunk = new Map<string, ArrayDecl>();
   const decl = new Map(p.arrays.map((a) => [a.name, a]));
   const shrink = (l: Launch): Launch => {
-    const perTile = new Set(l.tile?.local.map((x) => x.name));
+    // a versioned array's shadow is addressed like the array (tiling pass)
+    const perTile = new Set([...(l.tile?.local.map((x) => x.name) ?? []), ...(l.tile?.versioned?.map((x) => x.shadow) ?? [])]);
     const origins: Record<string, Expr[]> = { ...l.origins };
     for (const t of l.transients) {
       const a = decl.get(t)!;

@@ -1,8 +1,9 @@
-import type { HLoop, Program, Launch } from '../../core/ir/types.js';
+import type { ArrayDecl, HLoop, Program, Launch } from '../../core/ir/types.js';
+import { versionable, versionInPlace } from './inPlaceVersions.js';
 import { launchArrays } from '../../core/ir/accessBounds.js';
 import { launches, mapStmtLists } from '../../core/ir/visit.js';
 import { reads, writes } from '../../core/ir/uses.js';
-import { definitelyWritten } from '../../core/ir/writtenBeforeRead.js';
+import { definitelyWritten, writtenOrUntouched } from '../../core/ir/writtenBeforeRead.js';
 
 /**
  * Tiling (simplify, second run): library expansion marks launches with the preset's tile
@@ -13,8 +14,9 @@ import { definitelyWritten } from '../../core/ir/writtenBeforeRead.js';
  * Nests whose output later nests read at horizontal offsets grow beyond the tile (they
  * over-compute the halo the readers need), which is only legal for values private to the
  * tile: each tile gets its own copy of the launch's transients. Arrays that outlive the
- * launch must be written by nests that do not grow and read only at zero horizontal
- * offset by such nests, so tiles never see each other's writes.
+ * launch and are written by nests that grow, or read sideways or by such nests after
+ * being updated in place, are versioned per tile (inPlaceVersions.ts), so tiles never
+ * see each other's writes.
  */
 
 /** Growth beyond which a dependence is treated as a cycle (a nest reading its own output sideways). */
@@ -32,11 +34,16 @@ interface Nest {
   reads: ReturnType<typeof reads>;
 }
 
-/** The growth of every nest, or null when tiling this launch would change results. */
-function growth(l: Launch, local: Set<string>): Grow[] | null {
-  const nests: Nest[] = l.loops.flatMap((v, vi) =>
-    v.body.map((h) => ({ h, v: vi, sequential: v.order !== 'PARALLEL', writes: writes(h.body), reads: reads(h.body) })),
-  );
+function nestsOf(l: Launch): Nest[] {
+  return l.loops.flatMap((v, vi) => v.body.map((h) => ({ h, v: vi, sequential: v.order !== 'PARALLEL', writes: writes(h.body), reads: reads(h.body) })));
+}
+
+/**
+ * The growth of every nest, or null when tiling this launch would change results: a nest
+ * reads its own output sideways, or a halo grows past MAX_GROW. Arrays in `local` are
+ * per tile, so nests writing them grow to cover what later nests read of them.
+ */
+function growth(nests: Nest[], local: Set<string>): Grow[] | null {
   for (const n of nests) {
     // a nest reading its own output sideways depends on the order of points
     for (const r of n.reads) if (n.writes.has(r.name) && (r.offset[0] !== 0 || r.offset[1] !== 0)) return null;
@@ -62,18 +69,27 @@ function growth(l: Launch, local: Set<string>): Grow[] | null {
     });
     if (grow.some((g) => g.some((x) => x > MAX_GROW))) return null;
   }
-  // arrays that outlive the launch: no tile may see another tile's writes
+  return grow;
+}
+
+/**
+ * Arrays that outlive the launch (not in `local`) through which one tile would see another
+ * tile's writes: written by a nest that grows, or written and read sideways or by a nest
+ * that grows. Tiling needs none, or each of them versioned per tile.
+ */
+function sharedHazards(nests: Nest[], grow: Grow[], local: Set<string>): Set<string> {
+  const out = new Set<string>();
   const grows = (i: number) => grow[i].some((x) => x > 0);
   for (const [i, n] of nests.entries()) {
-    for (const name of n.writes) if (!local.has(name) && grows(i)) return null;
+    for (const name of n.writes) if (!local.has(name) && grows(i)) out.add(name);
   }
   const sharedWritten = new Set(nests.flatMap((n) => [...n.writes].filter((w) => !local.has(w))));
   for (const [i, n] of nests.entries()) {
     for (const r of n.reads) {
-      if (sharedWritten.has(r.name) && (grows(i) || r.offset[0] !== 0 || r.offset[1] !== 0)) return null;
+      if (sharedWritten.has(r.name) && (grows(i) || r.offset[0] !== 0 || r.offset[1] !== 0)) out.add(r.name);
     }
   }
-  return grow;
+  return out;
 }
 
 /** Program temporaries and the launches that touch them. */
@@ -83,20 +99,40 @@ function temporaryUsers(p: Program): Map<string, Set<Launch>> {
   return users;
 }
 
-function tileLaunch(l: Launch, program: Program, temporaries: Map<string, Set<Launch>>): Launch {
-  if (!l.tile) return l;
+/** A launch as tiling leaves it, and the arrays it declared for versions of in-place arrays. */
+interface Tiled {
+  launch: Launch;
+  decls: ArrayDecl[];
+}
+
+function tileLaunch(l: Launch, program: Program, temporaries: Map<string, Set<Launch>>, taken: Set<string>): Tiled {
+  if (!l.tile) return { launch: l, decls: [] };
   const { tile: _, ...untiled } = l;
+  const none = { launch: untiled, decls: [] };
   const decl = new Map(program.arrays.map((a) => [a.name, a]));
   const variableK = new Set<string>();
   for (const v of l.loops) for (const h of v.body) for (const r of reads(h.body)) if (r.variableK) variableK.add(r.name);
   // A program temporary only this launch touches, written before it is read, is a transient
-  // in all but name: no other launch (nor a later run of this one) sees its values.
-  const privateTemporaries = [...temporaries].filter(([name, users]) => users.size === 1 && users.has(l) && definitelyWritten(name, l)).map(([name]) => name);
+  // in all but name: no other launch (nor a later run of this one) sees its values. Points
+  // it never writes hold the zero every call starts with, as in a zero-filled tile array.
+  const privateTemporaries = [...temporaries].filter(([name, users]) => users.size === 1 && users.has(l) && writtenOrUntouched(name, l)).map(([name]) => name);
   const local = new Set([...l.transients, ...privateTemporaries].filter((t) => decl.get(t)?.axes === 'IJK' && !variableK.has(t)));
   // nothing to keep in cache: tiles would only add loop overhead
-  if (local.size === 0) return untiled;
-  const grow = growth(l, local);
-  if (!grow) return untiled;
+  if (local.size === 0) return none;
+  const nests = nestsOf(l);
+  // arrays updated in place that tiles would share get a version per tile, until none is shared
+  const versioned = new Set<string>();
+  let grow: Grow[] | null;
+  for (;;) {
+    grow = growth(nests, new Set([...local, ...versioned]));
+    if (!grow) return none;
+    const hazards = sharedHazards(nests, grow, new Set([...local, ...versioned]));
+    if (hazards.size === 0) break;
+    for (const name of hazards) {
+      if (!versionable(decl.get(name), variableK)) return none;
+      versioned.add(name);
+    }
+  }
   let n = 0;
   const loops = l.loops.map((v) => ({
     ...v,
@@ -105,12 +141,12 @@ function tileLaunch(l: Launch, program: Program, temporaries: Map<string, Set<La
       return g.some((x) => x > 0) ? { ...h, grow: g } : h;
     }),
   }));
-  const tiled: Launch = { ...l, loops };
+  const grown: Launch = { ...l, loops };
   const k = l.tile.k && cutsAlongK(l) ? { k: l.tile.k } : {};
-  return {
-    ...tiled,
-    tile: { size: l.tile.size, ...k, local: [...local].map((name) => ({ name, zeroFill: !definitelyWritten(name, tiled) })) },
-  };
+  const zeroFilled = (name: string) => ({ name, zeroFill: !definitelyWritten(name, grown) });
+  const tiled: Launch = { ...grown, tile: { size: l.tile.size, ...k, local: [...local].map(zeroFilled) } };
+  if (versioned.size === 0) return { launch: tiled, decls: [] };
+  return versionInPlace(tiled, [...versioned].map((name) => decl.get(name)!), taken, cutsAlongK(l));
 }
 
 /**
@@ -126,5 +162,15 @@ function cutsAlongK(l: Launch): boolean {
 
 export function tiling(p: Program): Program {
   const temporaries = temporaryUsers(p);
-  return { ...p, body: mapStmtLists(p.body, (list) => list.map((s) => (s.kind === 'launch' ? tileLaunch(s, p, temporaries) : s))) };
+  const taken = new Set(p.arrays.map((a) => a.name));
+  const decls: ArrayDecl[] = [];
+  const body = mapStmtLists(p.body, (list) =>
+    list.map((s) => {
+      if (s.kind !== 'launch') return s;
+      const t = tileLaunch(s, p, temporaries, taken);
+      decls.push(...t.decls);
+      return t.launch;
+    }),
+  );
+  return { ...p, arrays: [...p.arrays, ...decls], body };
 }

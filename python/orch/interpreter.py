@@ -22,7 +22,7 @@ _NOT_USER_CODES = {"E_INTERNAL", "E_PLUGIN"}
 MAGIC = b"ORCH"
 
 #: numpy dtype name -> orch's (others are sent under their numpy name; orch refuses them)
-_DTYPES = {"float64": "float64", "float32": "float32", "int32": "int32", "int64": "int64", "bool": "bool"}
+_DTYPES = {"float64": "float64", "float32": "float32", "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64", "bool": "bool"}
 
 
 def _frame(header, arrays):

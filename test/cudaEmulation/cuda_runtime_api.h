@@ -67,6 +67,14 @@ inline cudaError_t cudaGetDevice(int* device) {
   *device = 0;
   return cudaSuccess;
 }
+enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount = 16 };
+/* One multiprocessor: launches then cap their K blocks early, so kernels' grid-stride loops
+   over K run more than once per thread even on the tests' small fields. */
+inline cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int) {
+  if (attr != cudaDevAttrMultiProcessorCount) return cudaErrorInvalidValue;
+  *value = 1;
+  return cudaSuccess;
+}
 inline cudaError_t cudaStreamCreate(cudaStream_t* s) {
   *s = reinterpret_cast<cudaStream_t>(std::malloc(1));
   return cudaSuccess;

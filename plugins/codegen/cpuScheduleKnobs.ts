@@ -1,0 +1,27 @@
+import type { KnobContext, ScheduleKnob } from '../../core/config/ScheduleKnob.js';
+
+/**
+ * Every schedule option of the CPU code generation that `orch tune` searches: the one list
+ * of them. A new schedule (a per-launch choice for FORWARD/BACKWARD sweeps, in-place
+ * tiling ...) joins the search with a line here: its codegen option and the values worth
+ * trying. Loop orders keep K innermost: fields are C-ordered (I, J, K), so the others
+ * stride every access and are never worth a build.
+ */
+
+/** Tile shapes around the default 4x32 (long along J, the contiguous rows), and a few cut along K. */
+const TILES: readonly ([number, number] | [number, number, number])[] = [
+  [2, 32], [4, 16], [4, 32], [4, 64], [8, 16], [8, 32], [8, 64], [16, 16], [16, 32], [2, 64],
+  [4, 32, 16], [8, 32, 16], [8, 16, 32],
+];
+
+/** Tiles no larger than the domain needs: a tile twice the domain runs like one that just covers it. */
+function tilesFor(ctx: KnobContext): unknown[] {
+  const [nx, ny, nz] = ctx.domain;
+  const fits = TILES.filter((t) => t[0] < 2 * nx && t[1] < 2 * ny && (t[2] === undefined || t[2] < nz));
+  return [...fits, false];
+}
+
+export const cpuScheduleKnobs: readonly ScheduleKnob[] = [
+  { option: 'tile', describe: 'points per tile along I, J (and K), or false for untiled launches', values: tilesFor },
+  { option: 'loopOrder', describe: 'loop order, outermost first (K innermost: the contiguous axis)', values: () => ['IJK', 'JIK'] },
+];

@@ -1,0 +1,124 @@
+import type { Launch, Tiling } from '../../core/ir/types.js';
+import { versionReach, versionWriters } from '../../core/ir/tileVersions.js';
+import type { Codegen } from './Codegen.js';
+import { STORAGE } from './cText.js';
+
+/**
+ * The CPU's code for arrays a tiled launch versions per tile (Tiling.versioned, see
+ * plugins/simplify/inPlaceVersions.ts). Inside a tile the array's pointer and strides are
+ * redeclared to address its version in the tile's scratch arena, so the nests' code is the
+ * one they have for any tile-local array; the array's own pointer and strides are kept
+ * under other names first, to fill the version and to commit it. The interpreter runs the
+ * same protocol (core/interpreter/versionedTiles.ts).
+ */
+export class TileVersionCode {
+  private readonly versioned: NonNullable<Tiling['versioned']>;
+
+  constructor(
+    private readonly cg: Codegen,
+    private readonly s: Launch,
+    private readonly tile: Tiling,
+  ) {
+    this.versioned = tile.versioned ?? [];
+  }
+
+  private global(name: string): { ptr: string; stride: (pos: number) => string } {
+    const x = this.cg.ids.local(`global_${name}`);
+    return { ptr: `${x}_p`, stride: (pos) => `${x}_s${pos}` };
+  }
+
+  /** At the top of a tile's body: the arrays' own pointers and strides, before their versions hide them. */
+  keepGlobals(): void {
+    for (const { name } of this.versioned) {
+      const g = this.global(name);
+      const type = STORAGE[this.cg.array(name).dtype];
+      this.cg.w.line(`${type}* __restrict__ const ${g.ptr} = ${this.cg.ids.ptr(name)};`);
+      this.cg.w.line(`const int64_t ${[0, 1, 2].map((pos) => `${g.stride(pos)} = ${this.cg.ids.stride(name, pos)}`).join(', ')};`);
+    }
+  }
+
+  /** After the versions' pointers are declared: each is filled from its array over its box. */
+  fill(box: (name: string) => string, order: string): void {
+    const w = this.cg.w;
+    for (const { name } of this.versioned) {
+      const g = this.global(name);
+      const x = box(name);
+      const p = this.cg.ids.ptr(name);
+      const index = (s: (pos: number) => string) => `i * ${s(0)} + j * ${s(1)} + k * ${s(2)}`;
+      w.open(`if (${x}_ni > 0 && ${x}_nj > 0 && ${x}_nk > 0) {`);
+      for (const axis of order) {
+        const v = axis.toLowerCase();
+        w.open(`for (int64_t ${v} = ${x}_${v}0; ${v} <= ${x}_${v}1; ++${v}) {`);
+      }
+      w.line(`${p}[${index((pos) => this.cg.ids.stride(name, pos))}] = ${g.ptr}[${index(g.stride)}];`);
+      for (let d = 0; d < 3; d++) w.close();
+      w.close();
+    }
+  }
+
+  /**
+   * The loops over the points a tile's writer nest owns (its range clipped to the tile,
+   * ungrown), K innermost; `body(band)` is emitted per column, `band` true where a
+   * neighbouring tile reads the column.
+   */
+  private ownedColumns(name: string, body: (band: string) => void): void {
+    const w = this.cg.w;
+    const [ti, tj] = this.tile.size;
+    const r = versionReach(this.s, name);
+    for (const { vi, n } of versionWriters(this.s, name)) {
+      const c = `${vi}_${n}`;
+      w.open('{');
+      w.line(
+        `const int64_t ci0 = ti == 0 ? Ilo_${c} : std::max<int64_t>(Ilo_${c}, ti * ${ti}), ci1 = ti == nti - 1 ? Ihi_${c} : std::min<int64_t>(Ihi_${c}, (ti + 1) * ${ti}), ` +
+          `cj0 = tj == 0 ? Jlo_${c} : std::max<int64_t>(Jlo_${c}, tj * ${tj}), cj1 = tj == ntj - 1 ? Jhi_${c} : std::min<int64_t>(Jhi_${c}, (tj + 1) * ${tj});`,
+      );
+      const tk = this.tile.k;
+      if (tk) w.line(`const int64_t ck0 = tk == 0 ? klo_${vi} : std::max<int64_t>(klo_${vi}, tk * ${tk}), ck1 = tk == ntk - 1 ? khi_${vi} : std::min<int64_t>(khi_${vi}, (tk + 1) * ${tk});`);
+      else w.line(`const int64_t ck0 = klo_${vi}, ck1 = khi_${vi};`);
+      w.open('for (int64_t i = ci0; i < ci1; ++i) {');
+      // within reach of a cut of this tile: a neighbour reads it (core/ir/tileVersions.ts)
+      w.line(`const bool band_i = (ti > 0 && i < ti * ${ti} + ${r[1]}) || (ti < nti - 1 && i >= (ti + 1) * ${ti} - ${r[0]});`);
+      w.open('for (int64_t j = cj0; j < cj1; ++j) {');
+      w.line(`const bool band = band_i || (tj > 0 && j < tj * ${tj} + ${r[3]}) || (tj < ntj - 1 && j >= (tj + 1) * ${tj} - ${r[2]});`);
+      body('band');
+      w.close();
+      w.close();
+      w.close();
+    }
+  }
+
+  /** At the end of a tile: the owned points go to the array, or to its shadow where a neighbour still reads them. */
+  commit(): void {
+    const w = this.cg.w;
+    for (const { name, shadow } of this.versioned) {
+      const g = this.global(name);
+      const p = this.cg.ids.ptr(name);
+      const sp = this.cg.ids.ptr(shadow);
+      const at = (s: (pos: number) => string) => `i * ${s(0)} + j * ${s(1)} + k * ${s(2)}`;
+      this.ownedColumns(name, (band) => {
+        w.open(`if (${band}) {`);
+        w.directive('#pragma GCC ivdep');
+        w.line(`for (int64_t k = ck0; k < ck1; ++k) ${sp}[${at((pos) => this.cg.ids.stride(shadow, pos))}] = ${p}[${at((pos) => this.cg.ids.stride(name, pos))}];`);
+        w.reopen('} else {');
+        w.directive('#pragma GCC ivdep');
+        w.line(`for (int64_t k = ck0; k < ck1; ++k) ${g.ptr}[${at(g.stride)}] = ${p}[${at((pos) => this.cg.ids.stride(name, pos))}];`);
+        w.close();
+      });
+    }
+  }
+
+  /** After every tile (in a second pass over the tiles): the shadowed points reach their arrays. */
+  publish(): void {
+    const w = this.cg.w;
+    for (const { name, shadow } of this.versioned) {
+      const p = this.cg.ids.ptr(name);
+      const sp = this.cg.ids.ptr(shadow);
+      const at = (a: string) => `i * ${this.cg.ids.stride(a, 0)} + j * ${this.cg.ids.stride(a, 1)} + k * ${this.cg.ids.stride(a, 2)}`;
+      this.ownedColumns(name, (band) => {
+        w.line(`if (!${band}) continue;`);
+        w.directive('#pragma GCC ivdep');
+        w.line(`for (int64_t k = ck0; k < ck1; ++k) ${p}[${at(name)}] = ${sp}[${at(shadow)}];`);
+      });
+    }
+  }
+}

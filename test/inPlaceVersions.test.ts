@@ -1,0 +1,95 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Compiler } from '../core/Compiler.js';
+import { resolveConfig } from '../cli/toolset.js';
+import { formatDiagnostic } from '../core/diagnostics.js';
+import { Interpreter } from '../core/interpreter/Interpreter.js';
+import type { Program, Tiling } from '../core/ir/types.js';
+import { launches } from '../core/ir/visit.js';
+import { buildEntryArgs } from '../core/runtime/callArgs.js';
+import { cloneArray, type NDArray } from '../core/runtime/ndarray.js';
+import { syntheticInputs } from '../core/runtime/syntheticInputs.js';
+
+/**
+ * Issue 18 item 2: launches that update a field in place and read it sideways later in the
+ * same launch (del-n damping, the dycore) are tiled with a version of the field per tile.
+ * On domains cut into many tiles, the tiled program gives bitwise the untiled results, in
+ * the interpreter and compiled.
+ */
+const here = path.dirname(fileURLToPath(import.meta.url));
+const fixtures = path.resolve(here, '../../fixtures/bench');
+const orchBin = path.resolve(here, '../../dist/bin/orch.js');
+const cacheRoot = mkdtempSync(path.join(os.tmpdir(), 'orch-inplace-'));
+const base = { ...(await resolveConfig({ configFile: null, cwd: cacheRoot })), cacheRoot };
+
+const CASES: { entry: string; scalars: Record<string, number>; versioned: string[] }[] = [
+  { entry: 'deln_damping', scalars: { damp: 0.05 }, versioned: ['q'] },
+  { entry: 'dycore', scalars: { dt: 0.1 }, versioned: ['u', 'delp', 'v'] },
+];
+// several tiles along I and J, whatever size the tiling pass widens them to
+const SHAPE = [45, 70, 4];
+
+async function build(entry: string, tiling: boolean, tile?: [number, number, number]) {
+  const config = { ...base, passes: { ...base.passes, tiling }, codegen: { ...base.codegen, ...(tile ? { tile } : {}) } };
+  const compiler = new Compiler(config, { verifyIR: true, printIrAfter: [], timePasses: false, print: () => undefined });
+  const r = await compiler.build({ modules: [path.join(fixtures, `${entry}.py`)], entry, externals: {}, defines: {}, mode: 'python' });
+  if (r.errors.length) throw new Error(formatDiagnostic(r.errors[0]));
+  return r.entries[0];
+}
+
+function tilings(p: Program): Tiling[] {
+  return launches(p.body).flatMap((l) => (l.tile ? [l.tile] : []));
+}
+
+const t = suite('in-place versions');
+
+for (const c of CASES) {
+  t(`${c.entry}: the launch updating ${c.versioned.join(', ')} in place is tiled with versions`, async () => {
+    const e = await build(c.entry, true);
+    const tiled = tilings(e.program!);
+    assert.ok(tiled.length > 0, 'a launch is tiled');
+    assert.equal(tiled.flatMap((x) => (x.versioned ?? []).map((v) => v.name)).sort(), [...c.versioned].sort());
+  });
+
+  for (const tile of [undefined, [3, 2, 4] as [number, number, number]]) {
+    t(`${c.entry}: tiled${tile ? ` (${tile.join('x')} preset tiles)` : ''} gives the untiled results bitwise on ${SHAPE.join('x')}`, async () => {
+      let reference: Record<string, NDArray> | undefined;
+      let inputs: Record<string, NDArray> | undefined;
+      for (const tiling of [false, true]) {
+        const e = await build(c.entry, tiling, tile);
+        if (tiling) {
+          const [ti, tj] = tilings(e.program!).find((x) => x.versioned)!.size;
+          assert.ok(Math.ceil((SHAPE[0] - 6) / ti) > 1 && Math.ceil((SHAPE[1] - 6) / tj) > 1, `tiles ${ti}x${tj} cut the domain both ways`);
+        }
+        inputs ??= syntheticInputs(e.iface!, SHAPE, {});
+        const fields = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, cloneArray(v)]));
+        new Interpreter(e.program!).run(buildEntryArgs(e.iface!, { fields, scalars: c.scalars }));
+        if (!reference) {
+          reference = fields;
+          continue;
+        }
+        for (const [k, v] of Object.entries(reference)) {
+          for (let n = 0; n < v.data.length; n++) {
+            const a = Number(v.data[n]);
+            const b = Number(fields[k].data[n]);
+            if (!(a === b || (Number.isNaN(a) && Number.isNaN(b)))) assert.unreachable(`${k}[${n}] is ${b} tiled, ${a} untiled`);
+          }
+        }
+      }
+    });
+  }
+
+  t(`${c.entry}: the compiled library matches the interpreter on ${SHAPE.join('x')}`, async () => {
+    const args = ['run', `${path.join(fixtures, `${c.entry}.py`)}:${c.entry}`, '--shape', SHAPE.join(','), '--scalars', JSON.stringify(c.scalars), '--mode', 'build-and-run', '--check', '--json'];
+    const r = await execa(process.execPath, [orchBin, ...args], { cwd: cacheRoot, env: { GT_CACHE_ROOT: cacheRoot, OMP_NUM_THREADS: '2' }, reject: false });
+    assert.is(r.exitCode, 0, String(r.stderr));
+    assert.ok(JSON.parse(String(r.stdout)).check.passed, String(r.stdout));
+  });
+}
+
+t.run();
