@@ -425,5 +425,5 @@ function unsupportedFieldForm(items: Value[]): string {
 
 /** GT4Py's DataType has no unsigned integers (its frontend maps them to INVALID), nor has orch. */
 export function unsignedWhy(name: string): string {
-  return `${name} is not a GT4Py field dtype (GT4Py's integers are int8, int16, int32 and int64; it refuses unsigned ones too): store the data as a signed type wide enough for it`;
+  return `${name} is not a GT4Py field dtype (GT4Py raises "Invalid data type descriptor": its integers are int8, int16, int32 and int64): store the data as a signed type wide enough for it`;
 }

@@ -2,8 +2,10 @@ import { isFloatDType, isIntDType, wrapInt } from '../../core/ir/dtypes.js';
 import type { BinaryOp, BuiltinFn, DType, Expr } from '../../core/ir/types.js';
 
 /**
- * numpy's promotion rules as GT4Py applies them, with Python literals "weak"
- * (NEP 50): a literal takes the kind of the other operand when it fits.
+ * Promotion of two typed operands as GT4Py's upcasting does (the later type in its DataType
+ * order: bool, int8, int16, int32, int64, float32, float64), with Python literals "weak"
+ * (NEP 50): a literal takes the kind of the other operand when it fits, except that an int
+ * literal with int8/int16 is int64, GT4Py's literal type.
  */
 
 export const isFloat = isFloatDType;
@@ -22,8 +24,8 @@ export function commonType(a: Expr, b: Expr): DType {
   const wb = isWeakLiteral(b);
   if (wa && !wb) return weakWith(a.dtype, b.dtype);
   if (wb && !wa) return weakWith(b.dtype, a.dtype);
-  if (a.dtype === 'float32' && b.dtype === 'int64') return 'float64';
-  if (b.dtype === 'float32' && a.dtype === 'int64') return 'float64';
+  // GT4Py's upcasting (gtc/passes/gtir_upcaster.py) takes the later type in DataType order for
+  // two typed operands: int64 * float32 is float32 there (numpy would widen to float64)
   return RANK[a.dtype] >= RANK[b.dtype] ? a.dtype : b.dtype;
 }
 
