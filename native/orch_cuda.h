@@ -292,6 +292,26 @@ inline unsigned layers(int64_t nz, dim3 block, unsigned gxy, int sms) {
   return z < (int64_t)all ? static_cast<unsigned>(z < 1 ? 1 : z) : all;
 }
 
+/*
+ * A loop nest whose statements all sit in horizontal regions does nothing outside them:
+ * narrows its range `r` {ilo, ihi, jlo, jhi} to the hull of the pieces where the `n`
+ * region boxes {ilo, ihi, jlo, jhi} meet it, or to an empty range (no launch) when none
+ * does. Region stencils otherwise launch a thread per point of the whole domain.
+ */
+inline void narrow_to_regions(int64_t* r, const int64_t (*boxes)[4], int n) {
+  int64_t hull[4] = {INT64_MAX, INT64_MIN, INT64_MAX, INT64_MIN};
+  for (int b = 0; b < n; ++b) {
+    const int64_t ilo = r[0] > boxes[b][0] ? r[0] : boxes[b][0], ihi = r[1] < boxes[b][1] ? r[1] : boxes[b][1];
+    const int64_t jlo = r[2] > boxes[b][2] ? r[2] : boxes[b][2], jhi = r[3] < boxes[b][3] ? r[3] : boxes[b][3];
+    if (ihi <= ilo || jhi <= jlo) continue;
+    if (ilo < hull[0]) hull[0] = ilo;
+    if (ihi > hull[1]) hull[1] = ihi;
+    if (jlo < hull[2]) hull[2] = jlo;
+    if (jhi > hull[3]) hull[3] = jhi;
+  }
+  for (int d = 0; d < 4; ++d) r[d] = hull[d];
+}
+
 /* Threads of the last block along an extent of `n` that have no point (blocks `w` wide). */
 inline int64_t idle_threads(int64_t n, unsigned w) { return (n + w - 1) / w * w - n; }
 

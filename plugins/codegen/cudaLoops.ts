@@ -2,7 +2,7 @@ import { fail } from '../../core/diagnostics.js';
 import type { Launch } from '../../core/ir/types.js';
 import { needsLevelBarrier } from '../../core/ir/columns.js';
 import { launchHasCheck, type CheckStmt } from '../../core/ir/debugChecks.js';
-import { axisIndices, type ArrayDecl, type Expr, type HaloStmt, type Tiling, type VLoop } from '../../core/ir/types.js';
+import { axisIndices, type ArrayDecl, type AxisBound, type Expr, type HaloStmt, type HLoop, type HorizontalRegion, type Tiling, type VLoop } from '../../core/ir/types.js';
 import type { Codegen, PointContext } from './Codegen.js';
 import { commentText, cString, locText } from './cText.js';
 import { CudaKernels } from './cudaKernels.js';
@@ -146,7 +146,21 @@ export class CudaLoops implements LoopStrategy {
     w.open('{');
     group.forEach(({ v, h }, m) => {
       w.line(`const int64_t klo${m} = ${int64(v.k.lo)}, khi${m} = ${int64(v.k.hi)};`);
-      w.line(`const int64_t ilo${m} = ${int64(h.i.lo)}, ihi${m} = ${int64(h.i.hi)}, jlo${m} = ${int64(h.j.lo)}, jhi${m} = ${int64(h.j.hi)};`);
+      const range = `${int64(h.i.lo)}, ${int64(h.i.hi)}, ${int64(h.j.lo)}, ${int64(h.j.hi)}`;
+      const regions = regionOnly(h);
+      if (!regions) {
+        w.line(`const int64_t ilo${m} = ${int64(h.i.lo)}, ihi${m} = ${int64(h.i.hi)}, jlo${m} = ${int64(h.j.lo)}, jhi${m} = ${int64(h.j.hi)};`);
+        return;
+      }
+      // every statement is in a region: threads only where some region meets the range
+      if (!regions.length) {
+        w.line(`const int64_t ilo${m} = 0, ihi${m} = 0, jlo${m} = 0, jhi${m} = 0;  // no region: nothing runs`);
+        return;
+      }
+      w.line(`int64_t range${m}[4] = {${range}};`);
+      w.line(`const int64_t boxes${m}[][4] = {${regions.map(regionBox).join(', ')}};`);
+      w.line(`orch::cuda::narrow_to_regions(range${m}, boxes${m}, ${regions.length});`);
+      w.line(`const int64_t ilo${m} = range${m}[0], ihi${m} = range${m}[1], jlo${m} = range${m}[2], jhi${m} = range${m}[3];`);
     });
     const nonEmpty = group.map((_, m) => `(ihi${m} > ilo${m} && jhi${m} > jlo${m} && khi${m} > klo${m})`);
     const call = this.kernels.sweep('points', group.map((l) => l.v), group.map((l) => l.v.body.indexOf(l.h)), ctx, this.launchComment);
@@ -236,4 +250,20 @@ export class CudaLoops implements LoopStrategy {
     const sync = this.opts.syncLaunches ? 'true' : 'false';
     this.cg.w.line(`if (orch::cuda::launched(st, ${this.launchWhere}, ${call}, ${sync})) return 1;`);
   }
+}
+
+/** The regions of a loop nest whose statements all sit in horizontal regions, else null. */
+function regionOnly(h: HLoop): HorizontalRegion[] | null {
+  if (!h.body.length || !h.body.every((s) => s.kind === 'region')) return null;
+  return h.body.flatMap((s) => (s.kind === 'region' ? s.regions : []));
+}
+
+/** A region as {ilo, ihi, jlo, jhi} in the launch domain's indices (dom0, dom1 on the host); open ends unbounded. */
+function regionBox(r: HorizontalRegion): string {
+  const bound = (b: AxisBound | null, dom: string, open: string): string => {
+    if (!b) return open;
+    const o = Math.trunc(b.offset);
+    return b.level === 'start' ? `${o}LL` : `${dom} + (${o}LL)`;
+  };
+  return `{${bound(r.i.start, 'dom0', 'INT64_MIN')}, ${bound(r.i.end, 'dom0', 'INT64_MAX')}, ${bound(r.j.start, 'dom1', 'INT64_MIN')}, ${bound(r.j.end, 'dom1', 'INT64_MAX')}}`;
 }

@@ -244,7 +244,7 @@ test('emulated: a transient written before every read skips the zero fill, one r
   lib.close();
 });
 
-test('launch shapes: blocks leave few threads idle along I, and K gets only the blocks that fill the device', async () => {
+test('launch shapes: blocks leave few threads idle along I, K gets only the blocks that fill the device, region-only nests only where their regions are', async () => {
   const src = join(work, 'shapes.cpp');
   writeFileSync(
     src,
@@ -256,6 +256,12 @@ test('launch shapes: blocks leave few threads idle along I, and K gets only the 
       '  for (auto& f : fits) { dim3 b = orch::cuda::fit_block(dim3(128, 2, 1), f[0], f[1], f[2]); std::printf("%ux%ux%u ", b.x, b.y, b.z); }',
       '  std::printf("| %u %u %u %u\\n", orch::cuda::layers(80, dim3(64, 4, 1), 144, 132), orch::cuda::layers(80, dim3(64, 4, 1), 144, 0),',
       '              orch::cuda::layers(6, dim3(64, 4, 1), 144, 132), orch::cuda::layers(80, dim3(128, 2, 1), 100000, 132));',
+      '  const int64_t corners[][4] = {{-1, 0, -1, 0}, {10, 11, 10, 11}}, west[][4] = {{0, 1, INT64_MIN, INT64_MAX}}, sides[][4] = {{0, 1, 2, 4}, {9, 10, 3, 5}};',
+      '  for (auto [boxes, n] : {std::pair{corners, 2}, std::pair{west, 1}, std::pair{sides, 2}}) {',
+      '    int64_t r[4] = {0, 10, 0, 10};',
+      '    orch::cuda::narrow_to_regions(r, boxes, n);',
+      '    if (r[1] > r[0]) std::printf("[%lld %lld %lld %lld] ", (long long)r[0], (long long)r[1], (long long)r[2], (long long)r[3]); else std::printf("none ");',
+      '  }',
       '}',
     ].join('\n'),
   );
@@ -264,7 +270,8 @@ test('launch shapes: blocks leave few threads idle along I, and K gets only the 
   const { stdout } = await execa(exe);
   // 190: 64 x 4 (192 threads per row, not 256); 512: unchanged; 24: one warp wide; 100: y has no room
   // layers: 132 SMs x 8 blocks x 2 waves over 144 blocks per layer = 15 of 80; unknown device: all; few levels: all; a huge layer: 1
-  assert.is(stdout.trim(), '64x4x1 64x4x1 128x2x1 32x8x1 128x2x1 | 15 80 6 1');
+  // region-only nests over [0, 10) x [0, 10): corners outside it launch nothing, a west edge one column, two sides their hull
+  assert.is(stdout.trim(), '64x4x1 64x4x1 128x2x1 32x8x1 128x2x1 | 15 80 6 1\nnone [0 1 0 10] [0 10 2 5]');
 });
 
 test('emulated: bounds are checked on the host, naming program and stencil', async () => {
