@@ -262,6 +262,11 @@ export function badExternal(key: string, problem: string, opts: { hint?: string 
   return new OrchError(diagnostic('E_USAGE_EXTERNALS', `external '${key}': ${problem}`, opts));
 }
 
+/** E_UNSUPPORTED: a construct orch does not compile where it stands (`where`: gtscript, a program, ...). */
+export function notSupported(what: string, where: string, at: { loc: SourceLoc; length?: number }, hint: string): OrchError {
+  return new OrchError(diagnostic('E_UNSUPPORTED', `${what} is not supported in ${where}`, { ...at, hint }));
+}
+
 // A native library's arguments (core/runtime/NativeLibrary.ts): `argument '<name>' <problem>`.
 
 /** E_ARG_DTYPE: an argument of the wrong kind or dtype, or a scalar out of its dtype's range. */

@@ -1,4 +1,5 @@
 import { didYouMean, fail } from '../../core/diagnostics.js';
+import { notSupported } from '../../core/diagnostics/codes.js';
 import type { BinaryOp, BuiltinFn, DType, Expr, SourceLoc } from '../../core/ir/types.js';
 import { dottedName, type PyExpr } from '../../core/python/ast.js';
 import { attribute, numericBinary, truthy } from '../../core/frontend/constEval.js';
@@ -156,10 +157,12 @@ export abstract class ExprLowering {
       case 'compare': {
         const op = PY_BIN[e.op];
         if (!op) {
-          fail('E_UNSUPPORTED', `operator '${e.op}' is not supported in ${this.context}`, {
-            loc: e.loc,
-            hint: e.op === 'in' || e.op === 'not in' || e.op === 'is' || e.op === 'is not' ? 'compare values with == or !=' : "use arithmetic (+ - * / // % **) and comparisons; for logic use 'and', 'or', 'not'",
-          });
+          throw notSupported(
+            `operator '${e.op}'`,
+            this.context,
+            { loc: e.loc },
+            e.op === 'in' || e.op === 'not in' || e.op === 'is' || e.op === 'is not' ? 'compare values with == or !=' : "use arithmetic (+ - * / // % **) and comparisons; for logic use 'and', 'or', 'not'",
+          );
         }
         const l = this.term(e.left);
         const r = this.term(e.right);
@@ -198,13 +201,13 @@ export abstract class ExprLowering {
       case 'tuple':
         return { c: { k: 'tuple', items: e.elts.map((x) => this.constant(x, 'a tuple element')) } };
       case 'unsupported':
-        fail('E_UNSUPPORTED', `${e.what} is not supported in ${this.context}`, { loc: e.loc, length: e.length, hint: unsupportedHint(e.what) });
+        throw notSupported(e.what, this.context, { loc: e.loc, length: e.length }, unsupportedHint(e.what));
       // eslint-disable-next-line no-fallthrough
       case 'list':
-        fail('E_UNSUPPORTED', 'list is not supported in gtscript', { loc: e.loc, length: e.length, hint: unsupportedHint('list') });
+        throw notSupported('list', 'gtscript', { loc: e.loc, length: e.length }, unsupportedHint('list'));
       // eslint-disable-next-line no-fallthrough
       case 'dict':
-        fail('E_UNSUPPORTED', `dict is not supported in ${this.context}`, { loc: e.loc, hint: unsupportedHint('dict') });
+        throw notSupported('dict', this.context, { loc: e.loc }, unsupportedHint('dict'));
       // eslint-disable-next-line no-fallthrough
       case 'slice':
         fail('E_UNSUPPORTED', 'slices are only allowed in region[...]', { loc: e.loc, hint: 'index fields with constant offsets such as q[1, 0, 0]' });

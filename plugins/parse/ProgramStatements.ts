@@ -1,4 +1,5 @@
 import { fail } from '../../core/diagnostics.js';
+import { notSupported } from '../../core/diagnostics/codes.js';
 import type { ArrayDecl, DType, Expr, PStmt, SourceLoc } from '../../core/ir/types.js';
 import type { PyExpr, PyStmt } from '../../core/python/ast.js';
 import { truthy } from '../../core/frontend/constEval.js';
@@ -61,10 +62,10 @@ export abstract class ProgramStatements extends ProgramScope {
       }
       case 'return':
         if (s.value) fail('E_PROGRAM_STMT', 'programs return nothing', { loc: s.loc, hint: 'write results into field arguments' });
-        fail('E_UNSUPPORTED', 'an early return is not supported in a program', { loc: s.loc, hint: 'use if/else around the remaining statements' });
+        throw notSupported('an early return', 'a program', { loc: s.loc }, 'use if/else around the remaining statements');
       // eslint-disable-next-line no-fallthrough
       case 'unsupported':
-        fail('E_UNSUPPORTED', `${s.what} is not supported in a program`, { loc: s.loc, length: s.length, hint: 'programs may call stencils, programs and callbacks, and use scalar arithmetic, for/while/if; see docs/programs.md' });
+        throw notSupported(s.what, 'a program', { loc: s.loc, length: s.length }, 'programs may call stencils, programs and callbacks, and use scalar arithmetic, for/while/if; see docs/programs.md');
       // eslint-disable-next-line no-fallthrough
       default:
         fail('E_UNSUPPORTED', `${/^[aeiou]/.test(s.t) ? 'an' : 'a'} ${s.t} statement is not supported in a program`, { loc: s.loc, hint: 'programs may call stencils, programs and callbacks, and use scalar arithmetic, for/while/if; see docs/programs.md' });

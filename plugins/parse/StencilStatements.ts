@@ -1,4 +1,5 @@
 import { fail } from '../../core/diagnostics.js';
+import { notSupported } from '../../core/diagnostics/codes.js';
 import { boundRank, intervalMinLevels, intervalsOverlap, intervalText } from '../../core/ir/intervals.js';
 import type { AxisBound, Computation, Expr, HorizontalRegion, IntervalBlock, IterationOrder, RegionAxis, Stmt } from '../../core/ir/types.js';
 import { dottedName, pyChildren, type PyExpr, type PyStmt } from '../../core/python/ast.js';
@@ -212,10 +213,10 @@ export abstract class StencilStatements extends StencilAssignments {
         fail('E_UNSUPPORTED', 'for loops are not supported inside stencils', { loc: s.loc, hint: 'use a computation(FORWARD/BACKWARD) over K, or a while loop' });
       // eslint-disable-next-line no-fallthrough
       case 'try':
-        fail('E_UNSUPPORTED', 'try/except is not supported in gtscript', { loc: s.loc, length: s.length, hint: unsupportedHint('try/except') });
+        throw notSupported('try/except', 'gtscript', { loc: s.loc, length: s.length }, unsupportedHint('try/except'));
       // eslint-disable-next-line no-fallthrough
       case 'unsupported':
-        fail('E_UNSUPPORTED', `${s.what} is not supported in gtscript`, { loc: s.loc, length: s.length, hint: 'see docs/language.md for the statements stencils may contain' });
+        throw notSupported(s.what, 'gtscript', { loc: s.loc, length: s.length }, 'see docs/language.md for the statements stencils may contain');
       // eslint-disable-next-line no-fallthrough
       default:
         break;
