@@ -257,6 +257,11 @@ export function notEvaluated(id: string, why: string, loc: SourceLoc): OrchError
   return new OrchError(diagnostic('E_UNKNOWN_NAME', `'${id}': ${why}`, { loc, length: id.length, hint: 'only literals and simple arithmetic are evaluated at module level' }));
 }
 
+/** E_USAGE_EXTERNALS: one external of --externals (or a stencil's externals as the Python package writes them) that orch cannot use. */
+export function badExternal(key: string, problem: string, opts: { hint?: string } = {}): OrchError {
+  return new OrchError(diagnostic('E_USAGE_EXTERNALS', `external '${key}': ${problem}`, opts));
+}
+
 // A native library's arguments (core/runtime/NativeLibrary.ts): `argument '<name>' <problem>`.
 
 /** E_ARG_DTYPE: an argument of the wrong kind or dtype, or a scalar out of its dtype's range. */
