@@ -4,6 +4,7 @@ import { BuildCache, type BuildInfo } from '../core/cache/BuildCache.js';
 import { resolveConfig } from './toolset.js';
 import type { MemoryReport } from '../core/EntryBuild.js';
 import { MemoryReportSchema } from '../core/cache/cacheSchemas.js';
+import { readTunedSchedules } from '../core/cache/tunedSchedules.js';
 import { readCacheJson } from '../core/cache/readCacheJson.js';
 import { describeClosure, type Closure } from '../core/frontend/closure.js';
 import { memoryBytes, type MemoryBytes } from '../core/memoryBytes.js';
@@ -52,6 +53,7 @@ export async function infoCommand(opts: { module?: string; json?: boolean; codep
     // memory.json is printed only from an entry whose checksums hold
     const mem = typeof latest !== 'string' && typeof info !== 'string' ? readCacheJson(path.join(root, latest.key, 'memory.json'), MemoryReportSchema) : undefined;
     const memory = mem?.ok ? mem.value : undefined;
+    const tuned = readTunedSchedules(root);
     rows.push({
       entry: rel,
       keys,
@@ -65,6 +67,7 @@ export async function infoCommand(opts: { module?: string; json?: boolean; codep
       build: typeof info === 'string' ? undefined : summarize(info),
       memory,
       ...(memory && domain ? { memory_bytes: memoryBytes(memory as unknown as MemoryReport, domain) } : {}),
+      ...(Object.keys(tuned).length ? { tuned } : {}),
     });
   }
   if (opts.json) process.stdout.write(`${JSON.stringify(rows, null, 1)}\n`);
@@ -79,6 +82,11 @@ export async function infoCommand(opts: { module?: string; json?: boolean; codep
         process.stdout.write(`  library ${b.library} (symbol ${b.symbol}), code path ${b.codepath}, ${b.warnings} warning(s)${b.plugins.length ? `, plugins ${b.plugins.join(', ')}` : ''}\n`);
         process.stdout.write(`  sources ${b.sources.map((f) => path.relative(config.root, f)).join(', ')}\n`);
         if (b.closure) for (const line of describeClosure(b.closure)) process.stdout.write(`  ${line}\n`);
+      }
+      // schedules orch tune --write-cache recorded: builds with that preset use them
+      for (const [preset, t] of Object.entries(r.tuned ?? {})) {
+        const schedule = Object.entries(t.codegen).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join('x') : String(v)}`).join(' ');
+        process.stdout.write(`  tuned for preset ${preset}: ${schedule} (at ${t.domain.join('x')}, ${t.tunedAt})\n`);
       }
       const mem = r.memory as MemoryReport | undefined;
       if (mem?.arrays) {

@@ -162,6 +162,11 @@ tune("a schedule recorded in the entry's cache folder is what orch build uses, a
   assert.match(cpp, '+ 1) / 2', 'the generated loops cut tiles of 2 along I');
   const again = JSON.parse((await p.orch(['build', 'm.py', '--json'])).stdout) as BuildJson;
   assert.is(again.entries[0].status, 'hit');
+  // orch info says what was recorded, and for which preset
+  const info = await p.orch(['info', 'm.py']);
+  assert.match(info.stdout, /\n  tuned for preset cpu: tile=2x3 \(at 8x8x4, \d{4}-/);
+  const infoJson = JSON.parse((await p.orch(['info', 'm.py', '--json'])).stdout) as { tuned?: Record<string, { codegen: unknown }> }[];
+  assert.equal(infoJson[0].tuned?.cpu.codegen, { tile: [2, 3] });
   // the record is per preset: another preset's build ignores it
   const native = JSON.parse((await p.orch(['build', 'm.py', '--json', '--preset', 'cpu-native'])).stdout) as BuildJson;
   assert.equal(buildInputs(native.entries[0].dir).codegen.tile, [4, 32]);
