@@ -29,7 +29,7 @@ const base = { ...(await resolveConfig({ configFile: null, cwd: cacheRoot })), c
 
 const CASES: { entry: string; scalars: Record<string, number>; versioned: string[] }[] = [
   { entry: 'deln_damping', scalars: { damp: 0.05 }, versioned: ['q'] },
-  { entry: 'dycore', scalars: { dt: 0.1 }, versioned: ['u', 'delp', 'v'] },
+  { entry: 'dycore', scalars: { dt: 0.1 }, versioned: ['p', 'u', 'delp', 'v'] },
 ];
 // several tiles along I and J, whatever size the tiling pass widens them to
 const SHAPE = [45, 70, 4];

@@ -22,6 +22,7 @@ import { constantFolding } from '../plugins/simplify/constantFolding.js';
 import { copyPropagation } from '../plugins/simplify/copyPropagation.js';
 import { deadCode } from '../plugins/simplify/deadCode.js';
 import { fusion } from '../plugins/simplify/fusion.js';
+import { sweepFusion } from '../plugins/simplify/sweepFusion.js';
 import { mergeBlocks } from '../plugins/simplify/mergeBlocks.js';
 import { planes } from '../plugins/simplify/planes.js';
 import { scalarization } from '../plugins/simplify/scalarization.js';
@@ -73,6 +74,7 @@ const STEPS: [string, (p: Program) => Program][] = [
   ['libraryExpansion', (p) => expandProgram(p, { tile: [8, 8, 16] })],
   ['copyPropagation', copyPropagation],
   ['deadCode', deadCode],
+  ['sweepFusion', sweepFusion],
   ['fusion', fusion],
   ['scalarization', scalarization],
   ['constantFolding', constantFolding],

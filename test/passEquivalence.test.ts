@@ -19,7 +19,8 @@ import { parseExternals } from '../core/frontend/externalsJson.js';
 /**
  * Every optimizing pass preserves results: on every conformance case, language fixture and bench fixture the
  * interpreter gives bitwise the same outputs with all passes off, with each pass alone,
- * and with all of them on (the default).
+ * with all of them on (the default), and with every schedule orch tune may choose (its
+ * compiled candidates are also checked bitwise against the interpreter as it tunes).
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
 const casesDir = CASES_DIR;
@@ -35,12 +36,23 @@ function smallTiles(c: ResolvedConfig): ResolvedConfig {
   return { ...c, codegen: { ...c.codegen, tile: [3, 2, 4] } };
 }
 
+/** Every schedule `orch tune` may choose (the backend's knobs, one value at a time), all passes on. */
+function tunerCandidates(): [string, ResolvedConfig][] {
+  return (base.backend.scheduleKnobs ?? []).flatMap((k) =>
+    k
+      .values({ base: base.codegen, domain: [16, 15, 12] })
+      .filter((v) => JSON.stringify(v) !== JSON.stringify(base.codegen[k.option]))
+      .map((v): [string, ResolvedConfig] => [`orch tune's ${k.option}=${JSON.stringify(v)}`, { ...withPasses(PASS_NAMES), codegen: { ...base.codegen, [k.option]: v } }]),
+  );
+}
+
 const CONFIGS: [string, ResolvedConfig][] = [
   ['none', withPasses([])],
   ...PASS_NAMES.map((n): [string, ResolvedConfig] => [n, withPasses([n])]),
   ['tiling, 3x2x4 tiles', smallTiles(withPasses(['tiling']))],
   ['all', withPasses(PASS_NAMES)],
   ['all, 3x2x4 tiles', smallTiles(withPasses(PASS_NAMES))],
+  ...tunerCandidates(),
 ];
 
 interface Target {

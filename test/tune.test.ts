@@ -86,6 +86,29 @@ tune('a candidate that differs from the interpreter is refused, never timed, and
   assert.match(written, /"tile": \[\s*4,\s*32\s*\]/);
 });
 
+tune('a cpu-native build matches the interpreter bit for bit, so orch tune can tune with it (no FMA contraction)', async () => {
+  const p = new TempProject('tune-native');
+  // a * w + c is one fused multiply-add where g++ may contract it (-march=native on an FMA machine)
+  const file = p.write('m.py', stencilModule('s', 'a * w + a[1, 0, 0] * a[0, 1, 0]'));
+  const config = await resolveConfig({ configFile: null, cwd: p.dir, preset: 'cpu-native' });
+  config.cacheRoot = p.dir;
+  const result = await new Tuner({
+    config,
+    pipeline: QUIET,
+    module: file,
+    entry: 's',
+    externals: {},
+    defines: {},
+    domain: [16, 16, 8],
+    halo: 1,
+    scalars: { w: 0.1 },
+    budgetS: 600,
+    runs: 1,
+    knobs: [{ option: 'tile', describe: 'test: the default only', values: () => [] }],
+  }).run();
+  assert.is(result.base.status, 'timed', JSON.stringify(result.base.mismatch));
+});
+
 tune('the preset orch tune writes is the one a later orch build uses', async () => {
   const p = new TempProject('tune-preset');
   p.write('m.py', stencilModule('s', 'a * w + a[1, 0, 0] - a[0, -1, 0]'));

@@ -111,9 +111,9 @@ export interface OrchConfig {
 }
 
 /** The optimizing passes that can be turned off. */
-export type PassName = 'constantFolding' | 'copyPropagation' | 'deadCode' | 'mergeBlocks' | 'fusion' | 'scalarization' | 'tiling' | 'planes' | 'regionExpansion' | 'pooling';
+export type PassName = 'constantFolding' | 'copyPropagation' | 'deadCode' | 'mergeBlocks' | 'fusion' | 'sweepFusion' | 'scalarization' | 'tiling' | 'planes' | 'regionExpansion' | 'pooling';
 
-export const PASS_NAMES: PassName[] = ['constantFolding', 'copyPropagation', 'deadCode', 'mergeBlocks', 'fusion', 'scalarization', 'tiling', 'planes', 'regionExpansion', 'pooling'];
+export const PASS_NAMES: PassName[] = ['constantFolding', 'copyPropagation', 'deadCode', 'mergeBlocks', 'fusion', 'sweepFusion', 'scalarization', 'tiling', 'planes', 'regionExpansion', 'pooling'];
 
 /** A rank layout: NXxNY ranks per tile, each with compute domain `domain` and halo `halo` (default 3). */
 export interface LayoutConfig {

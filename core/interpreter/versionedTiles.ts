@@ -21,6 +21,7 @@ export class VersionedTiles {
     reach: Reach;
     writers: { v: VLoop; h: HLoop }[];
     boxes: NonNullable<ReturnType<ReturnType<typeof tileLocalBoxes>['get']>>;
+    fill: boolean;
     pending: [number, number][];
   }[];
 
@@ -40,6 +41,7 @@ export class VersionedTiles {
         reach: versionReach(launch, x.name),
         writers: versionWriters(launch, x.name),
         boxes: boxes.get(x.name) ?? [],
+        fill: x.fill,
         pending: [],
       };
     });
@@ -53,9 +55,13 @@ export class VersionedTiles {
     return (st.origin[0] + i) * st.strides[0] + (st.origin[1] + j) * st.strides[1] + (st.origin[2] + k) * st.strides[2];
   }
 
-  /** Fills each version from its array over the box the tile's nests touch. */
+  /** Fills each version from its array over the box the tile's nests touch (poison where it needs no input value). */
   begin(clip: Clip): void {
     for (const it of this.items) {
+      const g = it.global;
+      it.version.fill(poison(g.decl.dtype) as never);
+      g.data = it.version;
+      if (!it.fill) continue;
       let [i0, i1, j0, j1, k0, k1] = [Infinity, -Infinity, Infinity, -Infinity, Infinity, -Infinity];
       for (const b of it.boxes) {
         const v = this.launch.loops[b.vi];
@@ -70,8 +76,6 @@ export class VersionedTiles {
         k0 = Math.min(k0, klo + b.k[0]);
         k1 = Math.max(k1, khi - 1 + b.k[1]);
       }
-      const g = it.global;
-      it.version.fill(poison(g.decl.dtype) as never);
       for (let i = i0; i <= i1; i++) {
         for (let j = j0; j <= j1; j++) {
           for (let k = k0; k <= k1; k++) {
@@ -80,7 +84,6 @@ export class VersionedTiles {
           }
         }
       }
-      g.data = it.version;
     }
   }
 

@@ -257,7 +257,8 @@ class IRParser extends StmtParser {
         versioned = this.list(']', () => {
           const name = t.ident('an array updated in place');
           t.expect('via');
-          return { name, shadow: t.ident('its shadow transient') };
+          const shadow = t.ident('its shadow transient');
+          return { name, shadow, fill: !t.eat('unfilled') };
         });
       }
       tile = { size: [dims[0], dims[1]], ...(dims[2] ? { k: dims[2] } : {}), local, ...(versioned ? { versioned } : {}) };

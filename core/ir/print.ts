@@ -161,7 +161,7 @@ function pstmts(list: PStmt[], ind: string, out: string[]): void {
       case 'launch': {
         const origins = Object.entries(s.origins).map(([k, v]) => `${k}: ${tuple(v)}`);
         const local = s.tile?.local.map((l) => (l.zeroFill ? `${l.name} zeroed` : l.name)).join(', ');
-        const versioned = s.tile?.versioned ? ` versioned [${s.tile.versioned.map((x) => `${x.name} via ${x.shadow}`).join(', ')}]` : '';
+        const versioned = s.tile?.versioned ? ` versioned [${s.tile.versioned.map((x) => `${x.name} via ${x.shadow}${x.fill ? '' : ' unfilled'}`).join(', ')}]` : '';
         const tile = s.tile ? ` tile ${[...s.tile.size, ...(s.tile.k ? [s.tile.k] : [])].join('x')} local [${local}]${versioned}` : '';
         out.push(`${ind}launch ${s.stencil} domain ${tuple(s.domain)} origins {${origins.join(', ')}} transients [${s.transients.join(', ')}]${tile} {`);
         for (const r of s.requires ?? []) out.push(`${ind}  require ${printExpr(r.cond)} else ${r.code} ${JSON.stringify(r.message)} ${tuple(r.args)}`);

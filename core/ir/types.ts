@@ -264,9 +264,11 @@ export interface Tiling {
    * touches (so nests may over-compute it like a tile-local array) and commits the points
    * its writer nests own when it ends. Points other tiles read (within the reach of a tile
    * cut, core/ir/tileVersions.ts) go to the transient `shadow` instead and reach `name`
-   * after every tile has run, so every tile reads its neighbours' input values.
+   * after every tile has run, so every tile reads its neighbours' input values. `fill`
+   * false: the launch writes every point of `name` it reads before reading it, so a tile
+   * needs none of its input values.
    */
-  versioned?: { name: string; shadow: string }[];
+  versioned?: { name: string; shadow: string; fill: boolean }[];
 }
 
 /**

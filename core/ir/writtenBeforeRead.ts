@@ -1,4 +1,5 @@
-import type { Expr, HLoop, Range, Stmt, VLoop, Launch } from './types.js';
+import type { HLoop, Range, Stmt, VLoop, Launch } from './types.js';
+import { le, linear, requiredFloors, type Floors } from './kBounds.js';
 import { reads, writes } from './uses.js';
 import { someStmt, stmtLists } from './visit.js';
 
@@ -7,42 +8,6 @@ import { someStmt, stmtLists } from './visit.js';
  * skips the zero fill of such arrays and tiling skips it per tile; the interpreter fills
  * them with NaN instead, so a wrong proof changes the oracle's results.
  */
-
-/** `base + c` with `base` a structural key ('' for literals), or null if not of that form. */
-function linear(e: Expr): { base: string; c: number } | null {
-  if (e.kind === 'lit' && typeof e.value === 'number') return { base: '', c: e.value };
-  if (e.kind === 'binary' && (e.op === '+' || e.op === '-') && e.right.kind === 'lit' && typeof e.right.value === 'number') {
-    const inner = linear(e.left)!;
-    return { base: inner.base, c: inner.c + (e.op === '+' ? e.right.value : -e.right.value) };
-  }
-  return { base: JSON.stringify(e), c: 0 };
-}
-
-/** Smallest values of host expressions (structural keys), from the launch's requirements. */
-type Floors = Map<string, number>;
-
-/** a <= b when provable (a literal against `base + c` by the base's floor); false when not comparable. */
-function le(a: Expr, da: number, b: Expr, db: number, floors: Floors = new Map()): boolean {
-  const x = linear(a);
-  const y = linear(b);
-  if (!x || !y) return false;
-  if (x.base === y.base) return x.c + da <= y.c + db;
-  const floor = floors.get(y.base);
-  return x.base === '' && floor !== undefined && x.c + da <= floor + y.c + db;
-}
-
-/** What `require (e >= c)` (or `e > c`) guarantees while the launch runs: e's floor. */
-function requiredFloors(launch: Launch): Floors {
-  const floors: Floors = new Map();
-  for (const r of launch.requires ?? []) {
-    const c = r.cond;
-    if (c.kind !== 'binary' || (c.op !== '>=' && c.op !== '>') || c.right.kind !== 'lit' || typeof c.right.value !== 'number') continue;
-    const at = linear(c.left)!;
-    const floor = c.right.value + (c.op === '>' ? 1 : 0) - at.c;
-    floors.set(at.base, Math.max(floor, floors.get(at.base) ?? -Infinity));
-  }
-  return floors;
-}
 
 function within(inner: Range, off: number, outer: Range): boolean {
   return le(outer.lo, 0, inner.lo, off) && le(inner.hi, off, outer.hi, 0);

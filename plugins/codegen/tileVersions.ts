@@ -40,7 +40,8 @@ export class TileVersionCode {
   /** After the versions' pointers are declared: each is filled from its array over its box. */
   fill(box: (name: string) => string, order: string): void {
     const w = this.cg.w;
-    for (const { name } of this.versioned) {
+    for (const { name, fill } of this.versioned) {
+      if (!fill) continue;
       const g = this.global(name);
       const x = box(name);
       const p = this.cg.ids.ptr(name);

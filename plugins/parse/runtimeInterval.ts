@@ -9,7 +9,10 @@ import { cast } from './typeRules.js';
  * field: GT4Py's experimental runtime interval bounds). The interval runs over every level
  * of its static part, and each of its statements only where the point's K index lies in
  * [start, end): GT4Py's debug backend runs `for k in range(start, end)` per column, which
- * visits the same levels of the domain in the same order, for each order.
+ * visits the same levels of the domain in the same order, for each order. Where it would
+ * also run levels beyond the domain, bounds from scalars fail the call before it runs
+ * (library expansion's E_INTERVAL_BOUNDS requirement); bounds from fields differ per column
+ * and are only masked.
  */
 
 /** Levels below `lo` or from `hi` up are masked; absent bounds are static. */

@@ -9,6 +9,7 @@ import { deadCode } from './deadCode.js';
 import { fusion } from './fusion.js';
 import { mergeBlocks } from './mergeBlocks.js';
 import { scalarization } from './scalarization.js';
+import { sweepFusion } from './sweepFusion.js';
 import { planes } from './planes.js';
 import { tiling } from './tiling.js';
 
@@ -28,6 +29,8 @@ export const SIMPLIFY_PASSES: SimplifyPass[] = [
   // after library expansion: the loop-nest optimizations
   { name: 'copyPropagation', stage: 'simplify2', order: 0, run: copyPropagation },
   { name: 'deadCode', stage: 'simplify2', order: 10, run: deadCode },
+  // PARALLEL loops into the sweep after them, before fusion merges the nests of each level
+  { name: 'sweepFusion', stage: 'simplify2', order: 15, run: sweepFusion },
   { name: 'fusion', stage: 'simplify2', order: 20, run: fusion },
   { name: 'scalarization', stage: 'simplify2', order: 30, run: scalarization },
   { name: 'constantFolding', stage: 'simplify2', order: 40, run: constantFolding },

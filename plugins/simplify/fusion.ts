@@ -1,5 +1,5 @@
-import type { HLoop, PStmt, Program, Stmt, VLoop, Launch } from '../../core/ir/types.js';
-import { sameExpr } from '../../core/ir/build.js';
+import type { Expr, HLoop, PStmt, Program, Stmt, VLoop, Launch } from '../../core/ir/types.js';
+import { add, int, sameExpr } from '../../core/ir/build.js';
 import { mapStmtLists, someStmt } from '../../core/ir/visit.js';
 import { reads, writes, type Access } from '../../core/ir/uses.js';
 
@@ -55,19 +55,62 @@ function hasRegions(l: Launch): boolean {
   return l.loops.some((v) => v.body.some((h) => someStmt(h.body, (s) => s.kind === 'region')));
 }
 
+/** `e` as `base + c`, with `base` null for a literal. */
+function split(e: Expr): { base: Expr | null; c: number } {
+  if (e.kind === 'lit' && typeof e.value === 'number') return { base: null, c: e.value };
+  if (e.kind === 'binary' && (e.op === '+' || e.op === '-') && e.right.kind === 'lit' && typeof e.right.value === 'number') {
+    const inner = split(e.left);
+    return { base: inner.base, c: inner.c + (e.op === '+' ? e.right.value : -e.right.value) };
+  }
+  return { base: e, c: 0 };
+}
+
+/** `b - a` when it is a constant. */
+function constDiff(a: Expr, b: Expr): number | null {
+  const x = split(a);
+  const y = split(b);
+  if (x.base === null ? y.base !== null : y.base === null || !sameExpr(x.base, y.base)) return null;
+  return y.c - x.c;
+}
+
 /**
- * Launches merge when every array they share has the same origin, so their nests index it
- * alike. Their I and J domains may differ (each nest keeps its own range; the merged
- * launch's domain only sets its tile grid), unless a region's bounds depend on the domain.
+ * Launches merge when every array they share has its origin in `b` shifted by one same
+ * constant [di, dj] from its origin in `a` (none along K): `b`'s nests then run over their
+ * ranges shifted by it, with every origin of `b` moved back by it, so each point indexes
+ * every array as before (the dycore's stencils called at origin 2 and at origin 3). Their
+ * I and J domains may differ (each nest keeps its own range; the merged launch's domain
+ * only sets its tile grid), unless a region's bounds depend on the domain. Returns the
+ * shift, or null when the launches cannot merge.
  */
-function compatible(a: Launch, b: Launch): boolean {
+function compatible(a: Launch, b: Launch, axes: Map<string, string>): [number, number] | null {
   const sameDomain = a.domain.every((d, n) => sameExpr(d, b.domain[n]));
-  if (!sameDomain && (!sameExpr(a.domain[2], b.domain[2]) || hasRegions(a) || hasRegions(b))) return false;
+  const regions = hasRegions(a) || hasRegions(b);
+  if (!sameDomain && (!sameExpr(a.domain[2], b.domain[2]) || regions)) return null;
+  const shift: Record<string, number | undefined> = {};
   for (const [arr, o] of Object.entries(b.origins)) {
     const other = a.origins[arr];
-    if (other && !other.every((e, n) => sameExpr(e, o[n]))) return false;
+    if (!other) continue;
+    const letters = axes.get(arr) ?? '';
+    for (const [pos, e] of o.entries()) {
+      const d = constDiff(other[pos], e);
+      const ax = letters[pos];
+      if (d === null || !ax || (shift[ax] !== undefined && shift[ax] !== d)) return null;
+      shift[ax] = d;
+    }
   }
-  return true;
+  const di = shift.I ?? 0;
+  const dj = shift.J ?? 0;
+  if ((shift.K ?? 0) !== 0 || ((di !== 0 || dj !== 0) && regions)) return null;
+  return [di, dj];
+}
+
+/** `b` with its nests shifted by [di, dj] and its origins moved back by it (see compatible). */
+function shifted(b: Launch, [di, dj]: [number, number], axes: Map<string, string>): Launch {
+  if (di === 0 && dj === 0) return b;
+  const by = (r: { lo: Expr; hi: Expr }, d: number) => ({ lo: add(r.lo, int(d)), hi: add(r.hi, int(d)) });
+  const back: Record<string, number> = { I: -di, J: -dj, K: 0 };
+  const origins = Object.fromEntries(Object.entries(b.origins).map(([arr, o]) => [arr, o.map((e, pos) => add(e, int(back[(axes.get(arr) ?? '')[pos]] ?? 0)))]));
+  return { ...b, origins, loops: b.loops.map((v) => ({ ...v, body: v.body.map((h) => ({ ...h, i: by(h.i, di), j: by(h.j, dj) })) })) };
 }
 
 function mergeLaunches(a: Launch, b: Launch): Launch {
@@ -83,11 +126,13 @@ function mergeLaunches(a: Launch, b: Launch): Launch {
 }
 
 export function fusion(p: Program): Program {
+  const axes = new Map(p.arrays.map((a) => [a.name, a.axes as string]));
   const body = mapStmtLists(p.body, (list) => {
     const out: PStmt[] = [];
     for (const s of list) {
       const last = out[out.length - 1];
-      if (s.kind === 'launch' && last?.kind === 'launch' && compatible(last, s)) out[out.length - 1] = mergeLaunches(last, s);
+      const shift = s.kind === 'launch' && last?.kind === 'launch' ? compatible(last, s, axes) : null;
+      if (shift && s.kind === 'launch' && last?.kind === 'launch') out[out.length - 1] = mergeLaunches(last, shifted(s, shift, axes));
       else out.push(s);
     }
     return out.map((s) => (s.kind === 'launch' ? { ...s, loops: fuseVLoops(s.loops) } : s));

@@ -1,5 +1,6 @@
 import type { ArrayDecl, Expr, Launch } from '../../core/ir/types.js';
 import { versionReach } from '../../core/ir/tileVersions.js';
+import { definitelyWritten } from '../../core/ir/writtenBeforeRead.js';
 
 /**
  * Versions per tile for arrays a tiled launch updates in place and reads beyond the tile
@@ -55,7 +56,8 @@ export function versionInPlace(l: Launch, arrays: ArrayDecl[], taken: Set<string
     const shadow = unique(`${a.name}__shadow`, taken);
     decls.push({ name: shadow, dtype: a.dtype, axes: 'IJK', role: 'transient', shape: shapeOf(a), loc: a.loc });
     origins[shadow] = l.origins[a.name];
-    return { name: a.name, shadow };
+    // written at every point the launch reads before it is read: no input value is needed
+    return { name: a.name, shadow, fill: !definitelyWritten(a.name, l) };
   });
   // wide enough tiles that the band around their cuts stays a small share of them
   const size = [...tile.size] as [number, number];

@@ -1,13 +1,26 @@
 import type { Expr, HLoop, Program, Stmt, Launch } from '../../core/ir/types.js';
-import { flatMapStmts, mapStmtLists, mapStmts } from '../../core/ir/visit.js';
-import { checkTargets, reads, touches } from '../../core/ir/uses.js';
+import { flatMapStmts, mapStmtLists, mapStmts, someStmt } from '../../core/ir/visit.js';
+import { checkTargets, reads, touches, writes } from '../../core/ir/uses.js';
 
 /**
  * Temporaries shrunk to scalars (simplify, second run): a transient that one loop nest
  * alone touches, and only at offset zero, becomes a point-local scalar of that nest. It
  * starts at zero at every point, as the zero-filled array did, so results are identical
- * and its memory traffic disappears.
+ * and its memory traffic disappears. A transient several nests touch becomes a scalar of
+ * each when every one of them writes it before reading it, at offset zero only: each nest
+ * then reads only what it wrote at the same point (a Thomas solver's coefficients, one
+ * nest per K interval after sweep fusion).
  */
+
+/** Whether `stmts` assign `name` at top level, unconditionally, before anything reads it. */
+function writtenFirst(stmts: Stmt[], name: string): boolean {
+  for (const s of stmts) {
+    const read = reads([s]).some((r) => r.name === name);
+    if (s.kind === 'assign' && s.target === name) return !read && !s.kOffset && !s.kVar;
+    if (read || writes([s]).has(name)) return false;
+  }
+  return false;
+}
 
 function toLocal(stmts: Stmt[], name: string): Stmt[] {
   const asScalar = (e: Expr): Expr => (e.kind === 'field' && e.name === name ? { kind: 'scalar', name, dtype: e.dtype } : e);
@@ -24,15 +37,17 @@ function scalarizeLaunch(l: Launch, program: Program, removed: Set<string>): Lau
     const allReads = users.flatMap((h) => reads(h.body).filter((r) => r.name === t));
     const checked = users.some((h) => checkTargets(h.body).has(t));
     // a 2-D transient carries its value from one level to the next: it is no point-local scalar
-    if (decl.get(t)!.axes !== 'IJK' || users.length !== 1 || checked || allReads.some((r) => r.variableK || r.offset.some((o) => o !== 0))) {
+    // a write at a K offset (constant or computed) sets another level than the point's
+    const shifted = users.some((h) => someStmt(h.body, (s) => s.kind === 'assign' && s.target === t && (!!s.kOffset || !!s.kVar)));
+    const alone = !shifted && (users.length === 1 || users.every((h) => writtenFirst(h.body, t)));
+    if (decl.get(t)!.axes !== 'IJK' || !alone || checked || allReads.some((r) => r.variableK || r.offset.some((o) => o !== 0))) {
       keep.push(t);
       continue;
     }
-    const only = users[0];
     const dtype = decl.get(t)!.dtype;
     loops = loops.map((v) => ({
       ...v,
-      body: v.body.map((h) => (h === only ? { ...h, body: toLocal(h.body, t), locals: [...(h.locals ?? []), { name: t, dtype }] } : h)),
+      body: v.body.map((h) => (users.includes(h) ? { ...h, body: toLocal(h.body, t), locals: [...(h.locals ?? []), { name: t, dtype }] } : h)),
     }));
     removed.add(t);
   }
