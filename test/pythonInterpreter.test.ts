@@ -102,6 +102,10 @@ t('errors come back as OrchError and the same serve process answers the next cal
   assert.is(r.code, 0, r.stderr + r.stdout);
   assert.match(r.stdout, /^refused: .*float16/m);
   assert.match(r.stdout, /^error: orch could not lower .*broken\.py:uses_missing:\n.*E_UNKNOWN_NAME: name 'MISSING_SCALE' is not defined/m);
+  assert.match(r.stdout, /^refused at decoration: E_SELF_ASSIGN_OFFSET$/m);
+  assert.match(r.stdout, /^refused at decoration: E_NOT_GTSCRIPT_FUNCTION$/m);
+  assert.match(r.stdout, /^refused at decoration: E_INTERVAL$/m);
+  assert.match(r.stdout, /^lazy_stencil refused at its first call$/m);
   assert.match(r.stdout, /E_DOMAIN_FIT|domain \(9, 4, 2\)/);
   assert.match(r.stdout, /^ok one serve process answered the errors and the next call$/m);
 });

@@ -19,6 +19,7 @@ export const CODES = {
   E_IMPORT_CYCLE: { means: 'modules import each other in a cycle', todo: 'break the cycle; orch evaluates each module top level once' },
   E_MODULE_RAISE: { means: 'module code raises at compile time', todo: 'check the constants and environment variables the raising branch depends on' },
   E_UNKNOWN_NAME: { means: 'a name or attribute that is not defined (with a did-you-mean)', todo: 'fix the name, or import it' },
+  E_UNKNOWN_ATTRIBUTE: { means: 'an attribute a compile-time value (a namespace, class or enum external) does not have', todo: 'fix the attribute name, or add it to the value' },
   E_UNKNOWN_CALL: { means: 'a call of something orch cannot call or inline', todo: 'call a stencil, a gtscript function, a program, a callback or a builtin' },
   E_UNSUPPORTED: { means: 'a Python construct orch does not compile (lists, dicts, I/O, early returns ...)', todo: 'rewrite it, or move it into a @callback' },
   E_UNSUPPORTED_BUILTIN: { means: 'a function that is not a gtscript builtin, used in a stencil', todo: 'use a gtscript math builtin, or compute the value outside the stencil' },
@@ -243,6 +244,22 @@ export function tooManyArguments(callee: string, takes: number, got: number, loc
 /** E_ARG_MISSING: a call leaves out a parameter that has no default. */
 export function missingArgument(callee: string, param: string, loc: SourceLoc, hint = `pass ${param}=...`): OrchError {
   return new OrchError(diagnostic('E_ARG_MISSING', `${callee}() is missing argument '${param}'`, { loc, hint }));
+}
+
+/** E_UNKNOWN_NAME: a name a module reads that nothing defines; suggests the nearest of `candidates`, else says `otherwise`. */
+export function nameNotDefined(id: string, loc: SourceLoc, candidates: Iterable<string>, otherwise: string): OrchError {
+  const guess = didYouMean(id, candidates);
+  return new OrchError(diagnostic('E_UNKNOWN_NAME', `name '${id}' is not defined`, { loc, length: id.length, hint: guess ? `did you mean '${guess}'?` : otherwise }));
+}
+
+/** E_UNKNOWN_NAME: a module-level name whose value orch could not evaluate (`why` says what it met). */
+export function notEvaluated(id: string, why: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_UNKNOWN_NAME', `'${id}': ${why}`, { loc, length: id.length, hint: 'only literals and simple arithmetic are evaluated at module level' }));
+}
+
+/** E_USAGE_EXTERNALS: one external of --externals (or a stencil's externals as the Python package writes them) that orch cannot use. */
+export function badExternal(key: string, problem: string, opts: { hint?: string } = {}): OrchError {
+  return new OrchError(diagnostic('E_USAGE_EXTERNALS', `external '${key}': ${problem}`, opts));
 }
 
 // A native library's arguments (core/runtime/NativeLibrary.ts): `argument '<name>' <problem>`.

@@ -1,4 +1,4 @@
-import { fail } from '../../core/diagnostics.js';
+import { didYouMean, fail } from '../../core/diagnostics.js';
 import type { BinaryOp, BuiltinFn, DType, Expr, SourceLoc } from '../../core/ir/types.js';
 import { dottedName, type PyExpr } from '../../core/python/ast.js';
 import { attribute, numericBinary, truthy } from '../../core/frontend/constEval.js';
@@ -99,10 +99,20 @@ export abstract class ExprLowering {
             // a member of numpy/math/gtscript orch does not provide
             rejectBuiltin(e.attr, dottedName(e) ?? `${base.c.name}.${e.attr}`, e.loc);
           }
-          if (v === undefined) {
+          if (v === undefined && base.c.k === 'module') {
             fail('E_UNKNOWN_NAME', `${describeValue(base.c)} has no attribute '${e.attr}' that orch knows`, {
               loc: e.loc,
-              hint: base.c.k === 'module' ? `check that '${e.attr}' is defined at the top level of that module` : 'only module attributes are supported',
+              hint: `check that '${e.attr}' is defined at the top level of that module`,
+            });
+          }
+          if (v === undefined) {
+            // GT4Py: GTScriptDefinitionError "Missing or invalid value for external symbol" naming the dotted name
+            const dotted = dottedName(e) ?? e.attr;
+            const known = base.c.k === 'namespace' ? Object.keys(base.c.attrs) : base.c.k === 'enum' ? Object.keys(base.c.members) : [];
+            const guess = didYouMean(e.attr, known);
+            fail('E_UNKNOWN_ATTRIBUTE', `Missing or invalid value for external symbol ${dotted}: ${describeValue(base.c)} has no attribute '${e.attr}'`, {
+              loc: e.loc,
+              hint: guess ? `did you mean '${guess}'?` : `check the name of the attribute, or give '${dotted.split('.')[0]}' one named '${e.attr}'`,
             });
           }
           if (v.k === 'opaque') fail('E_UNKNOWN_NAME', v.why, { loc: e.loc, hint: 'only literals and simple arithmetic are evaluated at module level' });

@@ -189,10 +189,15 @@ def _package(name, **children):
 def install():
     """Provides gt4py.cartesian.gtscript and ndsl.dsl.typing when they are not installed."""
     if not gt4py_installed() and "gt4py" not in sys.modules:
+        from .definition_errors import exceptions_module
+
         gtscript = _gtscript_module("gt4py.cartesian.gtscript")
-        cartesian = _package("gt4py.cartesian", gtscript=gtscript)
+        exceptions = exceptions_module()
+        frontend = _package("gt4py.cartesian.frontend", exceptions=exceptions)
+        cartesian = _package("gt4py.cartesian", gtscript=gtscript, frontend=frontend)
         gt4py = _package("gt4py", cartesian=cartesian, gtscript=gtscript)
-        sys.modules.update({"gt4py": gt4py, "gt4py.cartesian": cartesian, "gt4py.cartesian.gtscript": gtscript, "gt4py.gtscript": gtscript})
+        sys.modules.update({"gt4py": gt4py, "gt4py.cartesian": cartesian, "gt4py.cartesian.gtscript": gtscript, "gt4py.gtscript": gtscript,
+                            "gt4py.cartesian.frontend": frontend, "gt4py.cartesian.frontend.exceptions": exceptions})
     if "ndsl" not in sys.modules and importlib.util.find_spec("ndsl") is None:
         from gt4py.cartesian import gtscript
 

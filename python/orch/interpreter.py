@@ -10,13 +10,11 @@ import subprocess
 import threading
 
 from . import cli
-from .errors import CallError, DefinitionError, DefinitionTypeError, OrchError
+from .definition_errors import definition_error
+from .errors import CallError, OrchError
 
 #: diagnostics about the call's arguments, raised as ValueError like GT4Py's
 _CALL_CODES = {"E_ARG_SHAPE", "E_ARG_DTYPE", "E_DOMAIN_FIT", "E_DOMAIN_EMPTY", "E_OUT_OF_BOUNDS", "E_USAGE_ORIGIN", "E_USAGE_DOMAIN"}
-
-#: diagnostics GT4Py raises as TypeError when the decorator runs
-_TYPE_ERROR_CODES = {"E_NOT_GTSCRIPT_FUNCTION"}
 
 #: diagnostics that are orch's own failures, never the definition's
 _NOT_USER_CODES = {"E_INTERNAL", "E_PLUGIN"}
@@ -137,11 +135,12 @@ def describe(file, entry, externals=None, definition=False):
         request["externals"] = externals
     answer = _serve.call(request, [])
     if not answer.get("ok"):
-        codes = {d.get("code") for d in answer.get("diagnostics", [])}
-        kind = OrchError
-        if definition and codes and not codes & _NOT_USER_CODES:
-            kind = DefinitionTypeError if codes <= _TYPE_ERROR_CODES else DefinitionError
-        error = kind(f"orch could not lower {request['target']}:\n{answer.get('error')}")
+        codes = [d.get("code") for d in answer.get("diagnostics", [])]
+        message = f"orch could not lower {request['target']}:\n{answer.get('error')}"
+        if definition and codes and not set(codes) & _NOT_USER_CODES:
+            error = definition_error(message, codes)
+        else:
+            error = OrchError(message)
         error.diagnostics = answer.get("diagnostics", [])
         raise error
     return answer["interface"]

@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 
 from . import arguments, backends, call_binding, interpreter, layout, modes
+from .definition_errors import definition_error
 from .errors import CallError
 from .library import build_and_open
 from .source import source_file
@@ -50,7 +51,12 @@ class Stencil:
                     UserWarning,
                     stacklevel=4,
                 )
-            self._described = interpreter.describe(source_file(self.definition), self.definition.__name__, self._tagged_externals(), definition=True)
+            try:
+                tagged = self._tagged_externals()
+            except TypeError as e:
+                # GT4Py: GTScriptDefinitionError ("Missing or invalid value for external symbol")
+                raise definition_error(str(e), ["E_EXTERNALS_FORM"], type_error=True) from None
+            self._described = interpreter.describe(source_file(self.definition), self.definition.__name__, tagged, definition=True)
 
     def __call__(self, *args, origin=None, domain=None, validate_args=None, exec_info=None, **kwargs):
         if exec_info is not None:
@@ -71,7 +77,7 @@ class Stencil:
         if modes.mode() == "python" or self.preset == backends.PYTHON:
             target = (source_file(self.definition), self.definition.__name__)
             if self._described is None:
-                self._described = interpreter.describe(*target, self._tagged_externals())
+                self._described = interpreter.describe(*target, self._tagged_externals(), definition=True)
             values = self._checked(values, self._described)
             fields = {k: v for k, v in values.items() if isinstance(v, np.ndarray)}
             scalars = {k: _plain(v) for k, v in values.items() if not isinstance(v, np.ndarray)}

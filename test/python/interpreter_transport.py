@@ -10,6 +10,7 @@ import numpy as np
 
 import orch
 from orch.errors import OrchError
+from gt4py.cartesian.frontend import exceptions as gt_exceptions
 
 CASE, FOLDER = sys.argv[1], sys.argv[2]
 sys.path.insert(0, FOLDER)
@@ -49,6 +50,36 @@ from orch import stencil
 def uses_missing(a: Field[np.float64], out: Field[np.float64]):
     with computation(PARALLEL), interval(...):
         out = a * MISSING_SCALE
+"""
+
+#: GT4Py refuses each of these when @gtscript.stencil runs: ValueError from its parallel-model
+#: checks, TypeError for an undecorated helper; lazy_stencil waits for the first call
+REFUSED = """import numpy as np
+from gt4py.cartesian.gtscript import PARALLEL, Field, computation, interval
+
+from orch import lazy_stencil, stencil
+
+
+def halve(x):
+    return 0.5 * x
+
+
+def self_shift(q: Field[np.float64]):
+    with computation(PARALLEL), interval(...):
+        q = q[1, 0, 0]
+
+
+def plain_helper(q: Field[np.float64], out: Field[np.float64]):
+    with computation(PARALLEL), interval(...):
+        out = halve(q)
+
+
+def none_start(q: Field[np.float64]):
+    with computation(PARALLEL), interval(None, -1):
+        q = 0.0
+
+
+late = lazy_stencil(self_shift)
 """
 
 
@@ -224,7 +255,33 @@ elif CASE == "errors":
     except OrchError as e:
         assert [d["code"] for d in e.diagnostics] == ["E_UNKNOWN_NAME"], e.diagnostics
         assert isinstance(e, orch.DefinitionError) and isinstance(e, ValueError), type(e)
+        # also GT4Py's class for it, from the stand-in's gt4py.cartesian.frontend.exceptions
+        assert isinstance(e, gt_exceptions.GTScriptSymbolError), type(e).__mro__
         print(f"error: {e}")
+    write("refused.py", REFUSED)
+    import refused
+
+    cases = (
+        (refused.self_shift, ValueError, "E_SELF_ASSIGN_OFFSET"),
+        (refused.plain_helper, TypeError, "E_NOT_GTSCRIPT_FUNCTION"),
+        (refused.none_start, gt_exceptions.GTScriptSyntaxError, "E_INTERVAL"),
+    )
+    for definition, kind, code in cases:
+        try:
+            orch.stencil(definition)
+            raise SystemExit(f"{definition.__name__} raised nothing when decorated")
+        except kind as e:
+            assert isinstance(e, orch.DefinitionError) and isinstance(e, ValueError), type(e)
+            # GT4Py raises a plain ValueError/TypeError for the first two, not a GTScript error
+            assert isinstance(e, gt_exceptions.GTScriptSyntaxError) == (code == "E_INTERVAL"), type(e).__mro__
+            assert [d["code"] for d in e.diagnostics] == [code], e.diagnostics
+            print(f"refused at decoration: {code}")
+    try:
+        refused.late(np.zeros((4, 4, 2)))
+        raise SystemExit("a lazy stencil GT4Py refuses ran")
+    except orch.DefinitionError as e:
+        assert [d["code"] for d in e.diagnostics] == ["E_SELF_ASSIGN_OFFSET"], e.diagnostics
+        print("lazy_stencil refused at its first call")
     pid = orch.interpreter._serve._process.pid
     try:
         kinds.mixed(f(np.float64), f(np.float32), f(np.int32), f(np.int64), f(bool), f(np.float64), 1.0, 1, True, domain=(9, 4, 2))
