@@ -7,7 +7,7 @@ import { ExprLowering, type Term } from './ExprLowering.js';
 import { GT4PY_BODY_BUILTINS, GTSCRIPT_NAMES } from '../../core/frontend/knownModules.js';
 import { LAYOUT_EXTERNALS } from '../../core/frontend/layoutExternals.js';
 import type { ModuleLoader } from '../../core/frontend/ModuleLoader.js';
-import { cast } from './typeRules.js';
+import { binary, cast } from './typeRules.js';
 import { describeValue, type FunctionInfo, type ModuleScope, type Value } from '../../core/frontend/values.js';
 
 /** What a name means inside a stencil or an inlined helper. */
@@ -228,8 +228,21 @@ export abstract class StencilBindings extends ExprLowering {
       if (r?.kind !== 'field' || r.data) fail('E_UNSUPPORTED', 'only fields can be indexed', { loc: e.loc, hint: 'index a field by name: q[1, 0, 0], then its data dimensions: v[0, 0, 0][1]' });
       const f = this.fields.get(r.name)!;
       const data = this.dataIndex(e.value.value.id, f, e.index, e.loc);
-      this.oneComputedIndex(e.value.value.id, data, !!r.kOffset, e.loc);
-      return { r: this.read({ ...r, data, ...(data.some((d) => d.kind !== 'lit') ? { loc: e.loc } : {}) }, e) };
+      this.oneComputedIndex(e.value.value.id, data, false, e.loc);
+      const d = data.findIndex((x) => x.kind !== 'lit');
+      if (r.kOffset && d >= 0) {
+        // v[0, 0, lev][n]: one read per element along n at the variable level; an n outside the
+        // extent takes the last branch, a checked read at n that reports it as every backend does
+        const { kOffset: _variable, ...atLevel } = r;
+        let chain: Expr = this.read({ ...atLevel, data, loc: e.loc }, e);
+        for (let c = f.dims![d] - 1; c >= 0; c--) {
+          const at = data.map((x, n) => (n === d ? ({ kind: 'lit', value: c, dtype: 'int64' } as Expr) : x));
+          const cond = binary('==', structuredClone(data[d]), { kind: 'lit', value: c, dtype: 'int64' });
+          chain = { kind: 'ternary', cond, then: this.read({ ...structuredClone(r), data: at }, e), else: chain, dtype: f.dtype };
+        }
+        return { r: chain };
+      }
+      return { r: this.read({ ...r, data, ...(d >= 0 ? { loc: e.loc } : {}) }, e) };
     }
     // v.A[1]: GT4Py's data index at the point itself (the only index a GlobalTable takes)
     if (e.value.t === 'attr' && e.value.attr === 'A' && e.value.value.t === 'name') {
@@ -289,7 +302,7 @@ export abstract class StencilBindings extends ExprLowering {
       });
     }
     const levelExpr = this.toExpr(level, levelNode);
-    if (levelExpr.dtype !== 'int32' && levelExpr.dtype !== 'int64') {
+    if (!isIntDType(levelExpr.dtype)) {
       fail('E_OFFSET', `an absolute K index must be an integer, got ${levelExpr.dtype}`, { loc: levelNode.loc, hint: `convert it with int(...): ${id}.at(K=int(level))` });
     }
     const b = this.lookupVar(id) as Extract<Binding, { k: 'field' }>;

@@ -2,7 +2,7 @@ import type { ArrayDecl, HLoop, Program, Launch } from '../../core/ir/types.js';
 import { versionable, versionInPlace } from './inPlaceVersions.js';
 import { launchArrays } from '../../core/ir/accessBounds.js';
 import { launches, mapStmtLists } from '../../core/ir/visit.js';
-import { reads, writes } from '../../core/ir/uses.js';
+import { reads, variableKNames, writes } from '../../core/ir/uses.js';
 import { definitelyWritten, writtenOrUntouched } from '../../core/ir/writtenBeforeRead.js';
 
 /**
@@ -110,8 +110,9 @@ function tileLaunch(l: Launch, program: Program, temporaries: Map<string, Set<La
   const { tile: _, ...untiled } = l;
   const none = { launch: untiled, decls: [] };
   const decl = new Map(program.arrays.map((a) => [a.name, a]));
+  // arrays read or written at a variable K offset: their levels are known only as they happen
   const variableK = new Set<string>();
-  for (const v of l.loops) for (const h of v.body) for (const r of reads(h.body)) if (r.variableK) variableK.add(r.name);
+  for (const v of l.loops) for (const h of v.body) for (const name of variableKNames(h.body)) variableK.add(name);
   // A program temporary only this launch touches, written before it is read, is a transient
   // in all but name: no other launch (nor a later run of this one) sees its values. Points
   // it never writes hold the zero every call starts with, as in a zero-filled tile array.
