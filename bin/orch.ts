@@ -71,6 +71,11 @@ async function main(rawArgv: string[]): Promise<number> {
   const parser = yargs(argv);
   // yargs has getOptions() (the options of the command being parsed); its types lack it
   const knownOptions = () => Object.keys((parser as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key);
+  // Before running a command, yargs renders its whole help in case a later failure shows
+  // it; orch's failures print one line (see .fail below), so that rendering, a tenth of
+  // every start, is skipped. --help renders as before.
+  const usage = (parser as unknown as { getInternalMethods?(): { getUsageInstance?(): { cacheHelpMessage?: () => void } } }).getInternalMethods?.().getUsageInstance?.();
+  if (usage?.cacheHelpMessage) usage.cacheHelpMessage = () => undefined;
   await parser
     .scriptName('orch')
     .strict()

@@ -155,6 +155,9 @@ export class Compiler {
       codegen: tuned ? { ...this.config.codegen, ...tuned } : this.config.codegen,
       ...(tuned ? { tuned } : {}),
       plugins: this.config.plugins.map((p) => ({ name: p.name, version: p.version ?? '0' })),
+      // passes turned off and the debug checkers change the library as much as codegen options
+      passes: this.config.passes,
+      debug: this.config.debug,
       // where imports resolve decides which files are read; orch's own Python package is
       // left out: `orch` is a module the frontend knows, so that folder resolves nothing
       pythonPath: this.config.pythonPath.filter((p) => path.resolve(p) !== ORCH_PYTHON_PACKAGE),

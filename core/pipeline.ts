@@ -9,7 +9,7 @@ export const PIPELINE = [
   { name: 'simplify1', number: 20, product: null, rewritesIR: true, does: 'the first simplify passes (one tap each): fold compile-time values, drop dead code' },
   { name: 'regionExpansion', number: 30, product: null, rewritesIR: true, does: 'horizontal regions to loops of their own' },
   { name: 'libraryExpansion', number: 40, product: 'expanded', rewritesIR: true, does: 'each stencil node becomes loop nests' },
-  { name: 'simplify2', number: 50, product: null, rewritesIR: true, does: 'the loop-nest passes (one tap each): copy propagation, fusion, scalarization, tiling, planes, …' },
+  { name: 'simplify2', number: 50, product: null, rewritesIR: true, does: 'the loop-nest passes (one tap each): copy propagation, sweep fusion, fusion, scalarization, tiling, planes, …' },
   { name: 'pooling', number: 60, product: null, rewritesIR: true, does: 'transients and temporaries placed in grow-only arenas' },
   { name: 'debugInsertion', number: 70, product: null, rewritesIR: true, does: 'optional checkers after writes' },
   { name: 'codegen', number: 80, product: 'generated', rewritesIR: false, does: 'C++ (or CUDA) sources, header and Python binding in the staging folder' },

@@ -44,6 +44,8 @@ test('every input of the key changes it', () => {
     { compiler: { ...base.compiler, cxx: 'clang++' } },
     { codegen: { loopOrder: 'KJI', openmp: true, lineDirectives: true } },
     { plugins: [{ name: 'p', version: '2' }] },
+    { passes: { fusion: false } },
+    { debug: { enabled: true } },
     { orch: '0.1.1+abc' },
     { native: 'h2' },
   ];

@@ -48,6 +48,10 @@ export interface EntryInputs {
   /** The codegen options `orch tune --write-cache` recorded for this entry and preset (already in `codegen`). */
   tuned?: unknown;
   plugins: { name: string; version: string }[];
+  /** The built-in passes on and off (`passes` in the config). */
+  passes?: unknown;
+  /** The debug checkers' options (`debug` in the config, `--debug`). */
+  debug?: unknown;
   /** Folders imports are resolved in, after each module's own folder. */
   pythonPath?: string[];
   orch: string;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { argumentDevice, argumentDtype, argumentRank, argumentShape, CODES, codeTableMarkdown, isCode, missingArgument, noSuchParameter, notIntegers, tooManyArguments } from './codes.js';
+import { argumentDevice, argumentDtype, argumentRank, argumentShape, badExternal, CODES, codeTableMarkdown, isCode, missingArgument, nameNotDefined, noSuchParameter, notEvaluated, notIntegers, tooManyArguments } from './codes.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -51,6 +51,11 @@ test('the call and argument factories: one code each, the message as every site 
   assert.equal(d(argumentShape('q', 'has an invalid shape [-1]', { hint: 'h' })), ['E_ARG_SHAPE', "argument 'q' has an invalid shape [-1]", 'h']);
   assert.equal(d(argumentRank('q', 'is declared over IJK')), ['E_ARG_RANK', "argument 'q' is declared over IJK", undefined]);
   assert.equal(d(argumentDevice('q', 'has a null device pointer')), ['E_ARG_DEVICE', "argument 'q' has a null device pointer", undefined]);
+  assert.equal(d(nameNotDefined('WEIGTH', loc, ['WEIGHT', 'q'], 'define or import it')), ['E_UNKNOWN_NAME', "name 'WEIGTH' is not defined", "did you mean 'WEIGHT'?"]);
+  assert.equal(d(nameNotDefined('zzzzzz', loc, ['WEIGHT'], 'define or import it')), ['E_UNKNOWN_NAME', "name 'zzzzzz' is not defined", 'define or import it']);
+  assert.is(nameNotDefined('abc', loc, [], '').diagnostic.length, 3);
+  assert.equal(d(badExternal('i_start', 'axis must be "I", "J" or "K"', { hint: 'h' })), ['E_USAGE_EXTERNALS', `external 'i_start': axis must be "I", "J" or "K"`, 'h']);
+  assert.equal(d(notEvaluated('N', 'calls open()', loc)), ['E_UNKNOWN_NAME', "'N': calls open()", 'only literals and simple arithmetic are evaluated at module level']);
 });
 
 test.run();

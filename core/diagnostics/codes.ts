@@ -246,6 +246,22 @@ export function missingArgument(callee: string, param: string, loc: SourceLoc, h
   return new OrchError(diagnostic('E_ARG_MISSING', `${callee}() is missing argument '${param}'`, { loc, hint }));
 }
 
+/** E_UNKNOWN_NAME: a name a module reads that nothing defines; suggests the nearest of `candidates`, else says `otherwise`. */
+export function nameNotDefined(id: string, loc: SourceLoc, candidates: Iterable<string>, otherwise: string): OrchError {
+  const guess = didYouMean(id, candidates);
+  return new OrchError(diagnostic('E_UNKNOWN_NAME', `name '${id}' is not defined`, { loc, length: id.length, hint: guess ? `did you mean '${guess}'?` : otherwise }));
+}
+
+/** E_UNKNOWN_NAME: a module-level name whose value orch could not evaluate (`why` says what it met). */
+export function notEvaluated(id: string, why: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_UNKNOWN_NAME', `'${id}': ${why}`, { loc, length: id.length, hint: 'only literals and simple arithmetic are evaluated at module level' }));
+}
+
+/** E_USAGE_EXTERNALS: one external of --externals (or a stencil's externals as the Python package writes them) that orch cannot use. */
+export function badExternal(key: string, problem: string, opts: { hint?: string } = {}): OrchError {
+  return new OrchError(diagnostic('E_USAGE_EXTERNALS', `external '${key}': ${problem}`, opts));
+}
+
 // A native library's arguments (core/runtime/NativeLibrary.ts): `argument '<name>' <problem>`.
 
 /** E_ARG_DTYPE: an argument of the wrong kind or dtype, or a scalar out of its dtype's range. */

@@ -1,4 +1,5 @@
 import { fail } from '../diagnostics.js';
+import { badExternal } from '../diagnostics/codes.js';
 import type { Value } from './values.js';
 
 /**
@@ -60,13 +61,13 @@ function toValue(key: string, v: unknown): Value {
     if ('function' in o) {
       const fn = o.function;
       if (typeof fn !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/.test(fn)) {
-        fail('E_USAGE_EXTERNALS', `external '${key}': "function" must be a dotted import path such as "package.module.name"`, { hint: `write {"${key}": {"function": "mypkg.helpers.${key}"}}` });
+        throw badExternal(key, `"function" must be a dotted import path such as "package.module.name"`, { hint: `write {"${key}": {"function": "mypkg.helpers.${key}"}}` });
       }
       return { k: 'functionRef', path: fn };
     }
     if ('axisObject' in o) {
       const axis = o.axisObject;
-      if (axis !== 'I' && axis !== 'J' && axis !== 'K') fail('E_USAGE_EXTERNALS', `external '${key}': axisObject must be "I", "J" or "K"`, { hint: '{"axisObject": "I"}' });
+      if (axis !== 'I' && axis !== 'J' && axis !== 'K') throw badExternal(key, `axisObject must be "I", "J" or "K"`, { hint: '{"axisObject": "I"}' });
       return { k: 'axis', axis };
     }
     if ('namespace' in o && o.attrs && typeof o.attrs === 'object' && !Array.isArray(o.attrs)) {
@@ -76,7 +77,7 @@ function toValue(key: string, v: unknown): Value {
     }
     if ('axis' in o) {
       const axis = o.axis;
-      if (axis !== 'I' && axis !== 'J' && axis !== 'K') fail('E_USAGE_EXTERNALS', `external '${key}': axis must be "I", "J" or "K"`, { hint: '{"axis": "I", "index": 0, "offset": 3}' });
+      if (axis !== 'I' && axis !== 'J' && axis !== 'K') throw badExternal(key, `axis must be "I", "J" or "K"`, { hint: '{"axis": "I", "index": 0, "offset": 3}' });
       return { k: 'axisIndex', axis, index: axisInt(key, 'index', o.index), offset: axisInt(key, 'offset', o.offset) };
     }
   }
@@ -88,7 +89,7 @@ function axisInt(key: string, field: 'index' | 'offset', x: unknown): number {
   if (x === undefined) return 0;
   if (typeof x === 'number' && Number.isInteger(x) && Math.abs(x) <= 2 ** 31 - 1) return x;
   const written = typeof x === 'string' && x.startsWith(FLOAT_TAG) ? x.slice(FLOAT_TAG.length) : JSON.stringify(x);
-  return fail('E_USAGE_EXTERNALS', `external '${key}': "${field}" must be an integer from -2147483647 to 2147483647, got ${written}`, { hint: `write {"${key}": {"axis": "I", "index": 0, "offset": 3}} with plain integers` });
+  throw badExternal(key, `"${field}" must be an integer from -2147483647 to 2147483647, got ${written}`, { hint: `write {"${key}": {"axis": "I", "index": 0, "offset": 3}} with plain integers` });
 }
 
 /**
@@ -100,8 +101,9 @@ function taggedValue(key: string, o: Record<string, unknown>): Value | undefined
   const keys = Object.keys(o);
   if (keys.length !== 1 && !(keys.length === 3 && 'enum' in o)) return undefined;
   const num = (x: unknown) => (typeof x === 'string' && x.startsWith(FLOAT_TAG) ? Number(x.slice(FLOAT_TAG.length)) : typeof x === 'number' ? x : NaN);
-  const bad = (what: string): never =>
-    fail('E_USAGE_EXTERNALS', `external '${key}': ${what}`, { hint: 'tagged values are {"int": 1}, {"float": 1.5}, {"bool": true}, {"str": "x"}, {"none": true} or {"tuple": [...]}' });
+  const bad = (what: string): never => {
+    throw badExternal(key, what, { hint: 'tagged values are {"int": 1}, {"float": 1.5}, {"bool": true}, {"str": "x"}, {"none": true} or {"tuple": [...]}' });
+  };
   if ('int' in o) {
     const n = num(o.int);
     if (!Number.isSafeInteger(n)) bad(`{"int": ...} needs an integer, got ${JSON.stringify(o.int)}`);

@@ -9,6 +9,14 @@ import type { VariableKParts } from './ExprEmitter.js';
 import { emitHalo } from './haloExchange.js';
 import type { LoopStrategy } from './LoopStrategy.js';
 import { TileVersionCode } from './tileVersions.js';
+import { writes } from '../../core/ir/uses.js';
+import { writtenOrUntouched } from '../../core/ir/writtenBeforeRead.js';
+
+/** The first nest of a launch that writes `name`, as its loop indices. */
+function firstWriter(s: Launch, name: string): { vi: number; n: number } | undefined {
+  for (const [vi, v] of s.loops.entries()) for (const [n, h] of v.body.entries()) if (writes(h.body).has(name)) return { vi, n };
+  return undefined;
+}
 
 /** The loop order of a level by level sweep: K outermost, then I and J as in `order`. */
 function planeOrder(order: string): string {
@@ -206,7 +214,29 @@ export class CpuLoops implements LoopStrategy {
       w.line(
         `${type}* __restrict__ const ${this.cg.ids.ptr(l.name)} = reinterpret_cast<${type}*>(scratch.base() + ${x}_at) - ${x}_i0 * ${this.cg.ids.stride(l.name, 0)} - ${x}_j0 * ${this.cg.ids.stride(l.name, 1)} - ${x}_k0 * ${this.cg.ids.stride(l.name, 2)};`,
       );
-      if (l.zeroFill) w.line(`std::memset(scratch.base() + ${x}_at, 0, static_cast<size_t>(${x}_ni * ${x}_nj * ${x}_nk) * sizeof(${type}));`);
+      if (l.zeroFill) {
+        const fill = `std::memset(scratch.base() + ${x}_at, 0, static_cast<size_t>(${x}_ni * ${x}_nj * ${x}_nk) * sizeof(${type}));`;
+        // Only points no nest writes keep the zero: where the first nest writing the array
+        // (before any read, writtenOrUntouched) covers the tile's whole box, nothing does.
+        const first = writtenOrUntouched(l.name, s) ? firstWriter(s, l.name) : undefined;
+        if (!first) w.line(fill);
+        else {
+          // the columns of the box outside that nest's (grown) clip: a few at the domain's edges
+          const c = `${first.vi}_${first.n}`;
+          const p = this.cg.ids.ptr(l.name);
+          const at = `i * ${this.cg.ids.stride(l.name, 0)} + j * ${this.cg.ids.stride(l.name, 1)} + k * ${this.cg.ids.stride(l.name, 2)}`;
+          w.open(`if (${x}_k0 < kclo_${first.vi} || ${x}_k1 >= kchi_${first.vi}) {`);
+          w.line(fill);
+          w.reopen(`} else if (${x}_i0 < ilo_${c} || ${x}_i1 >= ihi_${c} || ${x}_j0 < jlo_${c} || ${x}_j1 >= jhi_${c}) {`);
+          w.open(`for (int64_t i = ${x}_i0; i <= ${x}_i1; ++i) {`);
+          w.open(`for (int64_t j = ${x}_j0; j <= ${x}_j1; ++j) {`);
+          w.line(`if (i >= ilo_${c} && i < ihi_${c} && j >= jlo_${c} && j < jhi_${c}) continue;`);
+          w.line(`for (int64_t k = ${x}_k0; k <= ${x}_k1; ++k) ${p}[${at}] = 0;`);
+          w.close();
+          w.close();
+          w.close();
+        }
+      }
       ctx.hoisted.set(l.name, a);
     }
     versions.fill((name) => this.cg.ids.local(`tile_${name}`), tileOrder ?? this.cg.order);

@@ -1,5 +1,6 @@
 import { isIntDType } from '../../core/ir/dtypes.js';
 import { didYouMean, fail } from '../../core/diagnostics.js';
+import { nameNotDefined, notEvaluated } from '../../core/diagnostics/codes.js';
 import type { Program, SourceLoc } from '../../core/ir/types.js';
 import type { PyExpr } from '../../core/python/ast.js';
 import type { Term } from './ExprLowering.js';
@@ -138,11 +139,8 @@ export class ProgramLowering extends ProgramCalls {
         hint: 'move it into a @callback function (called with scalars, run by the host), or out of the program',
       });
     }
-    if (v === undefined) {
-      const guess = didYouMean(id, [...this.scope.vars.keys(), ...this.scope.fn.module.names.keys()]);
-      fail('E_UNKNOWN_NAME', `name '${id}' is not defined`, { loc: e.loc, length: id.length, hint: guess ? `did you mean '${guess}'?` : 'define or import it' });
-    }
-    if (v.k === 'opaque') fail('E_UNKNOWN_NAME', `'${id}': ${v.why}`, { loc: e.loc, length: id.length, hint: 'only literals and simple arithmetic are evaluated at module level' });
+    if (v === undefined) throw nameNotDefined(id, e.loc, [...this.scope.vars.keys(), ...this.scope.fn.module.names.keys()], 'define or import it');
+    if (v.k === 'opaque') throw notEvaluated(id, v.why, e.loc);
     return { c: v };
   }
 

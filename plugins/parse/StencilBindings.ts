@@ -1,5 +1,6 @@
 import { isIntDType } from '../../core/ir/dtypes.js';
 import { didYouMean, fail } from '../../core/diagnostics.js';
+import { nameNotDefined, notEvaluated } from '../../core/diagnostics/codes.js';
 import type { Expr, FieldDecl, IterationOrder, Offset, ScalarDecl, SourceLoc, Stmt } from '../../core/ir/types.js';
 import { dottedName, type PyExpr, type PyStmt } from '../../core/python/ast.js';
 import { ExprLowering, type Term } from './ExprLowering.js';
@@ -109,16 +110,8 @@ export abstract class StencilBindings extends ExprLowering {
       return { c: b.value };
     }
     const v = this.loader.lookup(this.scope.module, id) ?? (GT4PY_BODY_BUILTINS.has(id) ? GTSCRIPT_NAMES[id] : undefined);
-    if (v === undefined) {
-      const candidates = [...this.scope.vars.keys(), ...this.scope.module.names.keys()];
-      const guess = didYouMean(id, candidates);
-      fail('E_UNKNOWN_NAME', `name '${id}' is not defined`, {
-        loc: e.loc,
-        length: id.length,
-        hint: guess ? `did you mean '${guess}'?` : 'define it as a module constant, import it, or pass it as an external',
-      });
-    }
-    if (v.k === 'opaque') fail('E_UNKNOWN_NAME', `'${id}': ${v.why}`, { loc: e.loc, length: id.length, hint: 'only literals and simple arithmetic are evaluated at module level' });
+    if (v === undefined) throw nameNotDefined(id, e.loc, [...this.scope.vars.keys(), ...this.scope.module.names.keys()], 'define it as a module constant, import it, or pass it as an external');
+    if (v.k === 'opaque') throw notEvaluated(id, v.why, e.loc);
     return { c: v };
   }
 

@@ -73,8 +73,15 @@ export abstract class StencilStatements extends StencilAssignments {
       const v = this.constant(args[0], 'the interval');
       if (!(v.k === 'builtin' && v.name === '...')) fail('E_INTERVAL', 'interval takes (...) or (start, end)', { loc: iv.call.loc, hint: 'write interval(...) or interval(start, end)' });
     } else if (args.length === 2) {
+      for (const a of args) this.rejectAxisIndexSyntax(a);
       const lo = this.term(args[0]);
       const hi = this.term(args[1]);
+      if ('c' in lo && lo.c.k === 'none') {
+        fail('E_INTERVAL', 'Invalid interval range specification: an interval starts at a level, not at None', {
+          loc: args[0].loc,
+          hint: 'GT4Py rejects this too: start from the bottom level, interval(0, -1); None ends an interval at the top, interval(1, None)',
+        });
+      }
       if ('r' in lo) runtime.lo = runtimeBound(lo.r, this.fields, args[0].loc);
       else start = this.levelBound(lo.c, args[0], true);
       if ('r' in hi) runtime.hi = runtimeBound(hi.r, this.fields, args[1].loc);
@@ -103,6 +110,23 @@ export abstract class StencilStatements extends StencilAssignments {
     if (scalarBounds(runtime)) block.runtime = structuredClone(runtime);
     this.runtimeIntervals.add(block);
     return block;
+  }
+
+  /**
+   * `interval(K[2], -1)`: GT4Py takes axis indices in vertical intervals only as externals'
+   * values, never written as a subscript.
+   */
+  protected rejectAxisIndexSyntax(e: PyExpr): void {
+    if (e.t === 'subscript' && e.value.t === 'name') {
+      const base = this.term(e.value);
+      if ('c' in base && base.c.k === 'axis') {
+        fail('E_INTERVAL', `Invalid interval range specification: ${e.value.id}[...] cannot be written in an interval`, {
+          loc: e.loc,
+          hint: `GT4Py rejects this too: write the level as an integer, interval(2, -1), or pass the axis index as an external`,
+        });
+      }
+    }
+    for (const c of pyChildren(e)) this.rejectAxisIndexSyntax(c);
   }
 
   /** Interval blocks whose bounds are (partly) known only at run time. */
