@@ -11,7 +11,7 @@ import numpy as np
 
 from . import arguments, backends, call_binding, interpreter, layout, modes
 from .definition_errors import definition_error
-from .errors import CallError
+from .errors import CallError, OrchError
 from .library import build_and_open
 from .source import source_file
 
@@ -56,7 +56,14 @@ class Stencil:
             except TypeError as e:
                 # GT4Py: GTScriptDefinitionError ("Missing or invalid value for external symbol")
                 raise definition_error(str(e), ["E_EXTERNALS_FORM"], type_error=True) from None
-            self._described = interpreter.describe(source_file(self.definition), self.definition.__name__, tagged, definition=True)
+            try:
+                self._described = interpreter.describe(source_file(self.definition), self.definition.__name__, tagged, definition=True)
+            except OrchError as e:
+                # an external the call supplies later (a rank layout's region bounds) is no
+                # definition error: the first call lowers with it, and reports it if still missing
+                if {d.get("code") for d in getattr(e, "diagnostics", [])} != {"E_EXTERNAL_MISSING"}:
+                    raise
+                self._described = None
 
     def __call__(self, *args, origin=None, domain=None, validate_args=None, exec_info=None, **kwargs):
         if exec_info is not None:
