@@ -84,8 +84,12 @@ report('writes one self-contained page with time per pass and entry and memory p
   const prog = data.entries.find((e: { name: string }) => e.name === 'm.py:smooth_twice');
   // two pooled 16x8x5 float64 temporaries: 5120 bytes each, one arena
   const lap = prog.memory.arrays.filter((a: { name: string }) => a.name.startsWith('lap_'));
-  assert.equal(lap.map((a: { bytes: number; pooled: boolean }) => [a.bytes, a.pooled]), [[5120, true], [5120, true]]);
-  assert.is(prog.memory.totals.temporaryArenaBytes, 10240);
+  // since in-place updates read sideways became tile-legal (issue 18 item 2) both calls run
+  // in one tiled launch and the temporaries may live in tile buffers instead of the arena
+  assert.equal(lap.map((a: { bytes: number }) => a.bytes), [5120, 5120]);
+  for (const a of lap) assert.ok(a.pooled || a.tile, `${a.name} is pooled or tile-local: ${JSON.stringify(a)}`);
+  const pooledBytes = lap.filter((a: { pooled: boolean }) => a.pooled).reduce((n: number, a: { bytes: number }) => n + a.bytes, 0);
+  assert.is(prog.memory.totals.temporaryArenaBytes, pooledBytes);
   assert.is(prog.memory.totals.argBytes, 5120);
 
   const html = p.read('report.html');
