@@ -64,13 +64,12 @@ interface Target {
   inputs: () => { fields: Record<string, NDArray>; scalars: Record<string, number | boolean>; origin?: number[] | Record<string, number[]>; domain?: number[] };
 }
 
-const targets: Target[] = [];
-for (const c of existsSync(casesDir) ? readdirSync(casesDir).sort() : []) {
-  const dir = path.join(casesDir, c);
-  if (!existsSync(path.join(dir, 'case.json'))) continue;
+/** A case folder (case.json, module.py, in/*.npy) as a target: the conformance kit's and orch's language fixtures. */
+function caseTarget(name: string, dir: string): Target | undefined {
+  if (!existsSync(path.join(dir, 'case.json'))) return undefined;
   const spec = JSON.parse(readFileSync(path.join(dir, 'case.json'), 'utf8'));
-  targets.push({
-    name: c,
+  return {
+    name,
     file: path.join(dir, 'module.py'),
     entry: spec.entry,
     externals: spec.externals ?? {},
@@ -81,27 +80,19 @@ for (const c of existsSync(casesDir) ? readdirSync(casesDir).sort() : []) {
       origin: spec.origin,
       domain: spec.domain,
     }),
-  });
+  };
+}
+
+const targets: Target[] = [];
+for (const c of existsSync(casesDir) ? readdirSync(casesDir).sort() : []) {
+  const t = caseTarget(c, path.join(casesDir, c));
+  if (t) targets.push(t);
 }
 // orch's language fixtures (case folders, like the conformance kit's)
 const languageDir = path.resolve(here, '../../fixtures/language');
 for (const c of readdirSync(languageDir).sort()) {
-  const dir = path.join(languageDir, c);
-  if (!existsSync(path.join(dir, 'case.json'))) continue;
-  const spec = JSON.parse(readFileSync(path.join(dir, 'case.json'), 'utf8'));
-  targets.push({
-    name: `language ${c}`,
-    file: path.join(dir, 'module.py'),
-    entry: spec.entry,
-    externals: spec.externals ?? {},
-    defines: spec.compiletime ?? {},
-    inputs: () => ({
-      fields: Object.fromEntries(readdirSync(path.join(dir, 'in')).map((f) => [f.replace(/\.npy$/, ''), readNpy(path.join(dir, 'in', f))])),
-      scalars: spec.scalars ?? {},
-      origin: spec.origin,
-      domain: spec.domain,
-    }),
-  });
+  const t = caseTarget(`language ${c}`, path.join(languageDir, c));
+  if (t) targets.push(t);
 }
 const FIXTURE_SCALARS: Record<string, Record<string, number>> = { pointwise_chain: { rate: 0.5 }, hdiff: { dt: 0.01 }, vertical_solver: { dt: 0.1 }, ppm_advection: { dt: 0.1 }, deln_damping: { damp: 0.05 }, dycore: { dt: 0.1 } };
 for (const [name, scalars] of Object.entries(FIXTURE_SCALARS)) {
