@@ -42,32 +42,33 @@ inline void stage_transpose4(double* dst, int64_t dst_stride, const double* src,
 }
 
 /*
- * Copies between a field's box (`field` at the box's first point, strides s0, s1, s2) and its
- * staged [K][I][J] copy (`staged`, plane stride sk, row stride nj), `in`: field to staged.
+ * Copies between a field's box of ni x nj x nk points (`field` at the box's first point,
+ * strides s0, s1, s2) and its staged [K][I][J] copy (`staged` at the same point, plane stride
+ * sk, row stride rs), `in`: field to staged.
  */
 template <class T>
-inline void stage_columns(bool in, T* field, int64_t s0, int64_t s1, int64_t s2, T* staged, int64_t sk, int64_t ni, int64_t nj,
-                          int64_t nk) {
+inline void stage_columns(bool in, T* field, int64_t s0, int64_t s1, int64_t s2, T* staged, int64_t sk, int64_t rs, int64_t ni,
+                          int64_t nj, int64_t nk) {
   for (int64_t i = 0; i < ni; ++i)
     for (int64_t j = 0; j < nj; ++j)
       for (int64_t k = 0; k < nk; ++k) {
         T& f = field[i * s0 + j * s1 + k * s2];
-        T& s = staged[k * sk + i * nj + j];
+        T& s = staged[k * sk + i * rs + j];
         if (in) s = f;
         else f = s;
       }
 }
 
 template <>
-inline void stage_columns<double>(bool in, double* field, int64_t s0, int64_t s1, int64_t s2, double* staged, int64_t sk, int64_t ni,
-                                  int64_t nj, int64_t nk) {
+inline void stage_columns<double>(bool in, double* field, int64_t s0, int64_t s1, int64_t s2, double* staged, int64_t sk, int64_t rs,
+                                  int64_t ni, int64_t nj, int64_t nk) {
   if (s2 != 1) {
     // not K-contiguous (a view): element by element
     for (int64_t i = 0; i < ni; ++i)
       for (int64_t j = 0; j < nj; ++j)
         for (int64_t k = 0; k < nk; ++k) {
           double& f = field[i * s0 + j * s1 + k * s2];
-          double& s = staged[k * sk + i * nj + j];
+          double& s = staged[k * sk + i * rs + j];
           if (in) s = f;
           else f = s;
         }
@@ -76,7 +77,7 @@ inline void stage_columns<double>(bool in, double* field, int64_t s0, int64_t s1
   const int64_t nj4 = nj / 4 * 4, nk4 = nk / 4 * 4;
   for (int64_t i = 0; i < ni; ++i) {
     double* const frow = field + i * s0;
-    double* const srow = staged + i * nj;
+    double* const srow = staged + i * rs;
     for (int64_t j = 0; j < nj4; j += 4) {
       for (int64_t k = 0; k < nk4; k += 4) {
         if (in) stage_transpose4(srow + k * sk + j, sk, frow + j * s1 + k, s1);

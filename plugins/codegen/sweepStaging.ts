@@ -1,6 +1,7 @@
 import type { Launch, Tiling } from '../../core/ir/types.js';
 import { accessBoxes, type TileBox } from '../../core/ir/tileBoxes.js';
 import { reads, variableKNames, writes } from '../../core/ir/uses.js';
+import { definitelyWritten } from '../../core/ir/writtenBeforeRead.js';
 import type { Codegen } from './Codegen.js';
 import { STORAGE } from './cText.js';
 
@@ -11,7 +12,8 @@ import { STORAGE } from './cText.js';
  * columns per field overflow L1's ways) and loads gathered element by element. A staged
  * array is copied once per tile into a [K][I][J] buffer in the tile's scratch arena, read
  * along K, and the nests address the buffer through redeclared pointer and strides, as
- * tile-local arrays; an array the launch writes is copied back when the tile ends.
+ * tile-local arrays; an array the launch writes is copied back when the tile ends (and is
+ * not copied in when the launch writes every point it reads first, definitelyWritten).
  *
  * Staged: 3-D arrays (no data dimensions) that are not tile-local or versioned, never
  * accessed at a variable K offset, and, if the launch writes them, only read in their own
@@ -20,7 +22,8 @@ import { STORAGE } from './cText.js';
  * did not write included, copied in first) is exact.
  */
 export class SweepStaging {
-  readonly staged: { name: string; written: boolean }[] = [];
+  /** `written`: the nests writing it (copied back over their ranges); `fill`: its input values are read, so the box is copied in. */
+  readonly staged: { name: string; written: { vi: number; n: number }[]; fill: boolean }[] = [];
   private readonly boxes: Map<string, TileBox[]>;
 
   constructor(
@@ -29,12 +32,12 @@ export class SweepStaging {
     tile: Tiling,
   ) {
     const excluded = new Set([...tile.local.map((l) => l.name), ...(tile.versioned ?? []).map((x) => x.name)]);
-    const written = new Set<string>();
+    const written = new Map<string, { vi: number; n: number }[]>();
     const sideways = new Set<string>();
     const grown = new Set<string>();
     const touched = new Set<string>();
-    for (const v of s.loops)
-      for (const h of v.body) {
+    for (const [vi, v] of s.loops.entries())
+      for (const [hn, h] of v.body.entries()) {
         for (const n of variableKNames(h.body)) excluded.add(n);
         const isGrown = (h.grow ?? [0, 0, 0, 0]).some((g) => g !== 0);
         for (const r of reads(h.body)) {
@@ -45,7 +48,7 @@ export class SweepStaging {
         }
         for (const n of writes(h.body)) {
           touched.add(n);
-          written.add(n);
+          written.set(n, [...(written.get(n) ?? []), { vi, n: hn }]);
           if (isGrown) grown.add(n);
         }
       }
@@ -53,7 +56,9 @@ export class SweepStaging {
       const a = cg.arrays.get(name);
       if (!a || a.axes !== 'IJK' || a.dims?.length || excluded.has(name)) continue;
       if (written.has(name) && (sideways.has(name) || grown.has(name))) continue;
-      this.staged.push({ name, written: written.has(name) });
+      // a box the launch writes before reading any of it is not copied in, and only the points
+      // its nests write are copied back (definitelyWritten: every read lies in every writer's range)
+      this.staged.push({ name, written: written.get(name) ?? [], fill: !written.has(name) || !definitelyWritten(name, s) });
     }
     this.boxes = accessBoxes(s, new Set(this.staged.map((x) => x.name)));
   }
@@ -87,26 +92,40 @@ export class SweepStaging {
     }
   }
 
-  /** After the arena is ensured: each array copied in, and its pointer and strides redeclared to address the copy. */
+  /** After the arena is ensured: each array copied in (unless written before read), and its pointer and strides redeclared to address the copy. */
   stageIn(): void {
     const w = this.cg.w;
-    for (const { name, written } of this.staged) {
+    for (const { name, written, fill } of this.staged) {
       const x = this.x(name);
       const type = STORAGE[this.cg.array(name).dtype];
       w.line(`${type}* __restrict__ const ${x}_p = reinterpret_cast<${type}*>(scratch.base() + ${x}_at);`);
-      w.line(`if (${x}_nk > 0) orch::stage_columns<${type}>(true, ${x}_g + ${x}_i0 * ${x}_s0 + ${x}_j0 * ${x}_s1 + ${x}_k0 * ${x}_s2, ${x}_s0, ${x}_s1, ${x}_s2, ${x}_p, ${x}_sk, ${x}_ni, ${x}_nj, ${x}_nk);`);
-      w.line(`${written ? '' : 'const '}${type}* __restrict__ const ${this.cg.ids.ptr(name)} = ${x}_p - ${x}_k0 * ${x}_sk - ${x}_i0 * ${x}_nj - ${x}_j0;`);
+      if (fill) w.line(`if (${x}_nk > 0) orch::stage_columns<${type}>(true, ${x}_g + ${x}_i0 * ${x}_s0 + ${x}_j0 * ${x}_s1 + ${x}_k0 * ${x}_s2, ${x}_s0, ${x}_s1, ${x}_s2, ${x}_p, ${x}_sk, ${x}_nj, ${x}_ni, ${x}_nj, ${x}_nk);`);
+      w.line(`${written.length ? '' : 'const '}${type}* __restrict__ const ${this.cg.ids.ptr(name)} = ${x}_p - ${x}_k0 * ${x}_sk - ${x}_i0 * ${x}_nj - ${x}_j0;`);
       w.line(`[[maybe_unused]] const int64_t ${this.cg.ids.stride(name, 0)} = ${x}_nj, ${this.cg.ids.stride(name, 1)} = 1, ${this.cg.ids.stride(name, 2)} = ${x}_sk;`);
     }
   }
 
-  /** At the end of a tile: the arrays it wrote are copied back. */
+  /**
+   * At the end of a tile: the arrays it wrote are copied back, the whole box where it was
+   * copied in, else only the ranges of the nests writing them (the rest of the box holds no value).
+   */
   stageOut(): void {
-    for (const { name, written } of this.staged) {
-      if (!written) continue;
+    const w = this.cg.w;
+    for (const { name, written, fill } of this.staged) {
+      if (!written.length) continue;
       const x = this.x(name);
       const type = STORAGE[this.cg.array(name).dtype];
-      this.cg.w.line(`if (${x}_nk > 0) orch::stage_columns<${type}>(false, ${x}_g + ${x}_i0 * ${x}_s0 + ${x}_j0 * ${x}_s1 + ${x}_k0 * ${x}_s2, ${x}_s0, ${x}_s1, ${x}_s2, ${x}_p, ${x}_sk, ${x}_ni, ${x}_nj, ${x}_nk);`);
+      const copy = (i0: string, i1: string, j0: string, j1: string, k0: string, k1: string) =>
+        `orch::stage_columns<${type}>(false, ${x}_g + ${i0} * ${x}_s0 + ${j0} * ${x}_s1 + ${k0} * ${x}_s2, ${x}_s0, ${x}_s1, ${x}_s2, ` +
+        `${x}_p + (${k0} - ${x}_k0) * ${x}_sk + (${i0} - ${x}_i0) * ${x}_nj + (${j0} - ${x}_j0), ${x}_sk, ${x}_nj, ${i1} - ${i0}, ${j1} - ${j0}, ${k1} - ${k0});`;
+      if (fill) {
+        w.line(`if (${x}_nk > 0) ${copy(`${x}_i0`, `${x}_i1 + 1`, `${x}_j0`, `${x}_j1 + 1`, `${x}_k0`, `${x}_k1 + 1`)}`);
+        continue;
+      }
+      for (const { vi, n } of written) {
+        const c = `${vi}_${n}`;
+        w.line(`if (ilo_${c} < ihi_${c} && jlo_${c} < jhi_${c} && kclo_${vi} < kchi_${vi}) ${copy(`ilo_${c}`, `ihi_${c}`, `jlo_${c}`, `jhi_${c}`, `kclo_${vi}`, `kchi_${vi}`)}`);
+      }
     }
   }
 }
