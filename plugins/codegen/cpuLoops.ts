@@ -8,6 +8,7 @@ import { STORAGE, convert } from './cText.js';
 import type { VariableKParts } from './ExprEmitter.js';
 import { emitHalo } from './haloExchange.js';
 import type { LoopStrategy } from './LoopStrategy.js';
+import { SweepStaging } from './sweepStaging.js';
 import { TileVersionCode } from './tileVersions.js';
 import { writes } from '../../core/ir/uses.js';
 import { writtenOrUntouched } from '../../core/ir/writtenBeforeRead.js';
@@ -32,7 +33,7 @@ function planeOrder(order: string): string {
  */
 export class CpuLoops implements LoopStrategy {
   readonly stateType = 'orch::State';
-  readonly includes: readonly string[] = [];
+  readonly includes: readonly string[] = ['#include "orch_stage.h"'];
   readonly tilesLaunches = true;
   readonly variableKFailed = 'vkerr.set.load(std::memory_order_relaxed)';
   /** Set while generating the loops of one tile: the index of the vertical loop. */
@@ -172,6 +173,9 @@ export class CpuLoops implements LoopStrategy {
     const boxes = tileLocalBoxes(s, tile);
     const versions = new TileVersionCode(this.cg, s, tile);
     versions.keepGlobals();
+    // a sweep's fields are copied into [K][I][J] buffers first (sweepStaging.ts)
+    const staging = tileOrder && this.cg.opts.stageSweeps !== false ? new SweepStaging(this.cg, s, tile) : undefined;
+    staging?.reserve();
     // a versioned array's version is laid out like any tile-local array
     const perTile = [...tile.local, ...(tile.versioned ?? []).map((x) => ({ name: x.name, zeroFill: false }))];
     for (const l of perTile) {
@@ -240,6 +244,7 @@ export class CpuLoops implements LoopStrategy {
       ctx.hoisted.set(l.name, a);
     }
     versions.fill((name) => this.cg.ids.local(`tile_${name}`), tileOrder ?? this.cg.order);
+    staging?.stageIn();
     this.tileOrder = tileOrder;
     s.loops.forEach((v, vi) => {
       this.tileScope = vi;
@@ -248,6 +253,7 @@ export class CpuLoops implements LoopStrategy {
     this.tileScope = undefined;
     this.tileOrder = undefined;
     versions.commit();
+    staging?.stageOut();
     w.close();
     w.close();
     w.close();
