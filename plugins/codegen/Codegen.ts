@@ -18,6 +18,8 @@ export interface CppOptions {
   sourceFileName?: string;
   /** Iterations a stencil's `while` loop may run before the run fails (default 1e7, as the interpreter). */
   maxWhileIterations?: number;
+  /** CPU: tiles of FORWARD/BACKWARD launches stage the fields they sweep (default true). */
+  stageSweeps?: boolean;
 }
 
 /** What a point body needs to address arrays: the arrays hoisted by the current launch. */

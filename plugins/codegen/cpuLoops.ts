@@ -8,6 +8,7 @@ import { STORAGE, convert } from './cText.js';
 import type { VariableKParts } from './ExprEmitter.js';
 import { emitHalo } from './haloExchange.js';
 import type { LoopStrategy } from './LoopStrategy.js';
+import { SweepStaging } from './sweepStaging.js';
 import { TileVersionCode } from './tileVersions.js';
 import { writes } from '../../core/ir/uses.js';
 import { writtenOrUntouched } from '../../core/ir/writtenBeforeRead.js';
@@ -32,7 +33,7 @@ function planeOrder(order: string): string {
  */
 export class CpuLoops implements LoopStrategy {
   readonly stateType = 'orch::State';
-  readonly includes: readonly string[] = [];
+  readonly includes: readonly string[] = ['#include "orch_stage.h"'];
   readonly tilesLaunches = true;
   readonly variableKFailed = 'vkerr.set.load(std::memory_order_relaxed)';
   /** Set while generating the loops of one tile: the index of the vertical loop. */
@@ -129,8 +130,19 @@ export class CpuLoops implements LoopStrategy {
   private tiledLoops(s: Launch, tile: Tiling, ctx: PointContext, where: string): void {
     const w = this.cg.w;
     const int64 = (e: Expr): string => convert(this.cg.ex.expr(e, undefined), e.dtype, 'int64');
-    const [ti, tj] = tile.size;
+    const [ti0, tj0] = tile.size;
     w.open('{');
+    // A launch with FORWARD/BACKWARD loops runs them level by level in a tile (vloop), so
+    // there every nest runs K outermost and tile-local arrays are laid out to match.
+    const tileOrder = s.loops.some((v) => v.order !== 'PARALLEL') ? planeOrder(this.cg.order) : undefined;
+    const staged = tileOrder !== undefined && this.cg.opts.stageSweeps !== false;
+    // Such a tile, staged, keeps its area but takes its columns along J as far as the domain
+    // allows: a level of its staged arrays is then a few long contiguous rows (loop overhead
+    // per row, not per point). Only where the shape changes no number: no versions, no growth.
+    const reshaped = staged && !tile.versioned?.length && !tile.k && s.loops.every((v) => v.body.every((h) => !(h.grow ?? []).some((g) => g !== 0)));
+    if (reshaped) w.line(`const int64_t tsj = std::min<int64_t>(${ti0 * tj0}, std::max<int64_t>(1, dom1)), tsi = std::max<int64_t>(1, ${ti0 * tj0} / tsj);`);
+    const ti = reshaped ? 'tsi' : String(ti0);
+    const tj = reshaped ? 'tsj' : String(tj0);
     const nests: { vi: number; n: number; h: HLoop; name: string }[] = [];
     s.loops.forEach((v, vi) => {
       w.line(`const int64_t klo_${vi} = ${int64(v.k.lo)}, khi_${vi} = ${int64(v.k.hi)};`);
@@ -142,7 +154,7 @@ export class CpuLoops implements LoopStrategy {
     });
     const tk = tile.k;
     w.line(
-      `const int64_t nti = std::max<int64_t>(1, (dom0 + ${ti - 1}) / ${ti}), ntj = std::max<int64_t>(1, (dom1 + ${tj - 1}) / ${tj}), ntk = ${tk ? `std::max<int64_t>(1, (dom2 + ${tk - 1}) / ${tk})` : '1'};`,
+      `const int64_t nti = std::max<int64_t>(1, (dom0 + ${ti} - 1) / ${ti}), ntj = std::max<int64_t>(1, (dom1 + ${tj} - 1) / ${tj}), ntk = ${tk ? `std::max<int64_t>(1, (dom2 + ${tk - 1}) / ${tk})` : '1'};`,
     );
     const points = nests.map(({ vi, name }) => `(Ihi_${name} - Ilo_${name}) * (Jhi_${name} - Jlo_${name}) * (khi_${vi} - klo_${vi})`).join(' + ');
     w.line(`if (st->tiles.prepare(orch::max_threads())) return orch::fail(st, "%s: out of memory for the tile scratch arenas", ${where});`);
@@ -166,14 +178,14 @@ export class CpuLoops implements LoopStrategy {
           `jhi_${name} = tj == ntj - 1 ? Jhi_${name} : std::min<int64_t>(Jhi_${name}, (tj + 1) * ${tj} + ${g[3]});`,
       );
     }
-    // A launch with FORWARD/BACKWARD loops runs them level by level in a tile (vloop), so
-    // there every nest runs K outermost and tile-local arrays are laid out to match.
-    const tileOrder = s.loops.some((v) => v.order !== 'PARALLEL') ? planeOrder(this.cg.order) : undefined;
     // each tile-local array covers the points the tile's nests touch, offsets included
     w.line('size_t tile_bytes = 0;');
     const boxes = tileLocalBoxes(s, tile);
     const versions = new TileVersionCode(this.cg, s, tile);
     versions.keepGlobals();
+    // a sweep's fields are copied into [K][I][J] buffers first (sweepStaging.ts)
+    const staging = staged ? new SweepStaging(this.cg, s, tile) : undefined;
+    staging?.reserve();
     // a versioned array's version is laid out like any tile-local array
     const perTile = [...tile.local, ...(tile.versioned ?? []).map((x) => ({ name: x.name, zeroFill: false }))];
     for (const l of perTile) {
@@ -242,6 +254,7 @@ export class CpuLoops implements LoopStrategy {
       ctx.hoisted.set(l.name, a);
     }
     versions.fill((name) => this.cg.ids.local(`tile_${name}`), tileOrder ?? this.cg.order);
+    staging?.stageIn();
     this.tileOrder = tileOrder;
     this.tileK = tile.k;
     s.loops.forEach((v, vi) => {
@@ -252,6 +265,7 @@ export class CpuLoops implements LoopStrategy {
     this.tileOrder = undefined;
     this.tileK = undefined;
     versions.commit();
+    staging?.stageOut();
     w.close();
     w.close();
     w.close();
