@@ -89,8 +89,8 @@ export function haloShapesDiffer(rank: number, shapes: string, shape0: string, l
   return new OrchError(diagnostic('E_HALO_SHAPE', `rank ${rank} exchanges fields of shape ${shapes}, rank 0 of ${shape0}`, { loc, hint: 'give every rank the same local shape (divide the global domain evenly)' }));
 }
 
-export function computeDomainBelowHalo(fName: string, shape: string, nx: number, ny: number, width: number, halo: number): OrchError {
-  return new OrchError(diagnostic('E_HALO_SHAPE', `field '${fName}' of shape ${shape} has a compute domain of ${nx}x${ny}, smaller than the halo width ${width}`, { hint: `arrays carry ${halo} halo points on each side of a compute domain at least ${width} wide` }));
+export function computeDomainBelowHalo(name: string, shape: string, nx: number, ny: number, width: number, halo: number): OrchError {
+  return new OrchError(diagnostic('E_HALO_SHAPE', `field '${name}' of shape ${shape} has a compute domain of ${nx}x${ny}, smaller than the halo width ${width}`, { hint: `arrays carry ${halo} halo points on each side of a compute domain at least ${width} wide` }));
 }
 
 // E_LAYOUT_RANKS: the run has another number of ranks than the layout

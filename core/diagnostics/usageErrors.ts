@@ -35,8 +35,8 @@ export function noSuchModulePath(shown: string): OrchError {
 
 // E_USAGE_MODE: a mode (--mode, ORCH_MODE) orch does not know
 
-export function unknownEnvMode(envMode: string, MODES: string): OrchError {
-  return new OrchError(diagnostic('E_USAGE_MODE', `ORCH_MODE=${envMode} is not a mode orch knows`, { hint: `use one of ${MODES}` }));
+export function unknownEnvMode(envMode: string, modes: string): OrchError {
+  return new OrchError(diagnostic('E_USAGE_MODE', `ORCH_MODE=${envMode} is not a mode orch knows`, { hint: `use one of ${modes}` }));
 }
 
 // E_USAGE_SHAPE: --shape that is not integers separated by commas
@@ -49,8 +49,8 @@ export function shapeNegative(shape: number, axis: string, text: string): OrchEr
   return new OrchError(diagnostic('E_USAGE_SHAPE', `--shape sizes must not be negative, got ${shape} along ${axis} ('${text}')`, { hint: 'write --shape 8,8,4' }));
 }
 
-export function shapeTooLarge(text: string, bytes: string, bytes2: number, fields: number, bytes3: string, largest: number): OrchError {
-  return new OrchError(diagnostic('E_USAGE_SHAPE', `--shape ${text} asks for ${bytes} (${bytes2} bytes) for ${fields} field(s), but this machine has ${bytes3} of memory${largest > 2 ** 32 ? ' and one array holds at most 2^32 elements' : ''}`, { hint: 'give a smaller --shape' }));
+export function shapeTooLarge(text: string, asked: string, askedBytes: number, fields: number, available: string, largest: number): OrchError {
+  return new OrchError(diagnostic('E_USAGE_SHAPE', `--shape ${text} asks for ${asked} (${askedBytes} bytes) for ${fields} field(s), but this machine has ${available} of memory${largest > 2 ** 32 ? ' and one array holds at most 2^32 elements' : ''}`, { hint: 'give a smaller --shape' }));
 }
 
 // E_USAGE_DOMAIN: --domain that is not three non-negative integers
@@ -199,8 +199,8 @@ export function rankNotNumber(rank: number): OrchError {
 
 // E_USAGE_BOUNDARY: an unknown tile boundary
 
-export function unknownTileBoundary(text: string, BOUNDARIES: string): OrchError {
-  return new OrchError(diagnostic('E_USAGE_BOUNDARY', `unknown tile boundary '${text}'`, { hint: `use one of: ${BOUNDARIES}` }));
+export function unknownTileBoundary(text: string, boundaries: string): OrchError {
+  return new OrchError(diagnostic('E_USAGE_BOUNDARY', `unknown tile boundary '${text}'`, { hint: `use one of: ${boundaries}` }));
 }
 
 // E_USAGE_CLOSURE: --closure that is not one readable closure file for the one class targeted
