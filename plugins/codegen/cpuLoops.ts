@@ -43,6 +43,8 @@ export class CpuLoops implements LoopStrategy {
   private tileOrder: string | undefined;
   /** Inside a tile cut along K: its levels per tile (most tiles have exactly this many). */
   private tileK: number | undefined;
+  /** Inside a staged sweep tile (sweepStaging.ts): rows are long and contiguous, so their loops are unrolled twice. */
+  private unrollRows = false;
 
   constructor(private readonly cg: Codegen) {}
 
@@ -257,6 +259,7 @@ export class CpuLoops implements LoopStrategy {
     staging?.stageIn();
     this.tileOrder = tileOrder;
     this.tileK = tile.k;
+    this.unrollRows = staged;
     s.loops.forEach((v, vi) => {
       this.tileScope = vi;
       this.vloop(v, ctx);
@@ -264,6 +267,7 @@ export class CpuLoops implements LoopStrategy {
     this.tileScope = undefined;
     this.tileOrder = undefined;
     this.tileK = undefined;
+    this.unrollRows = false;
     versions.commit();
     staging?.stageOut();
     w.close();
@@ -390,6 +394,16 @@ export class CpuLoops implements LoopStrategy {
     return `for (int64_t ${v} = ${v}lo${n}; ${v} < ${v}hi${n}; ++${v}) {`;
   }
 
+  /**
+   * Before an innermost loop: its points are independent (vectorize freely); in a staged
+   * sweep tile also unrolled twice, which halves the loop control of its long vector loops
+   * (vertical solver 128x128x80: 16.58M -> 15.49M instructions per call, callgrind, AVX2).
+   */
+  private innerDirectives(): void {
+    this.cg.w.directive('#pragma GCC ivdep');
+    if (this.unrollRows) this.cg.w.directive('#pragma GCC unroll 2');
+  }
+
   /** A PARALLEL HLoop: a 3-D nest in the preset order, threads over the outer two loops. */
   private parallelNest(h: HLoop, n: number, ctx: PointContext): void {
     const w = this.cg.w;
@@ -418,7 +432,7 @@ export class CpuLoops implements LoopStrategy {
     const w = this.cg.w;
     [...order].forEach((axis, depth) => {
       // Points of one HLoop are independent, so the innermost loop may be vectorized freely.
-      if (depth === 2) w.directive('#pragma GCC ivdep');
+      if (depth === 2) this.innerDirectives();
       w.open(axis === 'K' && kHeader ? kHeader : this.loopHeader(axis, n));
     });
     this.cg.points.pointLocals(h, ctx);
@@ -432,7 +446,7 @@ export class CpuLoops implements LoopStrategy {
     const ij = [...this.cg.order].filter((c) => c !== 'K');
     if (this.threaded()) w.directive('#pragma omp for');
     w.open(this.loopHeader(ij[0], n));
-    w.directive('#pragma GCC ivdep');
+    this.innerDirectives();
     w.open(this.loopHeader(ij[1], n));
     this.cg.points.pointLocals(h, ctx);
     this.cg.points.stmts(h.body, ctx);
