@@ -69,8 +69,8 @@ export function haloWaitOutsideBlock(loc: SourceLoc): OrchError {
 
 // E_HALO_IN_FLIGHT: a field exchanged again while its exchange is in flight
 
-export function haloInFlight(f: string, line: number, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_HALO_IN_FLIGHT', `'${f}' is already being exchanged (halo_update_start at line ${line})`, { loc, hint: 'call halo_update_wait for it first' }));
+export function haloInFlight(field: string, line: number, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_HALO_IN_FLIGHT', `'${field}' is already being exchanged (halo_update_start at line ${line})`, { loc, hint: 'call halo_update_wait for it first' }));
 }
 
 // E_HALO_DIVERGED: ranks reached different halo exchanges
@@ -99,8 +99,8 @@ export function layoutRankCount(layoutText: string, tiles: number, size: number)
   return new OrchError(diagnostic('E_LAYOUT_RANKS', `layout ${layoutText} has ${tiles} ranks on its tile, but the run has ${size}`, { hint: `start ${tiles} ranks (mpirun -np ${tiles}), or pass the layout of this run (--layout, ORCH_LAYOUT); six-tile runs need the cubed sphere, not built yet` }));
 }
 
-export function haloNeedsRanks(nx: number, y: number, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_LAYOUT_RANKS', `halo exchange in a ${nx}x${y} layout: the interpreter runs one rank here`, { loc, hint: 'run the compiled program under mpirun (without --check or --mode python), or simulate every rank in one process with simulateRanks (core/interpreter/RankSimulation.ts)' }));
+export function haloNeedsRanks(nx: number, ny: number, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_LAYOUT_RANKS', `halo exchange in a ${nx}x${ny} layout: the interpreter runs one rank here`, { loc, hint: 'run the compiled program under mpirun (without --check or --mode python), or simulate every rank in one process with simulateRanks (core/interpreter/RankSimulation.ts)' }));
 }
 
 // E_LAYOUT_UNSUPPORTED: a rank layout orch does not support

@@ -277,8 +277,8 @@ export function closureMemberUnresolved(type: string, key: string, loc: SourceLo
   return new OrchError(diagnostic('E_CLOSURE', `'${type}' object member ${key} was not resolved`, { loc, hint: 'this member is read in a way orch cannot follow: read it through a self.<attr> chain in the orchestrated method' }));
 }
 
-export function closureHaloFieldUnknown(f: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_CLOSURE', `halo exchange field '${f}' is not a closure array`, { loc, hint: 'the closure file is written by the orch Python package' }));
+export function closureHaloFieldUnknown(field: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_CLOSURE', `halo exchange field '${field}' is not a closure array`, { loc, hint: 'the closure file is written by the orch Python package' }));
 }
 
 export function closureNoMethodToOrchestrate(clsName: string, method: string, loc: SourceLoc): OrchError {

@@ -123,12 +123,12 @@ export function inputFieldShape(name: string, fmt: string, kind: string, dimsCou
 
 // E_ARG_AXES: a field with other axes than the stencil parameter
 
-export function argumentAxesMismatch(arrName: string, axes: string, defName: string, axes2: string, p: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_ARG_AXES', `'${arrName}' is a ${axes} field but ${defName}() expects ${axes2} for '${p}'`, { loc, hint: 'pass a field with matching dimensions' }));
+export function argumentAxesMismatch(arrName: string, axes: string, defName: string, expected: string, param: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_ARG_AXES', `'${arrName}' is a ${axes} field but ${defName}() expects ${expected} for '${param}'`, { loc, hint: 'pass a field with matching dimensions' }));
 }
 
-export function argumentDataDimsMismatch(arrName: string, dims: string, defName: string, dims2: string, p: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_ARG_AXES', `'${arrName}' has ${dims} but ${defName}() expects ${dims2} for '${p}'`, { loc, hint: 'pass a field whose Field[...] type has the same data dimensions' }));
+export function argumentDataDimsMismatch(arrName: string, dims: string, defName: string, expected: string, param: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_ARG_AXES', `'${arrName}' has ${dims} but ${defName}() expects ${expected} for '${param}'`, { loc, hint: 'pass a field whose Field[...] type has the same data dimensions' }));
 }
 
 // E_ARG_STALE: an array reallocated after bind()
@@ -169,8 +169,8 @@ export function runFailed(message: string): OrchError {
 
 // E_OUT_OF_BOUNDS: an array accessed outside its shape: a call's domain and origin that do not fit it, or a read at a variable K offset that leaves it
 
-export function dataIndexOutOfBoundsAtRun(launchName: string, name: string, d: number, x: number, dims: number, pt: string, loc: SourceLoc, hint: string): OrchError {
-  return new OrchError(diagnostic('E_OUT_OF_BOUNDS', `stencil '${launchName}': field '${name}' is indexed along data dimension ${d} at index ${x}, outside its ${dims} entries (compute point ${pt})`, { loc, hint }));
+export function dataIndexOutOfBoundsAtRun(launchName: string, name: string, dim: number, index: number, dims: number, pt: string, loc: SourceLoc, hint: string): OrchError {
+  return new OrchError(diagnostic('E_OUT_OF_BOUNDS', `stencil '${launchName}': field '${name}' is indexed along data dimension ${dim} at index ${index}, outside its ${dims} entries (compute point ${pt})`, { loc, hint }));
 }
 
 export function variableKOutOfBounds(launchName: string, name: string, verb: string, idx: number, shape: number, pt: string, loc: SourceLoc, hint: string): OrchError {

@@ -177,8 +177,8 @@ export function dataIndexNotIntegerValue(described: string, loc: SourceLoc): Orc
   return new OrchError(diagnostic('E_DATA_DIMS', `a data index must be an integer, got ${described}`, { loc, hint: 'index data dimensions with integer constants or int expressions' }));
 }
 
-export function dataIndexOutOfBounds(index: number, d: number, name: string, dims: number, last: number, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_DATA_DIMS', `Data index out of bounds: index ${index} is out of range for data dimension ${d} of '${name}', which has ${dims} entries`, { loc, hint: `GT4Py rejects this too ("Data index out of bounds"): use an index in [0, ${last}]` }));
+export function dataIndexOutOfBounds(index: number, dim: number, name: string, dims: number, last: number, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_DATA_DIMS', `Data index out of bounds: index ${index} is out of range for data dimension ${dim} of '${name}', which has ${dims} entries`, { loc, hint: `GT4Py rejects this too ("Data index out of bounds"): use an index in [0, ${last}]` }));
 }
 
 export function dataIndexNotInteger(dtype: string, loc: SourceLoc): OrchError {
@@ -409,8 +409,8 @@ export function unpackNotHelperCall(loc: SourceLoc): OrchError {
   return new OrchError(diagnostic('E_UNPACK', 'only a helper call returning a tuple can be unpacked', { loc, hint: 'return a tuple from a @gtscript.function' }));
 }
 
-export function helperReturnCount(fnName: string, count: number, n: number, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_UNPACK', `${fnName}() returns ${count} value(s), ${n} expected`, { loc, hint: 'match the number of targets to the helper\'s return' }));
+export function helperReturnCount(fnName: string, count: number, expected: number, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_UNPACK', `${fnName}() returns ${count} value(s), ${expected} expected`, { loc, hint: 'match the number of targets to the helper\'s return' }));
 }
 
 export function helperReturnsTuple(fnName: string, rCount: number, loc: SourceLoc): OrchError {
