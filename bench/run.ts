@@ -78,11 +78,12 @@ function triad(threads: number): number {
  * against the program as one library, both through the orch package in one process (the
  * package's default preset for both, not PRESET).
  */
-function pythonStencilByStencil(file: string, entry: string, shape: number[], scalars: Record<string, number>): number {
+function pythonStencilByStencil(file: string, entry: string, shape: number[], scalars: Record<string, number>, threads: number): number {
   const out = execFileSync('python3', [path.join(repo, 'bench/python_stencil_by_stencil.py'), file, entry, ...shape.map(String), JSON.stringify(scalars), quick ? '0.2' : '1.0'], {
     cwd: work,
-    env: { ...process.env, PYTHONPATH: path.join(repo, 'python'), GT_CACHE_ROOT: work, ORCH_MODE: 'build-and-run', OMP_NUM_THREADS: '2', OMP_PROC_BIND: 'true' },
+    env: { ...process.env, PYTHONPATH: path.join(repo, 'python'), GT_CACHE_ROOT: work, ORCH_MODE: 'build-and-run', OMP_NUM_THREADS: String(threads), OMP_PROC_BIND: 'true' },
   }).toString();
+  // the median of paired rounds' ratios (the script interleaves the two ways)
   return (JSON.parse(out.trim().split('\n').pop()!) as { ratio: number }).ratio;
 }
 
@@ -181,10 +182,10 @@ async function main(): Promise<void> {
       speedups[size.join('x')] = sbs / orch;
     }
     // the Python host's alternative, where orchestration is meant to pay (target >= 5x)
-    let pySbs = NaN;
+    const pySbs: Record<number, number> = { 1: NaN, 2: NaN };
     if (f.kind === 'regions' || f.kind === 'program') {
       try {
-        pySbs = pythonStencilByStencil(file, f.name, shapeOf(SIZES[0]), f.scalars);
+        for (const threads of [1, 2]) pySbs[threads] = pythonStencilByStencil(file, f.name, shapeOf(SIZES[0]), f.scalars, threads);
       } catch (err) {
         log(`${f.name}: Python stencil-by-stencil not measured: ${(err as Error).message.split('\n')[0]}`);
       }
@@ -243,10 +244,10 @@ async function main(): Promise<void> {
     '',
     `STREAM triad: ${triadGbps[1].toFixed(2)} GB/s at 1 thread, ${triadGbps[2].toFixed(2)} GB/s at 2 threads (preset ${PRESET})`,
     '',
-    `${pad('fixture', 17)}${pad('kind', 17)}${pad('GB/s 1t', 9)}${pad('triad 1t', 10)}${pad('GB/s 2t', 9)}${pad('triad 2t', 10)}${pad('target', 10)}${pad('tuned/def 2t', 14)}${SIZES.map((s) => pad(`orch/sbs ${s.join('x')}`, 20)).join('')}${pad(`orch/py-sbs ${SIZES[0].join('x')}`, 23)}${pad('pipeline s', 12)}${pad('g++ s', 8)}pipe/g++`,
+    `${pad('fixture', 17)}${pad('kind', 17)}${pad('GB/s 1t', 9)}${pad('triad 1t', 10)}${pad('GB/s 2t', 9)}${pad('triad 2t', 10)}${pad('target', 10)}${pad('tuned/def 2t', 14)}${SIZES.map((s) => pad(`orch/sbs ${s.join('x')}`, 20)).join('')}${pad(`orch/py-sbs ${SIZES[0].join('x')} 1t/2t`, 28)}${pad('pipeline s', 12)}${pad('g++ s', 8)}pipe/g++`,
     ...rows.map(
       (r) =>
-        `${pad(r.fixture, 17)}${pad(r.kind, 17)}${pad(r.gbps_1t.toFixed(2), 9)}${pad(r.frac_triad_1t.toFixed(2), 10)}${pad(r.gbps_2t.toFixed(2), 9)}${pad(r.frac_triad_2t.toFixed(2), 10)}${pad(r.target_1t === r.target ? `>=${r.target}` : `>=${r.target_1t}/${r.target}`, 10)}${pad(r.tuned ? `${r.tuned.speedup_2t.toFixed(2)}x` : '-', 14)}${Object.values(r.orchestrated_speedup).map((v) => pad(`${v.toFixed(2)}x`, 20)).join('')}${pad(Number.isNaN(r.python_sbs_speedup) ? '-' : `${r.python_sbs_speedup.toFixed(2)}x (>=5x)`, 23)}${pad(r.pipeline_s.toFixed(3), 12)}${pad(r.gxx_s.toFixed(3), 8)}${r.pipeline_over_gxx.toFixed(3)}`,
+        `${pad(r.fixture, 17)}${pad(r.kind, 17)}${pad(r.gbps_1t.toFixed(2), 9)}${pad(r.frac_triad_1t.toFixed(2), 10)}${pad(r.gbps_2t.toFixed(2), 9)}${pad(r.frac_triad_2t.toFixed(2), 10)}${pad(r.target_1t === r.target ? `>=${r.target}` : `>=${r.target_1t}/${r.target}`, 10)}${pad(r.tuned ? `${r.tuned.speedup_2t.toFixed(2)}x` : '-', 14)}${Object.values(r.orchestrated_speedup).map((v) => pad(`${v.toFixed(2)}x`, 20)).join('')}${pad(Number.isNaN(r.python_sbs_speedup[1]) ? '-' : `${r.python_sbs_speedup[1].toFixed(2)}x/${r.python_sbs_speedup[2].toFixed(2)}x (>=5x)`, 28)}${pad(r.pipeline_s.toFixed(3), 12)}${pad(r.gxx_s.toFixed(3), 8)}${r.pipeline_over_gxx.toFixed(3)}`,
     ),
     '',
     only ? 'per-call overhead not measured (--fixtures)' : `per-call overhead: C ${overhead.c_1?.toFixed(0)} ns (1 field), ${overhead.c_16?.toFixed(0)} ns (16 fields); Python (ctypes, bound once) ${overhead.python_1 !== undefined ? (overhead.python_1 / 1000).toFixed(2) : '-'} us (1 field), ${overhead.python_16 !== undefined ? (overhead.python_16 / 1000).toFixed(2) : '-'} us (16 fields)`,

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import type { RunMode } from '../cli/runCommand.js';
-import { didYouMean, exitOnError, usageError } from '../cli/failure.js';
+import { didYouMean, exitOnError, unknownEnvMode } from '../cli/failure.js';
 import { badEntries } from '../cli/badEntries.js';
 
 // Argument parsing only: every command lives in cli/. Each is imported when it runs, so
@@ -131,7 +131,7 @@ async function main(rawArgv: string[]): Promise<number> {
           .example('$0 run smooth.py:smooth --mode build-and-run --shape 8,8,4 --scalars \'{"w": 0.1}\' --check --repeat 10', 'build, time 10 calls and compare with the interpreter'),
       async (a) => {
         if (envMode && !(MODES as readonly string[]).includes(envMode) && !argv.some((x) => x === '--mode' || x.startsWith('--mode='))) {
-          usageError('E_USAGE_MODE', `ORCH_MODE=${envMode} is not a mode orch knows`, `use one of ${MODES.join(', ')}`);
+          throw unknownEnvMode(envMode, MODES.join(', '));
         }
         const { runCommand } = await import('../cli/runCommand.js');
         code = await runCommand({ ...a, target: a.target as string, mode: a.mode, printIrAfter: splitList(a.printIrAfter), verifyIr: a.verifyIr, repeat: a.repeat });

@@ -1,4 +1,4 @@
-import { usageError } from './failure.js';
+import { badEntryNotKeyReason } from '../core/diagnostics/usageErrors.js';
 
 /** `--bad-entry KEY=REASON` -> key -> reason. */
 export function badEntries(v: string[] | undefined): Record<string, string> | undefined {
@@ -6,7 +6,7 @@ export function badEntries(v: string[] | undefined): Record<string, string> | un
   const out: Record<string, string> = {};
   for (const x of v) {
     const m = /^([0-9a-f]{64})=([^]*)$/.exec(x);
-    if (!m) usageError('E_USAGE_BAD_ENTRY', `--bad-entry ${JSON.stringify(x.slice(0, 80))} is not KEY=REASON`, 'KEY is the 64-hex-digit key of a cache entry (orch build --json reports it)');
+    if (!m) throw badEntryNotKeyReason(JSON.stringify(x.slice(0, 80)));
     out[m[1]] = m[2];
   }
   return out;

@@ -2,7 +2,7 @@ import { exitStatus } from './failure.js';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
-import { fail, formatDiagnostic, type Diagnostic } from '../core/diagnostics.js';
+import { formatDiagnostic, type Diagnostic } from '../core/diagnostics.js';
 import { Compiler, type BuildResult } from '../core/Compiler.js';
 import { parseClosure, type Closure } from '../core/frontend/closure.js';
 import { layoutText } from '../core/layout/RankLayout.js';
@@ -14,6 +14,7 @@ import { jsonDiagnostic, openSession, timePassesTable, type CommonOptions } from
 import { printDiagnostics } from './failure.js';
 import { cacheMiss } from '../core/diagnostics/codes.js';
 import { formatBytes } from '../core/cache/quantities.js';
+import { closureForOtherClass, closureNeedsOneClass, closureUnreadable, noModulePaths, noSuchModule } from '../core/diagnostics/usageErrors.js';
 
 export interface BuildOptions extends CommonOptions, LayoutOptions {
   /** Files (optionally `file.py:entry`), folders or globs. */
@@ -29,17 +30,17 @@ export interface BuildOptions extends CommonOptions, LayoutOptions {
 /** `--closure FILE`: the closure of the one `file.py:Class` target. */
 function readClosure(file: string, entries: Record<string, string[]>): Closure {
   const targets = Object.entries(entries).flatMap(([m, es]) => es.map((e) => [m, e]));
-  if (targets.length !== 1) fail('E_USAGE_CLOSURE', '--closure needs exactly one file.py:Class target', { hint: 'write orch build comp.py:MyComponent --closure closure.json' });
+  if (targets.length !== 1) throw closureNeedsOneClass();
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    fail('E_USAGE_CLOSURE', `cannot read ${file}: ${(e as Error).message}`, { hint: 'pass the path of a closure file written by orch.ndsl' });
+    throw closureUnreadable(file, (e as Error).message);
   }
   const closure = parseClosure(text, file);
   const [module, entry] = targets[0];
   if (path.resolve(closure.file) !== module || closure.class !== entry) {
-    fail('E_USAGE_CLOSURE', `${file} describes ${closure.file}:${closure.class}, not ${module}:${entry}`, { hint: 'target the class the closure describes' });
+    throw closureForOtherClass(file, closure.file, closure.class, module, entry);
   }
   return closure;
 }
@@ -84,10 +85,10 @@ export async function resolveModules(paths: string[], configModules: string[], r
     if (st?.isFile()) files.add(abs);
     else if (st?.isDirectory()) patterns.push(path.join(abs, '**/*.py').replace(/\\/g, '/'));
     else if (fg.isDynamicPattern(p)) patterns.push(path.resolve(base, p).replace(/\\/g, '/'));
-    else fail('E_USAGE_PATH', `no such module or folder: ${p}`, { hint: 'pass .py files, folders or globs' });
+    else throw noSuchModule(p);
   }
   if (patterns.length) for (const f of await fg(patterns, { absolute: true, ignore })) files.add(path.resolve(f));
-  if (!files.size) fail('E_USAGE_PATH', paths.length ? 'no modules matched' : 'no modules to build', { hint: "pass module paths, or list them in orch.config.ts as modules: ['src/**/*.py']" });
+  if (!files.size) throw noModulePaths(paths.length ? 'no modules matched' : 'no modules to build');
   return [...files].sort();
 }
 

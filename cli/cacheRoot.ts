@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
-import { fail } from '../core/diagnostics.js';
 import type { ResolvedConfig } from '../core/config/types.js';
+import { cacheRootNotFolder } from '../core/diagnostics/toolchainErrors.js';
 
 /**
  * The cache root every command starts from: absent is fine (nothing cached yet; a build
@@ -20,5 +20,5 @@ export function cacheRootExists(config: ResolvedConfig): boolean {
     kind = code === 'ENOTDIR' ? 'a path through a file' : `unreadable (${(e as Error).message})`;
   }
   const from = process.env.GT_CACHE_ROOT ? `GT_CACHE_ROOT=${process.env.GT_CACHE_ROOT}` : 'cacheRoot in orch.config.ts';
-  return fail('E_CACHE_ROOT', `the cache root ${config.cacheRoot} (${from}) is ${kind}, not a folder`, { hint: 'point GT_CACHE_ROOT (or cacheRoot in orch.config.ts) at a folder, or remove what is in the way' });
+  throw cacheRootNotFolder(config.cacheRoot, from, kind);
 }

@@ -1,9 +1,9 @@
 import { DTYPE_BYTES } from '../core/ir/dtypes.js';
 import os from 'node:os';
-import { fail } from '../core/diagnostics.js';
 import { notIntegers } from '../core/diagnostics/codes.js';
 import type { CallSpec, EntryInterface } from '../core/runtime/callArgs.js';
 import type { NDArray } from '../core/runtime/ndarray.js';
+import { originJsonNotMap, originNotJson, repeatNotCount, scalarsNotJson, scalarsNotObject, shapeNegative, shapeNotThree, shapeTooLarge } from '../core/diagnostics/usageErrors.js';
 
 /** The call options of `orch run` (--shape, --domain, --origin, --scalars, --repeat), read and checked. */
 
@@ -19,9 +19,9 @@ export function parseIntList(text: string, what: 'shape' | 'domain' | 'origin'):
 /** --shape: three sizes, none negative (a zero size is an empty domain, as in GT4Py). */
 export function parseShape(text: string): number[] {
   const shape = parseIntList(text, 'shape');
-  if (shape.length !== 3) fail('E_USAGE_SHAPE', `--shape expects three sizes NX,NY,NZ, got ${shape.length} ('${text}')`, { hint: 'write --shape 8,8,4' });
+  if (shape.length !== 3) throw shapeNotThree(shape.length, text);
   const bad = shape.findIndex((n) => n < 0);
-  if (bad >= 0) fail('E_USAGE_SHAPE', `--shape sizes must not be negative, got ${shape[bad]} along ${'IJK'[bad]} ('${text}')`, { hint: 'write --shape 8,8,4' });
+  if (bad >= 0) throw shapeNegative(shape[bad], 'IJK'[bad], text);
   return shape;
 }
 
@@ -43,9 +43,7 @@ export function checkShapeFits(iface: EntryInterface, shape: number[], given: Re
   const memory = os.totalmem();
   // V8 caps one typed array's length at 2**32 elements
   if (bytes > memory || largest > 2 ** 32) {
-    fail('E_USAGE_SHAPE', `--shape ${text} asks for ${formatBytes(bytes)} (${bytes} bytes) for ${fields} field(s), but this machine has ${formatBytes(memory)} of memory${largest > 2 ** 32 ? ' and one array holds at most 2^32 elements' : ''}`, {
-      hint: 'give a smaller --shape',
-    });
+    throw shapeTooLarge(text, formatBytes(bytes), bytes, fields, formatBytes(memory), largest);
   }
 }
 
@@ -66,10 +64,10 @@ export function parseOrigin(text: string): NonNullable<CallSpec['origin']> {
     try {
       o = JSON.parse(t);
     } catch (e) {
-      fail('E_USAGE_ORIGIN', `--origin is not valid JSON: ${(e as Error).message}`, { hint: `write --origin '{"_all_": [1, 1, 0], "ps": [1, 1]}'` });
+      throw originNotJson((e as Error).message);
     }
     if (!o || typeof o !== 'object' || Array.isArray(o) || Object.values(o).some((v) => !Array.isArray(v) || v.some((x) => !Number.isInteger(x)))) {
-      fail('E_USAGE_ORIGIN', '--origin JSON must map field names (or _all_) to lists of integers', { hint: `write --origin '{"_all_": [1, 1, 0]}'` });
+      throw originJsonNotMap();
     }
     return o as Record<string, number[]>;
   }
@@ -82,10 +80,10 @@ export function parseScalars(text: string | undefined): Record<string, number | 
   try {
     o = JSON.parse(text);
   } catch (e) {
-    fail('E_USAGE_SCALARS', `--scalars is not valid JSON: ${(e as Error).message}`, { hint: `write --scalars '{"dt": 30.0}'` });
+    throw scalarsNotJson((e as Error).message);
   }
   if (!o || typeof o !== 'object' || Array.isArray(o) || Object.values(o).some((v) => typeof v !== 'number' && typeof v !== 'boolean')) {
-    fail('E_USAGE_SCALARS', '--scalars must be a JSON object of numbers and booleans', { hint: `write --scalars '{"dt": 30.0, "on": true}'` });
+    throw scalarsNotObject();
   }
   return o as Record<string, number | boolean>;
 }
@@ -94,5 +92,5 @@ export function parseScalars(text: string | undefined): Record<string, number | 
 export function parseRepeat(text: string | undefined): number {
   const t = (text ?? '0').trim();
   if (/^\d+$/.test(t) && Number.isSafeInteger(Number(t))) return Number(t);
-  return fail('E_USAGE_REPEAT', `--repeat expects a count of further calls (0 or more), got '${t}'`, { hint: 'write --repeat 10' });
+  throw repeatNotCount(t);
 }

@@ -1,13 +1,8 @@
-import { fail, formatDiagnostic, OrchError, OrchErrors } from '../core/diagnostics.js';
+import { formatDiagnostic, OrchError, OrchErrors } from '../core/diagnostics.js';
 export { didYouMean } from '../core/diagnostics.js';
-import type { Code } from '../core/diagnostics/codes.js';
+export { unknownEnvMode } from '../core/diagnostics/usageErrors.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { painterFor } from './colour.js';
-
-/** A usage error found while reading the command line or environment (exit 2). */
-export function usageError(code: Extract<Code, `E_USAGE${string}`>, message: string, hint: string): never {
-  return fail(code, message, { hint });
-}
 
 /** The exit status of a command that reported `errors`: 2 when every one is a usage error (a value given on the command line), else 1. */
 export function exitStatus(errors: readonly Diagnostic[]): number {

@@ -1,6 +1,6 @@
 import type { ResolvedConfig } from '../core/config/types.js';
-import { fail } from '../core/diagnostics.js';
 import { DEFAULT_HALO, codePathOfRank, codePaths, parseLayout, type CodePath, type LayoutTarget } from '../core/layout/RankLayout.js';
+import { haloNegative, layoutNeedsRankDomain, rankDomainNotSizes, rankNeedsLayout } from '../core/diagnostics/usageErrors.js';
 
 /** The layout options `orch build` and `orch run` share (parsed by bin/orch.ts). */
 export interface LayoutOptions {
@@ -27,7 +27,7 @@ export function layoutRequest(opts: LayoutOptions, config: ResolvedConfig): Layo
   const configured = config.layout;
   const text = opts.layout ?? configured?.layout;
   if (!text) {
-    if (opts.rank !== undefined || opts.rankDomain !== undefined) fail('E_USAGE_LAYOUT', '--rank and --rank-domain need --layout', { hint: 'write --layout 6x6 --rank 17 --rank-domain 48,48,79' });
+    if (opts.rank !== undefined || opts.rankDomain !== undefined) throw rankNeedsLayout();
     return null;
   }
   const layout = parseLayout(text);
@@ -35,14 +35,14 @@ export function layoutRequest(opts: LayoutOptions, config: ResolvedConfig): Layo
   if (opts.rankDomain !== undefined) {
     domain = opts.rankDomain.split(',').map((x) => Number(x.trim()));
     if (domain.length !== 3 || domain.some((n) => !Number.isInteger(n) || n < 1)) {
-      fail('E_USAGE_LAYOUT', `--rank-domain expects three positive integers NX,NY,NZ, got '${opts.rankDomain}'`, { hint: 'write --rank-domain 48,48,79' });
+      throw rankDomainNotSizes(opts.rankDomain);
     }
   }
   if (!domain) {
-    fail('E_USAGE_LAYOUT', `a layout build needs the compute domain of one rank`, { hint: "pass --rank-domain NX,NY,NZ (or set layout: { layout: '3x3', domain: [nx, ny, nz] } in orch.config.ts)" });
+    throw layoutNeedsRankDomain();
   }
   const halo = opts.halo ?? configured?.halo ?? DEFAULT_HALO;
-  if (!Number.isInteger(halo) || halo < 0) fail('E_USAGE_LAYOUT', `--halo must be a non-negative integer, got ${halo}`, { hint: 'write --halo 3' });
+  if (!Number.isInteger(halo) || halo < 0) throw haloNegative(halo);
   const codepaths = opts.rank !== undefined ? [codePathOfRank(layout, opts.rank)] : codePaths(layout);
   return { target: { layout, domain: [domain[0], domain[1], domain[2]], halo }, codepaths };
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { OrchError, type Diagnostic } from '../core/diagnostics.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { noEntriesToBuild } from '../core/diagnostics/frontendErrors.js';
 
 /**
  * The error for a module named on the command line that holds no stencil or program: a
@@ -24,13 +24,5 @@ export function noEntriesError(file: string, shown: string): Diagnostic {
   ].filter(Boolean);
   const imported = imports.length ? imports[0].replace(/ \(from (.*)\)$/, '').trim() : '';
   const from = imports.length ? /\(from (.*)\)$/.exec(imports[0])![1] : '';
-  return new OrchError({
-    code: 'E_NO_ENTRIES',
-    severity: 'error',
-    message: `${shown} has no stencil or program to build${found.length ? `: it has ${found.join(' and ')}` : ''}`,
-    loc: { file, line: 1, col: 1 },
-    hint: imports.length
-      ? `build the module that defines ${imported} (${from.replace(/\./g, '/')}.py), or decorate a function here with @stencil or @program`
-      : `decorate a function with @stencil or @program (or gtscript.stencil), or name another module; ${path.basename(file)} is built only as a module an entry imports`,
-  }).diagnostic;
+  return noEntriesToBuild(shown, found, file, imports.length ? { imported, module: from } : undefined).diagnostic;
 }

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { fail } from '../core/diagnostics.js';
 import { writeFileAtomic } from '../core/runtime/atomicWrite.js';
 import { resolveModules } from './buildCommand.js';
 import { parseDomain } from './infoCommand.js';
@@ -7,6 +6,7 @@ import { htmlReport } from './report/htmlReport.js';
 import { reportData } from './report/reportData.js';
 import { distinctDiagnostics, jsonDiagnostic, openSession, type CommonOptions } from './session.js';
 import { printDiagnostics } from './failure.js';
+import { noEntriesToReport } from '../core/diagnostics/frontendErrors.js';
 
 export interface ReportOptions extends CommonOptions {
   paths: string[];
@@ -30,7 +30,7 @@ export async function reportCommand(opts: ReportOptions): Promise<number> {
   const data = reportData([result], { preset: session.config.preset.name, domain });
   // nothing built or found: a page of empty charts would read as a report of nothing
   if (!data.entries.length && errors.length) return 1;
-  if (!data.entries.length) fail('E_NO_ENTRIES', `${modules.length === 1 ? modules[0] : `the ${modules.length} modules`} hold${modules.length === 1 ? 's' : ''} no stencil or program to report on`, { hint: 'name a module with a stencil or a @program' });
+  if (!data.entries.length) throw noEntriesToReport(modules.length === 1 ? modules[0] : `the ${modules.length} modules`, modules.length);
   const output = path.resolve(opts.output);
   writeFileAtomic(output, htmlReport(data));
   if (opts.json) session.out(JSON.stringify({ output, ...data, errors: errors.map(jsonDiagnostic) }));

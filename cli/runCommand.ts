@@ -1,7 +1,7 @@
 import { exitStatus } from './failure.js';
 import { ensureDir } from '../core/cache/ensureDir.js';
 import path from 'node:path';
-import { fail, OrchError } from '../core/diagnostics.js';
+import { OrchError } from '../core/diagnostics.js';
 import { Interpreter } from '../core/interpreter/Interpreter.js';
 import { buildEntryArgs, type CallSpec, type EntryArgs, type EntryInterface } from '../core/runtime/callArgs.js';
 import { cloneArray, type NDArray } from '../core/runtime/ndarray.js';
@@ -19,6 +19,8 @@ import { checkShapeFits, parseIntList, parseOrigin, parseRepeat, parseScalars, p
 import { soleEntry } from './soleEntry.js';
 import { openSession, parseTarget, timePassesTable, type CommonOptions } from './session.js';
 import { printDiagnostics } from './failure.js';
+import { outputsUnwritable } from '../core/diagnostics/runtimeErrors.js';
+import { inNotNamePath, layoutRunNeedsRank } from '../core/diagnostics/usageErrors.js';
 
 /**
  * python: interpret (no native build); build: build (or hit), then exit without running;
@@ -64,7 +66,7 @@ function readInputs(specs: string[]): Record<string, NDArray> {
   const out: Record<string, NDArray> = {};
   for (const s of specs) {
     const eq = s.indexOf('=');
-    if (eq <= 0) fail('E_USAGE_IN', `--in expects name=path.npy, got '${s}'`, { hint: 'write --in q=inputs/q.npy' });
+    if (eq <= 0) throw inNotNamePath(s);
     out[s.slice(0, eq)] = readNpy(s.slice(eq + 1));
   }
   return out;
@@ -94,7 +96,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
   process.env.ORCH_BOUNDARY = boundary;
   if (layout) process.env.ORCH_LAYOUT = layoutText(layout.target.layout);
   if (layout && layout.codepaths.length > 1) {
-    fail('E_USAGE_LAYOUT', `orch run --layout ${opts.layout ?? session.config.layout?.layout} needs --rank: a run is one rank, on one code path`, { hint: `add --rank R (this layout has code paths ${layout.codepaths.join(', ')})` });
+    throw layoutRunNeedsRank(opts.layout ?? session.config.layout?.layout, layout.codepaths.join(', '));
   }
   const compiler = layout ? new Compiler(session.config, session.compiler.pipeline, layout.codepaths[0], layout.target) : session.compiler;
   // the command line is checked whole before anything is read, built or run
@@ -171,7 +173,7 @@ export async function runCommand(opts: RunOptions): Promise<number> {
       }
     } catch (e) {
       if (e instanceof OrchError) throw e;
-      fail('E_OUTPUT_WRITE', `cannot write the outputs to ${outDir}: ${(e as Error).message}`, { hint: 'choose a writable --out folder' });
+      throw outputsUnwritable(outDir, (e as Error).message);
     }
   }
   const st = stats(times);

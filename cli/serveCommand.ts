@@ -1,11 +1,12 @@
 import { statSync } from 'node:fs';
-import { fail, formatDiagnostic, OrchError, OrchErrors, type Diagnostic } from '../core/diagnostics.js';
+import { formatDiagnostic, OrchError, OrchErrors, type Diagnostic } from '../core/diagnostics.js';
 import { internalError } from '../core/diagnostics/codes.js';
 import { EntryRunner, type ReadyEntry } from '../core/runtime/EntryRunner.js';
 import { buildEntryArgs, type CallSpec } from '../core/runtime/callArgs.js';
 import { jsonDiagnostic, openSession, parseTarget, type CommonOptions } from './session.js';
 import { closureValue, type ClosureValue } from '../core/frontend/closure.js';
 import { changedArrays, encodeFrame, frameArrays, readFrames } from './serveFrames.js';
+import { serveNeedsEntry } from '../core/diagnostics/usageErrors.js';
 
 /** One request (a frame's header; its fields travel as the frame's arrays): run `target` once on the interpreter. */
 interface ServeRequest {
@@ -61,7 +62,7 @@ export async function serveCommand(opts: CommonOptions): Promise<number> {
     const known = entries.get(id);
     if (known && stampOf(known.files) === known.stamps) return known.ready;
     const [file, name] = parseTarget(target);
-    if (!name) fail('E_USAGE_TARGET', `serve needs an entry: got '${target}'`, { hint: 'write path/to/module.py:entry' });
+    if (!name) throw serveNeedsEntry(target);
     const externals = { ...session.externals };
     for (const [k, v] of Object.entries(given)) externals[k] = closureValue(v);
     const fresh = await new EntryRunner(session.compiler, { externals, defines: session.defines }).prepare(file, name, 'python');

@@ -1,8 +1,9 @@
 import { DTYPES } from '../core/ir/dtypes.js';
 import type { Readable } from 'node:stream';
-import { fail } from '../core/diagnostics.js';
 import type { DType } from '../core/ir/types.js';
 import { bytesPerElement, makeTypedArray, type NDArray } from '../core/runtime/ndarray.js';
+import { fieldDtypeUnsupported } from '../core/diagnostics/runtimeErrors.js';
+import { serveProtocolError } from '../core/diagnostics/tuneErrors.js';
 
 /**
  * The framing of `orch serve` (both directions): arrays travel as raw bytes, not files.
@@ -73,7 +74,7 @@ export async function* readFrames(input: Readable): AsyncGenerator<Frame> {
 }
 
 function protocolError(message: string): never {
-  fail('E_SERVE_PROTOCOL', `orch serve: ${message}`, { hint: 'orch serve reads frames from the orch Python package of the same version; update the one that is older' });
+  throw serveProtocolError(message);
 }
 
 /** The frame's arrays as NDArrays (aligned copies), by name. */
@@ -84,7 +85,7 @@ export function frameArrays(frame: Frame): Record<string, NDArray> {
     const bytes = frame.payload.subarray(at, at + a.nbytes);
     at += a.nbytes;
     if (!(DTYPES as readonly string[]).includes(a.dtype)) {
-      fail('E_ARG_DTYPE', `field '${a.name}' has dtype ${a.dtype}, which orch does not support`, { hint: 'pass a float64, float32, int8, int16, int32, int64 or bool array' });
+      throw fieldDtypeUnsupported(a.name, a.dtype);
     }
     const dtype = a.dtype as DType;
     const n = a.shape.reduce((x, y) => x * y, 1);

@@ -2,9 +2,10 @@ import path from 'node:path';
 import { Compiler } from '../core/Compiler.js';
 import { resolveConfig } from './toolset.js';
 import type { ResolvedConfig } from '../core/config/types.js';
-import { fail, formatDiagnostic, type Diagnostic } from '../core/diagnostics.js';
+import { formatDiagnostic, type Diagnostic } from '../core/diagnostics.js';
 import { parseDefine, parseExternals } from '../core/frontend/externalsJson.js';
 import type { Value } from '../core/frontend/values.js';
+import { targetNotModule } from '../core/diagnostics/usageErrors.js';
 
 /** Options every command that builds shares (parsed by bin/orch.ts). */
 export interface CommonOptions {
@@ -72,7 +73,7 @@ export function distinctDiagnostics(diags: Diagnostic[]): Diagnostic[] {
 export function parseTarget(target: string): [string, string | undefined] {
   const m = /^(.*\.py):([A-Za-z_][A-Za-z0-9_]*)$/.exec(target);
   const file = m ? m[1] : target;
-  if (!file.endsWith('.py')) fail('E_USAGE_TARGET', `expected a .py module (optionally with :entry), got '${target}'`, { hint: 'write path/to/module.py:entry' });
+  if (!file.endsWith('.py')) throw targetNotModule(target);
   return [path.resolve(file), m ? m[2] : undefined];
 }
 

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fail, OrchErrors } from '../core/diagnostics.js';
+import { OrchErrors } from '../core/diagnostics.js';
 import type { Compiler } from '../core/Compiler.js';
 import { writeTunedSchedule } from '../core/cache/tunedSchedules.js';
 import type { Value } from '../core/frontend/values.js';
@@ -8,10 +8,11 @@ import { writeFileAtomic } from '../core/runtime/atomicWrite.js';
 import { Tuner, type TuneResult } from '../core/tune/Tuner.js';
 import { PRESET_NAME, presetFileName, presetModule, tunedPreset } from '../core/tune/tunedPreset.js';
 import { parseIntList, parseScalars } from './callOptions.js';
-import { usageError } from './failure.js';
 import { openSession, parseTarget, type CommonOptions } from './session.js';
 import { soleEntry } from './soleEntry.js';
 import { presets } from '../presets/index.js';
+import { presetWithPlugins, tuneOutputUnwritable, tunedScheduleUnwritable } from '../core/diagnostics/tuneErrors.js';
+import { noSuchModulePath, tuneDomainNotSizes, tuneHaloNotWhole, tuneNeedsDomain, tuneOptionNotPositive, writePresetAndCache, writePresetNotName, writePresetShadows } from '../core/diagnostics/usageErrors.js';
 
 export interface TuneOptions extends CommonOptions {
   target: string;
@@ -29,16 +30,16 @@ function positive(text: string | undefined, option: string, fallback: number, in
   if (text === undefined) return fallback;
   const n = Number(text);
   if (text.trim() === '' || !Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) {
-    usageError('E_USAGE_TUNE', `--${option} expects a ${integer ? 'whole number' : 'number'} above 0, got '${text}'`, `write --${option} ${fallback}`);
+    throw tuneOptionNotPositive(option, integer, text, fallback);
   }
   return n;
 }
 
 /** --domain: three sizes above 0 (tuning an empty domain times nothing). */
 function parseDomain(text: string | undefined): [number, number, number] {
-  if (text === undefined) fail('E_USAGE_DOMAIN', 'orch tune needs --domain NX,NY,NZ: the compute domain to tune for', { hint: 'write --domain 128,128,80 (the size the program runs at)' });
+  if (text === undefined) throw tuneNeedsDomain();
   const d = parseIntList(text, 'domain');
-  if (d.length !== 3 || d.some((n) => n <= 0)) fail('E_USAGE_DOMAIN', `--domain expects three sizes above 0, got '${text}'`, { hint: 'write --domain 128,128,80' });
+  if (d.length !== 3 || d.some((n) => n <= 0)) throw tuneDomainNotSizes(text);
   return d as [number, number, number];
 }
 
@@ -55,13 +56,13 @@ export async function tuneCommand(opts: TuneOptions): Promise<number> {
   const budgetS = positive(opts.budgetS, 'budget-s', 300, false);
   const runs = positive(opts.runs, 'runs', 20, true);
   const halo = opts.halo ?? 3;
-  if (!Number.isInteger(halo) || halo < 0) usageError('E_USAGE_TUNE', `--halo expects a whole number of points (0 or more), got '${opts.halo}'`, 'write --halo 3');
+  if (!Number.isInteger(halo) || halo < 0) throw tuneHaloNotWhole(opts.halo);
   const scalars = parseScalars(opts.scalars);
-  if (opts.writePreset !== undefined && opts.writeCache) usageError('E_USAGE_TUNE', '--write-preset and --write-cache both name where the winner goes', 'give one of them');
+  if (opts.writePreset !== undefined && opts.writeCache) throw writePresetAndCache();
   const name = opts.writePreset;
-  if (name !== undefined && !PRESET_NAME.test(name)) usageError('E_USAGE_TUNE', `--write-preset expects a name (letters, digits, - and _, starting with a letter), got '${name}'`, 'write --write-preset tuned');
-  if (name !== undefined && presets[name]) usageError('E_USAGE_TUNE', `--write-preset ${name} would shadow the built-in preset '${name}'`, `choose another name, e.g. --write-preset ${name}-tuned`);
-  if (!existsSync(file)) fail('E_USAGE_PATH', `no such module: ${path.relative(process.cwd(), file) || file}`, { hint: 'pass an existing .py file' });
+  if (name !== undefined && !PRESET_NAME.test(name)) throw writePresetNotName(name);
+  if (name !== undefined && presets[name]) throw writePresetShadows(name);
+  if (!existsSync(file)) throw noSuchModulePath(path.relative(process.cwd(), file) || file);
   const session = await openSession(opts);
   const entry = entryName ?? (await soleEntry(session.config.pythonPath, file));
   const log = opts.quiet || opts.json ? undefined : session.err;
@@ -115,7 +116,7 @@ async function writeCache(compiler: Compiler, result: TuneResult, file: string, 
   try {
     writeTunedSchedule(root, compiler.config.preset.name, changed ? { codegen: result.best.changes, domain: result.domain, tunedAt: new Date().toISOString(), median_s: result.best.median_s, ...(result.base.median_s !== undefined ? { defaultMedian_s: result.base.median_s } : {}) } : null);
   } catch (e) {
-    fail('E_TUNE_WRITE', `cannot write the tuned schedule into ${root}: ${(e as Error).message}`, { hint: 'make the cache root writable' });
+    throw tunedScheduleUnwritable(root, (e as Error).message);
   }
   const built = await compiler.build({ modules: [file], entry: result.entry, externals: values.externals, defines: values.defines, mode: 'build' });
   if (built.errors.length) throw new OrchErrors(built.errors);
@@ -125,7 +126,7 @@ async function writeCache(compiler: Compiler, result: TuneResult, file: string, 
 function writePreset(config: Awaited<ReturnType<typeof openSession>>['config'], name: string, result: TuneResult, file: string, opts: TuneOptions): string {
   const base = config.preset;
   if (base.plugins.length) {
-    fail('E_TUNE_WRITE', `preset '${base.name}' has plugins, which a written preset (plain data) cannot carry`, { hint: `add the tuned codegen options to your config instead: codegen: ${JSON.stringify(result.best.changes)}` });
+    throw presetWithPlugins(base.name, JSON.stringify(result.best.changes));
   }
   // the config's own codegen options win over its preset's: say which would hide the tuned ones
   for (const k of Object.keys(result.best.changes) as (keyof typeof base.codegen)[]) {
@@ -137,7 +138,7 @@ function writePreset(config: Awaited<ReturnType<typeof openSession>>['config'], 
   try {
     writeFileAtomic(out, presetModule(preset, base, result, command));
   } catch (e) {
-    fail('E_TUNE_WRITE', `cannot write ${out}: ${(e as Error).message}`, { hint: 'make the folder writable, or run orch tune where the config is' });
+    throw tuneOutputUnwritable(out, (e as Error).message);
   }
   return out;
 }

@@ -43,8 +43,16 @@ export class OrchErrors extends Error {
 }
 
 /** The one way code creates a user error. */
-export function fail(code: Code, message: string, opts: { loc?: SourceLoc; hint?: string; length?: number; detail?: string } = {}): never {
-  throw new OrchError({ code, severity: 'error', message, ...opts });
+/**
+ * Throws `error` where a statement cannot (`x ?? fail(notFound(...))`); orch's own errors come
+ * from the factories in core/diagnostics/ (codes.test keeps it so). The (code, message, opts)
+ * form is public API for plugins, which report user errors with orch's codes (plugins.md).
+ */
+export function fail(error: OrchError): never;
+export function fail(code: Code, message: string, opts?: { loc?: SourceLoc; hint?: string; length?: number; detail?: string }): never;
+export function fail(error: OrchError | Code, message = '', opts: { loc?: SourceLoc; hint?: string; length?: number; detail?: string } = {}): never {
+  if (error instanceof OrchError) throw error;
+  throw new OrchError({ code: error, severity: 'error', message, ...opts });
 }
 
 const sourceCache = new Map<string, string[]>();

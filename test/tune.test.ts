@@ -8,7 +8,7 @@ import type { OrchPlugin } from '../core/config/types.js';
 import { launches } from '../core/ir/visit.js';
 import { PassPlugin } from '../core/PassPlugin.js';
 import { writeTunedSchedule } from '../core/cache/tunedSchedules.js';
-import { Tuner } from '../core/tune/Tuner.js';
+import { Tuner, type TuneRequest } from '../core/tune/Tuner.js';
 import { presetModule, tunedPreset } from '../core/tune/tunedPreset.js';
 import { STENCIL_HEADER, stencilModule, TempProject } from './TempProject.js';
 
@@ -50,6 +50,11 @@ const corruptWrongTile: OrchPlugin = {
   },
 };
 
+/** The tune request both Tuner tests make of stencil 's' (they differ in domain, scalars and runs). */
+function request(config: TuneRequest['config'], file: string, domain: [number, number, number], scalars: Record<string, number>, runs: number) {
+  return { config, pipeline: QUIET, module: file, entry: 's', externals: {}, defines: {}, domain, halo: 1, scalars, budgetS: 600, runs };
+}
+
 tune('a candidate that differs from the interpreter is refused, never timed, and never written', async () => {
   const p = new TempProject('tune-wrong');
   const file = p.write('m.py', stencilModule('s', 'a * w + a[1, 0, 0]'));
@@ -58,17 +63,7 @@ tune('a candidate that differs from the interpreter is refused, never timed, and
   config.plugins = [...config.plugins, corruptWrongTile];
   const lines: string[] = [];
   const result = await new Tuner({
-    config,
-    pipeline: QUIET,
-    module: file,
-    entry: 's',
-    externals: {},
-    defines: {},
-    domain: [12, 10, 4],
-    halo: 1,
-    scalars: { w: 0.5 },
-    budgetS: 600,
-    runs: 3,
+    ...request(config, file, [12, 10, 4], { w: 0.5 }, 3),
     knobs: [{ option: 'tile', describe: 'test: the default and a wrong schedule', values: () => [[4, 32], [...WRONG_TILE]] }],
     log: (l) => lines.push(l),
   }).run();
@@ -93,17 +88,7 @@ tune('a cpu-native build matches the interpreter bit for bit, so orch tune can t
   const config = await resolveConfig({ configFile: null, cwd: p.dir, preset: 'cpu-native' });
   config.cacheRoot = p.dir;
   const result = await new Tuner({
-    config,
-    pipeline: QUIET,
-    module: file,
-    entry: 's',
-    externals: {},
-    defines: {},
-    domain: [16, 16, 8],
-    halo: 1,
-    scalars: { w: 0.1 },
-    budgetS: 600,
-    runs: 1,
+    ...request(config, file, [16, 16, 8], { w: 0.1 }, 1),
     knobs: [{ option: 'tile', describe: 'test: the default only', values: () => [] }],
   }).run();
   assert.is(result.base.status, 'timed', JSON.stringify(result.base.mismatch));

@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
-import { fail } from '../diagnostics.js';
 import { EntryLock, processAlive } from './EntryLock.js';
 import { ensureDir } from './ensureDir.js';
 import { writeFileAtomic } from '../runtime/atomicWrite.js';
@@ -11,6 +10,7 @@ import { hashJson, sha256 } from './hashing.js';
 import { BadMarkSchema, BuildInfoSchema, HistoryRecordSchema, ManifestSchema } from './cacheSchemas.js';
 import { readCacheJson } from './readCacheJson.js';
 import { jsonDifferences } from './jsonDiff.js';
+import { cacheFileUnwritable, cannotCreateCache, cannotWriteCache } from '../diagnostics/toolchainErrors.js';
 
 /**
  * The content-addressed build cache (ARCHITECTURE §4).
@@ -126,7 +126,7 @@ export function cacheWriteError(e: unknown, where: string): never {
     EPERM: 'the cache folder is not writable: fix its permissions or point GT_CACHE_ROOT elsewhere',
     EROFS: 'the cache is on a read-only file system: point GT_CACHE_ROOT at a writable folder',
   };
-  fail('E_CACHE_WRITE', `cannot write ${where}: ${err?.message ?? String(e)}`, { hint: hints[err?.code ?? ''] ?? 'check that GT_CACHE_ROOT points at a writable folder with free space' });
+  throw cacheFileUnwritable(where, err?.message ?? String(e), hints[err?.code ?? ''] ?? 'check that GT_CACHE_ROOT points at a writable folder with free space');
 }
 
 /** writeFileSync for cache artifacts, with cache-write diagnostics. */
@@ -300,7 +300,7 @@ export class BuildCache {
     try {
       ensureDir(root);
     } catch (e) {
-      fail('E_CACHE_WRITE', `cannot create the cache folder ${root}: ${(e as Error).message}`, { hint: 'make the cache root writable or point GT_CACHE_ROOT elsewhere' });
+      throw cannotCreateCache(root, (e as Error).message);
     }
     return new EntryLock(path.join(root, '.lock'));
   }
@@ -325,13 +325,13 @@ export class BuildCache {
     try {
       ensureDir(root);
     } catch (e) {
-      fail('E_CACHE_WRITE', `cannot create the cache folder ${root}: ${(e as Error).message}`, { hint: 'make the cache root writable or point GT_CACHE_ROOT elsewhere' });
+      throw cannotCreateCache(root, (e as Error).message);
     }
     const dir = path.join(root, `.staging-${safeSegment(os.hostname())}-${process.pid}-${randomBytes(4).toString('hex')}`);
     try {
       mkdirSync(dir);
     } catch (e) {
-      fail('E_CACHE_WRITE', `cannot write to the cache folder ${root}: ${(e as Error).message}`, { hint: 'make the cache root writable or point GT_CACHE_ROOT elsewhere' });
+      throw cannotWriteCache(root, (e as Error).message);
     }
     return dir;
   }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { fail } from '../diagnostics.js';
+import { cacheLockTimeout, cannotLockCache } from '../diagnostics/toolchainErrors.js';
 
 /**
  * A cross-process lock on one cache entry, so 8 ranks building the same program compile
@@ -61,7 +61,7 @@ export class EntryLock {
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         if (code !== 'EEXIST') {
-          fail('E_CACHE_WRITE', `cannot lock cache entry ${path.dirname(this.dir)}: ${(e as Error).message}`, { hint: 'make the cache root writable, or point GT_CACHE_ROOT at a writable folder' });
+          throw cannotLockCache(path.dirname(this.dir), (e as Error).message);
         }
       }
       const owner = this.owner();
@@ -78,7 +78,7 @@ export class EntryLock {
         told = true;
       }
       if (Date.now() - start > timeoutMs) {
-        fail('E_CACHE_LOCKED', `timed out waiting for the lock on ${path.dirname(this.dir)}`, { hint: `${describeOwner(owner)} holds it and keeps it alive; remove ${this.dir} if that process is gone` });
+        throw cacheLockTimeout(path.dirname(this.dir), describeOwner(owner), this.dir);
       }
       await sleep(delay);
       delay = Math.min(500, delay * 2);

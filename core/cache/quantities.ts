@@ -1,4 +1,4 @@
-import { fail } from '../diagnostics.js';
+import { notDuration, notSize } from '../diagnostics/usageErrors.js';
 
 /** Sizes and ages as `orch clean` and `cache.maxSize` take them (like ccache's -M). */
 
@@ -12,14 +12,14 @@ export const SIZE_PATTERN = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]i?|b)?b?\s*$/i;
 export function parseSize(text: string, what = '--max-size'): number {
   const m = SIZE_PATTERN.exec(text);
   const unit = SIZE_UNITS[(m?.[2] ?? '').toLowerCase()];
-  if (!m || unit === undefined) fail('E_USAGE_SIZE', `${what} '${text}' is not a size`, { hint: 'write a number with an optional unit: 500M, 2G, 64Ki (K, M, G, T are powers of 1000; Ki, Mi, Gi, Ti of 1024)' });
+  if (!m || unit === undefined) throw notSize(what, text);
   return Math.floor(Number(m[1]) * unit);
 }
 
 /** `7d`, `12h`, `30m`, `45s`, `2w` -> milliseconds. */
 export function parseAge(text: string, what = '--older-than'): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$/i.exec(text);
-  if (!m) fail('E_USAGE_AGE', `${what} '${text}' is not a duration`, { hint: 'write a number and a unit: 45s, 30m, 12h, 7d or 2w' });
+  if (!m) throw notDuration(what, text);
   return Number(m[1]) * AGE_UNITS[m[2].toLowerCase()];
 }
 

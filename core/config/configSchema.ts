@@ -31,6 +31,7 @@ export const codegenSchema = z.strictObject({
   columnBlockSize: z.tuple([positiveInt, positiveInt]),
   syncLaunches: z.boolean(),
   tile: z.union([z.tuple([positiveInt, positiveInt]), z.tuple([positiveInt, positiveInt, positiveInt]), z.literal(false)]),
+  stageSweeps: z.boolean(),
   maxWhileIterations: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
 });
 

@@ -1,5 +1,5 @@
 import { askTool } from '../toolchain/askTool.js';
-import { fail } from '../diagnostics.js';
+import { cudaArchEmpty, cudaArchUnknown, notCudaArch } from '../diagnostics/configErrors.js';
 
 /**
  * The GPU architecture a CUDA build targets. Presets name it (`sm_90` for cuda-h100), or
@@ -26,13 +26,11 @@ export function normalizeCudaArch(text: string, source: string): string {
   const out = parts.map((p) => {
     const m = ARCH.exec(p.trim());
     if (!m) {
-      fail('E_CUDA_ARCH', `'${p}' from ${source} is not a CUDA architecture`, {
-        hint: "write it as sm_90 (H100), sm_80 (A100), sm_86, ... or a compute capability such as 9.0; several are separated by commas",
-      });
+      throw notCudaArch(p, source);
     }
     return `sm_${m[1]}${m[2]}${m[3].toLowerCase()}`;
   });
-  if (!out.length) fail('E_CUDA_ARCH', `${source} is empty`, { hint: 'set it to an architecture such as sm_90' });
+  if (!out.length) throw cudaArchEmpty(source);
   return [...new Set(out)].join(',');
 }
 
@@ -50,9 +48,7 @@ export async function resolveCudaArch(spec: string | undefined, env: NodeJS.Proc
   if (fromEnv) return { arch: normalizeCudaArch(fromEnv, '$CUDA_ARCH'), source: '$CUDA_ARCH' };
   const caps = await query();
   if (!caps) {
-    fail('E_CUDA_ARCH', 'cannot tell which GPU to build for: $CUDA_ARCH is not set and nvidia-smi is not available', {
-      hint: 'set CUDA_ARCH (e.g. CUDA_ARCH=sm_90), or use a preset that names the GPU: cuda-h100 or cuda-a100',
-    });
+    throw cudaArchUnknown();
   }
   // Several GPU generations in one machine: build for each of them.
   return { arch: normalizeCudaArch(caps.join(','), 'nvidia-smi'), source: 'nvidia-smi' };

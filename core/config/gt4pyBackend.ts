@@ -1,5 +1,6 @@
-import { didYouMean, fail } from '../diagnostics.js';
+import { didYouMean } from '../diagnostics.js';
 import type { SourceLoc } from '../ir/types.js';
+import { backendPresetMismatch, backendRunsInPython, unknownBackend } from '../diagnostics/externalErrors.js';
 
 /**
  * GT4Py/NDSL `backend=` names and what each means to orch, the same table as the Python
@@ -23,11 +24,7 @@ export function gt4pyBackend(name: string, loc: SourceLoc, length: number): 'pyt
   const kind = name.startsWith('gt:cpu_') ? 'cpu' : BACKENDS[name];
   if (kind) return kind;
   const guess = didYouMean(name, Object.keys(BACKENDS));
-  fail('E_BACKEND_UNKNOWN', `unknown backend '${name}'`, {
-    loc,
-    length,
-    hint: `${guess ? `did you mean '${guess}'? ` : ''}orch knows numpy (Python mode), gt:cpu_ifirst, gt:cpu_kfirst and dace:cpu (a CPU preset), gt:gpu, dace:gpu and cuda (a CUDA preset)`,
-  });
+  throw unknownBackend(name, guess, loc, length);
 }
 
 /**
@@ -39,17 +36,9 @@ export function checkBackend(stencil: string, backend: { name: string; kind: 'py
   const { name, kind, loc } = backend;
   const length = name.length + 2;
   if (kind === 'python') {
-    fail('E_BACKEND_PYTHON', `stencil '${stencil}' has backend '${name}', which runs it in Python mode: orch interprets it and builds no library`, {
-      loc,
-      length,
-      hint: 'run it with orch run --mode python (the default of orch run), or give it a compiled backend, e.g. backend="gt:cpu_ifirst"',
-    });
+    throw backendRunsInPython(stencil, name, loc, length);
   }
   if (kind === preset.backend) return;
   const wanted = kind === 'cuda' ? 'CUDA' : 'CPU';
-  fail('E_BACKEND_PRESET', `stencil '${stencil}' has backend '${name}', which means a ${wanted} preset, but this build uses preset '${preset.name}'`, {
-    loc,
-    length,
-    hint: `build it with --preset ${kind} (or set preset: '${kind}' in orch.config.ts), or change backend= to one for ${preset.backend.toUpperCase()}: ${preset.backend === 'cuda' ? '"gt:gpu"' : '"gt:cpu_ifirst"'}`,
-  });
+  throw backendPresetMismatch(stencil, name, wanted, preset.name, kind, preset.backend.toUpperCase(), preset.backend, loc, length);
 }

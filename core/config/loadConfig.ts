@@ -3,10 +3,11 @@ import { parseSize } from '../cache/quantities.js';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { backendNamed } from './Backend.js';
-import { didYouMean, fail } from '../diagnostics.js';
+import { didYouMean } from '../diagnostics.js';
 import { DEFAULT_COMPILE_TIMEOUT_S } from '../toolchain/compilerProcess.js';
 import { PASS_NAMES, type OrchConfig, type PassName, type Preset, type ResolvedConfig, type Toolset } from './types.js';
 import { validateConfig } from './validateConfig.js';
+import { configSyntaxError, configUnloadable, doesNotExportConfig, presetBackendUnknown, unknownPreset } from '../diagnostics/configErrors.js';
 
 export { validateConfig };
 
@@ -52,12 +53,9 @@ export async function loadConfigFile(file: string): Promise<{ config: OrchConfig
     // jiti reports a syntax error as `ParseError: <what>\n <file>:<line>:<col>` (col from 0)
     const at = /^\s*(?:\w*Error: )?([^\n]*?)\s*\n\s*(\S+):(\d+):(\d+)/.exec(message);
     if (at && path.resolve(at[2]) === path.resolve(file)) {
-      fail('E_CONFIG_LOAD', `syntax error in ${path.basename(file)}: ${at[1]}`, {
-        loc: { file, line: Number(at[3]), col: Number(at[4]) + 1 },
-        hint: 'fix the syntax at the caret (or just before it: a missing comma or bracket shows at the next token)',
-      });
+      throw configSyntaxError(path.basename(file), at[1], { file, line: Number(at[3]), col: Number(at[4]) + 1 });
     }
-    fail('E_CONFIG_LOAD', `cannot load ${file}: ${message.split('\n')[0]}`, { hint: 'fix the error in the config file; it must `export default defineConfig({...})`' });
+    throw configUnloadable(file, message.split('\n')[0]);
   } finally {
     for (const f of Object.keys(requireCache)) {
       if (before.has(f) || f.split(path.sep).includes('node_modules')) continue;
@@ -66,7 +64,7 @@ export async function loadConfigFile(file: string): Promise<{ config: OrchConfig
     }
   }
   const cfg = (mod as { default?: unknown }).default ?? mod;
-  if (!cfg || typeof cfg !== 'object') fail('E_CONFIG_LOAD', `${file} does not export a config object`, { hint: 'write `export default defineConfig({...})`' });
+  if (!cfg || typeof cfg !== 'object') throw doesNotExportConfig(file);
   return { config: cfg as OrchConfig, files: files.includes(file) ? files : [file, ...files] };
 }
 
@@ -74,7 +72,7 @@ export function presetNamed(presets: Record<string, Preset>, name: string): Pres
   const p = presets[name];
   if (!p) {
     const guess = didYouMean(name, Object.keys(presets));
-    fail('E_PRESET_UNKNOWN', `unknown preset '${name}'`, { hint: `${guess ? `did you mean '${guess}'? ` : ''}presets: ${Object.keys(presets).join(', ')}` });
+    throw unknownPreset(name, guess, Object.keys(presets).join(', '));
   }
   return p;
 }
@@ -83,9 +81,7 @@ export function presetNamed(presets: Record<string, Preset>, name: string): Pres
 function presetObject(toolset: Toolset, preset: Preset, file: string | null): Preset {
   if (!toolset.backends[preset.backend]) {
     const guess = didYouMean(preset.backend, Object.keys(toolset.backends));
-    fail('E_CONFIG_VALUE', `preset '${preset.name}' names backend '${preset.backend}', which orch does not have${file ? ` (in ${path.basename(file)})` : ''}`, {
-      hint: `${guess ? `did you mean '${guess}'? ` : ''}backends: ${Object.keys(toolset.backends).join(', ')}`,
-    });
+    throw presetBackendUnknown(preset.name, preset.backend, file ? ` (in ${path.basename(file)})` : '', guess, Object.keys(toolset.backends).join(', '));
   }
   return preset;
 }

@@ -66,6 +66,12 @@ export interface CodegenOptions {
   tile?: [number, number] | [number, number, number] | false;
   /** Iterations a stencil's `while` loop may run before the run fails with E_RUNTIME (default 1e7, as Python mode). */
   maxWhileIterations?: number;
+  /**
+   * CPU: a tile of a FORWARD/BACKWARD launch copies the fields it sweeps into a [K][I][J]
+   * buffer first, and those it writes back at its end (plugins/codegen/sweepStaging.ts);
+   * default true.
+   */
+  stageSweeps?: boolean;
 }
 
 /** A preset is data: options and plugins for one kind of hardware. */

@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import type { SourceLoc } from '../ir/types.js';
-import { didYouMean, fail } from '../diagnostics.js';
+import { didYouMean } from '../diagnostics.js';
 import { CONFIG_KEYS, configSchema } from './configSchema.js';
+import { configValueKind, unknownConfigKey } from '../diagnostics/configErrors.js';
 
 /**
  * Checks a loaded config against its schema (configSchema.ts) and turns the first problem
@@ -30,6 +31,7 @@ const EXPECTED: Record<string, [must: string, example: string]> = {
   'codegen.columnBlockSize': ['[x, y], positive integers', 'codegen: { columnBlockSize: [32, 4] }'],
   'codegen.syncLaunches': ['true or false', 'codegen: { syncLaunches: true }'],
   'codegen.maxWhileIterations': ['a positive integer', 'codegen: { maxWhileIterations: 100000000 } (the default is 10000000, as Python mode)'],
+  'codegen.stageSweeps': ['true or false', 'codegen: { stageSweeps: false } (tiles of FORWARD/BACKWARD launches then read fields in place)'],
   'codegen.tile': ['[ti, tj] or [ti, tj, tk], positive integers, or false', 'write codegen: { tile: [8, 8, 16] }, or tile: false to run launches untiled'],
   cacheRoot: ['a folder (a string)', "cacheRoot: '.cache'"],
   pythonPath: ['a list of folders (strings)', "pythonPath: ['lib']"],
@@ -115,11 +117,7 @@ export function validateConfig(cfg: unknown, file: string): void {
     const dotted = parent ? `${parent}.${key}` : key;
     const known = CONFIG_KEYS[parent] ?? [];
     const guess = didYouMean(key, known);
-    fail('E_CONFIG_KEY', `unknown config key '${dotted}' in ${name}`, {
-      loc: locateKey(file, [...objectKeys, key]),
-      length: key.length,
-      hint: guess ? `did you mean '${parent ? `${parent}.` : ''}${guess}'?` : `known keys${parent ? ` of '${parent}'` : ''}: ${known.join(', ')}`,
-    });
+    throw unknownConfigKey(dotted, name, locateKey(file, [...objectKeys, key]), key.length, guess ? `did you mean '${parent ? `${parent}.` : ''}${guess}'?` : `known keys${parent ? ` of '${parent}'` : ''}: ${known.join(', ')}`);
   }
   const keyPath = objectKeys.join('.');
   const value = valueAt(cfg, issue.path);
@@ -127,9 +125,5 @@ export function validateConfig(cfg: unknown, file: string): void {
   const [must, example] = expected(keyPath) ?? [issue.message, ''];
   const got = issue.path.length > objectKeys.length ? `${describe(whole)}, whose item ${issue.path.slice(objectKeys.length).join('.')} is ${describe(value)}` : describe(value);
   const suggestion = typeof whole === 'string' && must.startsWith('a list') ? `write ${nest(objectKeys, `['${whole.replace(/'/g, "\\'")}']`)} (a list, even of one)` : example.startsWith('write') || !example ? example : `write ${example}`;
-  fail('E_CONFIG_VALUE', `'${keyPath || '(config)'}' must be ${must}, not ${got} (in ${name})`, {
-    loc: objectKeys.length ? locateKey(file, objectKeys) : undefined,
-    length: objectKeys[objectKeys.length - 1]?.length,
-    hint: suggestion || undefined,
-  });
+  throw configValueKind(keyPath || '(config)', must, got, name, objectKeys.length ? locateKey(file, objectKeys) : undefined, objectKeys[objectKeys.length - 1]?.length, suggestion || undefined);
 }

@@ -34,6 +34,24 @@ test('every code the sources name is declared, and every declared code is used',
   assert.equal(unused, [], 'codes in codes.ts that nothing raises');
 });
 
+test('errors are made only by the factories of core/diagnostics: no other file passes a code as a string to fail(), OrchError or diagnostic(), or writes a diagnostic out', () => {
+  const literalCode = [
+    /\b(?:fail|usageError|diagnostic)\(\s*['"`][EW]_/, // fail('E_X', message) and its like
+    /\bcode:[^,\n]*['"`][EW]_[A-Z0-9_]+['"`]/, // a diagnostic written out: { code: 'E_X', ... }
+  ];
+  const offenders: string[] = [];
+  for (const file of ['core', 'plugins', 'cli', 'bin'].flatMap(sources)) {
+    const rel = path.relative(REPO, file);
+    if (rel.startsWith(`core${path.sep}diagnostics${path.sep}`)) continue;
+    const text = readFileSync(file, 'utf8');
+    for (const re of literalCode) {
+      const m = re.exec(text);
+      if (m) offenders.push(`${rel}:${text.slice(0, m.index).split('\n').length}: ${m[0].replace(/\s+/g, ' ')}`);
+    }
+  }
+  assert.equal(offenders, [], 'add a factory for the error in core/diagnostics/ and call it instead');
+});
+
 test('a list option that is not integers is a usage error of its own code', () => {
   assert.is(notIntegers('shape', '1,x').diagnostic.code, 'E_USAGE_SHAPE');
   assert.is(notIntegers('domain', '1,,2').diagnostic.message, "--domain expects integers separated by commas, got '1,,2'");

@@ -9,8 +9,9 @@ interface CodeInfo {
 
 /**
  * Every diagnostic code orch reports, declared once (after Rollup's src/utils/logs.ts).
- * `fail()` takes only these, so no code is built at run time; docs/troubleshooting.md
- * shows this table and core/diagnostics/codes.test.ts keeps the two in sync.
+ * `diagnostic()` takes only these, so no code is built at run time; the factories beside
+ * this file (one per distinct error, a file per area) are the only callers outside it.
+ * docs/troubleshooting.md shows this table and core/diagnostics/codes.test.ts keeps the two in sync.
  */
 export const CODES = {
   // the Python frontend: modules, names, values
@@ -193,7 +194,7 @@ export function diagnostic(code: Code, message: string, opts: Omit<Partial<Diagn
   return { code, severity: code.startsWith('W_') ? 'warning' : 'error', message, ...opts };
 }
 
-// Factories for the codes orch's core raises itself, one per code.
+// Factories used across areas; the rest live in <area>Errors.ts beside this file.
 
 /** E_INTERNAL: a stage found no product of the stage before it. */
 export function internalError(message: string): OrchError {

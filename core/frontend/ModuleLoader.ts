@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fail, OrchError, registerSource } from '../diagnostics.js';
+import { OrchError, registerSource } from '../diagnostics.js';
 import { dottedName, type PyExpr, type PyStmt } from '../python/ast.js';
 import { parsePython } from '../python/parse.js';
 import { constEval, truthy } from './constEval.js';
@@ -8,6 +8,9 @@ import { knownModule, PY_BUILTINS } from './knownModules.js';
 import { scopeName, type ClassInfo, type FunctionKind, type FunctionInfo, type ModuleScope, type Value } from './values.js';
 import type { SourceLoc } from '../ir/types.js';
 import { gt4pyBackend } from '../config/gt4pyBackend.js';
+import { externalFunctionUnusable, externalModuleNotFound, externalsNotDict } from '../diagnostics/externalErrors.js';
+import { dtypesNotDict } from '../diagnostics/stencilErrors.js';
+import { cannotReadModule, compileTimeRecursion, importCycle, moduleCodeRaises } from '../diagnostics/frontendErrors.js';
 
 /**
  * Loads Python modules the way Python's import system would find them (the module's own
@@ -43,12 +46,12 @@ export class ModuleLoader {
     if (cached) return cached;
     const failure = this.failed.get(abs);
     if (failure) throw failure;
-    if (this.loading.has(abs)) fail('E_IMPORT_CYCLE', `import cycle through ${abs}`, { hint: 'orch evaluates module top levels once; break the cycle' });
+    if (this.loading.has(abs)) throw importCycle(abs);
     let source: string;
     try {
       source = readFileSync(abs, 'utf8');
     } catch {
-      fail('E_MODULE_NOT_FOUND', `cannot read module ${file}`, { hint: 'check the path; modules are .py files' });
+      throw cannotReadModule(file);
     }
     // what was read, byte for byte (hashed for the cache)
     this.filesRead.set(abs, source);
@@ -95,7 +98,7 @@ export class ModuleLoader {
    * module code, its `return` value the result.
    */
   private callFunction(fn: FunctionInfo, args: Value[], kwargs: Record<string, Value>, call: Extract<PyExpr, { t: 'call' }>): Value {
-    if (this.callDepth > 50) fail('E_RECURSION', `compile-time call of '${fn.name}' recurses too deeply`, { loc: call.loc, hint: 'module code evaluated at compile time cannot recurse' });
+    if (this.callDepth > 50) throw compileTimeRecursion(fn.name, call.loc);
     const local: ModuleScope = { name: fn.module.name, file: fn.module.file, names: new Map(), parent: fn.module };
     for (const [i, p] of fn.def.params.entries()) {
       const v = p.kind === 'normal' && i < args.length ? args[i] : (kwargs[p.name] ?? (p.default ? this.eval(p.default, fn.module) : undefined));
@@ -201,11 +204,7 @@ export class ModuleLoader {
           return s.value ? this.eval(s.value, scope) : { k: 'none' };
         case 'unsupported':
           if (s.what === 'raise' && !uncertain) {
-            fail('E_MODULE_RAISE', `module code raises at compile time (in ${path.basename(scope.file)})`, {
-              loc: s.loc,
-              length: s.length,
-              hint: 'the branch that raises was taken with the constants and environment variables of this build: check them',
-            });
+            throw moduleCodeRaises(path.basename(scope.file), s.loc, s.length);
           }
           break;
         default:
@@ -280,7 +279,7 @@ export class ModuleLoader {
         if (ext) externals = this.evalExternals(ext.value, scope);
         const dt = d.kwargs.find((k) => k.name === 'dtypes');
         const dv = dt && this.eval(dt.value, scope);
-        if (dt && dv?.k !== 'dict') fail('E_ANNOTATION', 'dtypes must be a dict of names to types', { loc: dt.value.loc, hint: 'write dtypes={"MySymbol": Field[IJ, np.float64]}' });
+        if (dt && dv?.k !== 'dict') throw dtypesNotDict(dt.value.loc);
         if (dv?.k === 'dict') dtypes = dv.entries;
         // GT4Py checks backend= when the decorator runs, so an unknown name fails the module here too
         const be = d.kwargs.find((k) => k.name === 'backend');
@@ -309,7 +308,7 @@ export class ModuleLoader {
   private evalExternals(e: PyExpr, scope: ModuleScope): Record<string, Value> {
     const v = this.eval(e, scope);
     if (v.k !== 'dict') {
-      fail('E_EXTERNALS_FORM', `externals must be a dict of names to values${v.k === 'opaque' ? ` (${v.why})` : ''}`, { loc: e.loc, hint: 'write externals={"NAME": value, ...} or a module-level dict' });
+      throw externalsNotDict(v.k === 'opaque' ? ` (${v.why})` : '', e.loc);
     }
     return v.entries;
   }
@@ -324,20 +323,12 @@ export class ModuleLoader {
     const name = dotted.slice(cut + 1);
     const mod = this.importModule(modName, scope, 0, loc);
     if (mod.k !== 'module') {
-      fail('E_EXTERNAL_FUNCTION', `external '${external}': module '${modName}' was not found next to ${path.basename(scope.file)} or on the import path`, {
-        loc,
-        length: external.length,
-        hint: 'add its folder to pythonPath in orch.config.ts or to PYTHONPATH',
-      });
+      throw externalModuleNotFound(external, modName, path.basename(scope.file), loc, external.length);
     }
     const v = mod.members?.[name] ?? (mod.scope ? scopeName(mod.scope, name) : undefined);
     if (!v || v.k !== 'function' || (v.fn.kind !== 'gtfunction' && v.fn.kind !== 'plain')) {
       const what = !v ? 'is not defined' : v.k === 'function' ? `is a ${v.fn.kind}, not a @gtscript.function` : 'is not a function';
-      fail('E_EXTERNAL_FUNCTION', `external '${external}': '${name}' in module '${modName}' ${what}`, {
-        loc,
-        length: external.length,
-        hint: `define it there as a @gtscript.function, or point {"function": ...} at one`,
-      });
+      throw externalFunctionUnusable(external, name, modName, what, loc, external.length);
     }
     return v.fn;
   }

@@ -2,6 +2,7 @@ import { DTYPES as ALL_DTYPES } from '../ir/dtypes.js';
 import { fail } from '../diagnostics.js';
 import type { Axes, DType } from '../ir/types.js';
 import type { Value } from './values.js';
+import { closureFileInvalid, closureNotJson } from '../diagnostics/usageErrors.js';
 
 /**
  * The resolved closure of an orchestrated method (an NDSL component's `__call__`), as the
@@ -75,9 +76,9 @@ export function parseClosure(text: string, from: string): Closure {
   try {
     c = JSON.parse(text) as Closure;
   } catch (e) {
-    fail('E_USAGE_CLOSURE', `${from} is not valid JSON: ${(e as Error).message}`, { hint: 'the closure file is written by the orch Python package (orch.ndsl)' });
+    throw closureNotJson(from, (e as Error).message);
   }
-  const bad = (what: string) => fail('E_USAGE_CLOSURE', `${from}: ${what}`, { hint: 'the closure file is written by the orch Python package (orch.ndsl)' });
+  const bad = (what: string) => fail(closureFileInvalid(from, what));
   if (!c || typeof c !== 'object' || typeof c.file !== 'string' || typeof c.class !== 'string' || typeof c.method !== 'string') bad('expected {file, class, method, args, self}');
   if (!c.self || c.self.kind !== 'component') bad('self must be a component');
   const check = (n: ClosureNode, where: string): void => {

@@ -1,9 +1,9 @@
-import { fail } from '../diagnostics.js';
 import type { Axes, DType } from '../ir/types.js';
 import { isDType, isIntDType } from '../ir/dtypes.js';
 import { roundHalfEven } from '../interpreter/mathFunctions.js';
 import type { PyExpr } from '../python/ast.js';
 import { scopeName, type FunctionInfo, type Value } from './values.js';
+import { constDivisionByZero, enumNoMember, envUnset, notANumber } from '../diagnostics/frontendErrors.js';
 
 /**
  * Compile-time evaluation of Python expressions with Python's numeric semantics:
@@ -101,10 +101,10 @@ export function numericBinary(op: string, a: Value, b: Value, e: PyExpr): Value 
     case '*':
       return num(x.value * y.value, bothInt);
     case '/':
-      if (y.value === 0) fail('E_CONST_DIV_ZERO', 'division by zero in a compile-time expression', { loc: e.loc, hint: 'check the constants involved' });
+      if (y.value === 0) throw constDivisionByZero(e.loc);
       return num(x.value / y.value, false);
     case '//':
-      if (y.value === 0) fail('E_CONST_DIV_ZERO', 'division by zero in a compile-time expression', { loc: e.loc, hint: 'check the constants involved' });
+      if (y.value === 0) throw constDivisionByZero(e.loc);
       return num(pyFloorDiv(x.value, y.value, bothInt), bothInt);
     case '%':
       return num(pyMod(x.value, y.value), bothInt);
@@ -198,7 +198,7 @@ export function constEval(e: PyExpr, lookup: NameLookup, hooks: EvalHooks = NO_H
         // os.environ["NAME"]: a KeyError in Python when unset
         if (index.length !== 1 || index[0].k !== 'str') return opaque('os.environ is indexed with a string');
         const v = hooks.env(index[0].value);
-        if (v === undefined) fail('E_ENV_UNSET', `environment variable '${index[0].value}' is not set`, { loc: e.loc, hint: `set it, or read it with os.environ.get("${index[0].value}", default)` });
+        if (v === undefined) throw envUnset(index[0].value, e.loc);
         return { k: 'str', value: v };
       }
       return subscriptValue(base, index, e);
@@ -276,7 +276,7 @@ function subscriptValue(base: Value, index: Value[], e: PyExpr): Value {
   if (base.k === 'enum' && index.length === 1 && index[0].k === 'str') {
     // Enum["NAME"]: a KeyError in Python when there is no such member
     const member = base.members[index[0].value];
-    if (!member) fail('E_CONST_LOOKUP', `enum '${base.name}' has no member ${JSON.stringify(index[0].value)}`, { loc: e.loc, hint: `members: ${Object.keys(base.members).join(', ')}` });
+    if (!member) throw enumNoMember(base.name, JSON.stringify(index[0].value), Object.keys(base.members).join(', '), e.loc);
     return member;
   }
   if (base.k === 'dict' && index.length === 1 && index[0].k === 'str') {
@@ -319,7 +319,7 @@ function callValue(e: Extract<PyExpr, { t: 'call' }>, lookup: NameLookup, hooks:
     if (f.dtype === 'bool') return { k: 'bool', value: args[0].value.length > 0 };
     const isInt = isIntDType(f.dtype);
     const valid = isInt ? /^[+-]?\d+$/.test(text) : /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$|^[+-]?(inf|nan)$/i.test(text);
-    if (!valid) fail('E_CONST_CONVERSION', `${isInt ? 'int' : 'float'}(${JSON.stringify(args[0].value)}) is not a number`, { loc: e.loc, hint: 'check the value of the environment variable or constant it reads' });
+    if (!valid) throw notANumber(isInt, JSON.stringify(args[0].value), e.loc);
     return num(Number(/inf/i.test(text) ? text.replace(/inf/i, 'Infinity') : text), isInt);
   }
   if (f.k === 'dtype' && args.length === 1) {

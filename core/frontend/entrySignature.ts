@@ -1,8 +1,9 @@
-import { didYouMean, fail } from '../diagnostics.js';
+import { didYouMean } from '../diagnostics.js';
 import type { SourceLoc } from '../ir/types.js';
 import type { EntryInfo } from './entries.js';
 import type { ModuleLoader } from './ModuleLoader.js';
 import type { FunctionInfo } from './values.js';
+import { defineNotUsable } from '../diagnostics/usageErrors.js';
 
 /** A compile-time argument of an entry, with its default when it has a number or boolean one. */
 export interface CompileTimeParam {
@@ -57,11 +58,7 @@ export function entryDefines(sig: EntrySignature, given: Record<string, number |
     if (names.includes(k)) continue;
     const guess = didYouMean(k, names);
     const what = sig.kind === 'stencil' ? `stencil '${sig.name}' takes no compile-time arguments` : `program '${sig.name}' has no compile-time argument '${k}'`;
-    fail('E_USAGE_DEFINE_NAME', `--define ${k}: ${what}`, {
-      loc: sig.loc,
-      length: sig.name.length,
-      hint: guess ? `did you mean '${guess}'?` : names.length ? `its compile-time arguments are ${names.join(', ')}` : sig.kind === 'stencil' ? 'pass externals with --externals instead, or drop --define' : 'drop --define',
-    });
+    throw defineNotUsable(k, what, sig.loc, sig.name.length, guess ? `did you mean '${guess}'?` : names.length ? `its compile-time arguments are ${names.join(', ')}` : sig.kind === 'stencil' ? 'pass externals with --externals instead, or drop --define' : 'drop --define');
   }
   const out: Record<string, number | boolean> = {};
   for (const p of sig.compiletime) {

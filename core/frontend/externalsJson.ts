@@ -1,6 +1,6 @@
-import { fail } from '../diagnostics.js';
 import { badExternal } from '../diagnostics/codes.js';
 import type { Value } from './values.js';
+import { defineNotNameValue, defineNotNumber, externalValueUnusable, externalsNotJson, externalsNotObject } from '../diagnostics/usageErrors.js';
 
 /**
  * `--externals` JSON -> Values. JSON.parse forgets whether `1.0` was written as a float,
@@ -13,10 +13,10 @@ export function parseExternals(text: string): Record<string, Value> {
   try {
     marked = JSON.parse(markFloats(text));
   } catch (e) {
-    fail('E_USAGE_EXTERNALS', `--externals is not valid JSON: ${(e as Error).message}`, { hint: `write --externals '{"NAME": 1.0, "i_start": {"axis": "I", "index": 0, "offset": 3}}'` });
+    throw externalsNotJson((e as Error).message);
   }
   if (typeof marked !== 'object' || marked === null || Array.isArray(marked)) {
-    fail('E_USAGE_EXTERNALS', '--externals must be a JSON object', { hint: `write --externals '{"NAME": value}'` });
+    throw externalsNotObject();
   }
   const out: Record<string, Value> = {};
   for (const [k, v] of Object.entries(marked as Record<string, unknown>)) out[k] = toValue(k, v);
@@ -81,7 +81,7 @@ function toValue(key: string, v: unknown): Value {
       return { k: 'axisIndex', axis, index: axisInt(key, 'index', o.index), offset: axisInt(key, 'offset', o.offset) };
     }
   }
-  fail('E_USAGE_EXTERNALS', `external '${key}' has a value orch cannot use`, { hint: 'externals are numbers, booleans, axis indices {"axis": "I", "index": 0, "offset": 3}, axes {"axisObject": "I"}, namespaces {"namespace": "SimpleNamespace", "attrs": {...}} or helper functions {"function": "pkg.module.name"}' });
+  throw externalValueUnusable(key);
 }
 
 /** An axis index's "index" or "offset": a JSON integer (GT4Py's AxisIndex holds ints) that generated C++ holds exactly. */
@@ -125,12 +125,12 @@ function taggedValue(key: string, o: Record<string, unknown>): Value | undefined
 /** `--define k=v` values: JSON numbers/booleans, or Python's True/False. */
 export function parseDefine(text: string): [string, number | boolean] {
   const eq = text.indexOf('=');
-  if (eq <= 0) fail('E_USAGE_DEFINE', `--define expects name=value, got '${text}'`, { hint: 'write --define n_sub=4' });
+  if (eq <= 0) throw defineNotNameValue(text);
   const k = text.slice(0, eq).trim();
   const raw = text.slice(eq + 1).trim();
   if (raw === 'True' || raw === 'true') return [k, true];
   if (raw === 'False' || raw === 'false') return [k, false];
   const n = Number(raw);
-  if (raw === '' || Number.isNaN(n)) fail('E_USAGE_DEFINE', `--define ${k}: '${raw}' is not a number or boolean`, { hint: 'compile-time values are numbers or booleans' });
+  if (raw === '' || Number.isNaN(n)) throw defineNotNumber(k, raw);
   return [k, n];
 }

@@ -1,7 +1,7 @@
-import { fail } from '../diagnostics.js';
 import { checkRankCount, DIRECTIONS, haloBoxes, neighbours, opposite, type Boundary, type Box } from '../layout/HaloTopology.js';
 import type { RankLayout } from '../layout/RankLayout.js';
 import type { HaloField, HaloRequest } from './Interpreter.js';
+import { computeDomainBelowHalo, haloExchangesDiverged, haloShapesDiffer } from '../diagnostics/haloErrors.js';
 
 /**
  * The halo exchange of the ranks of one process: what the compiled library does with MPI
@@ -24,10 +24,7 @@ export class HaloExchange {
     const stmt = requests[0].stmt;
     for (const r of requests) {
       if (r.stmt !== stmt && (r.stmt.exchange !== stmt.exchange || r.stmt.phase !== stmt.phase)) {
-        fail('E_HALO_DIVERGED', `ranks reached different halo exchanges (line ${stmt.loc.line} and line ${r.stmt.loc.line})`, {
-          loc: r.stmt.loc,
-          hint: 'every rank must call the same halo updates in the same order: keep runtime conditions around them equal on all ranks',
-        });
+        throw haloExchangesDiverged(stmt.loc.line, r.stmt.loc.line, r.stmt.loc);
       }
     }
     if (stmt.phase !== 'wait') this.start(requests);
@@ -40,7 +37,7 @@ export class HaloExchange {
     const shape0 = requests[0].fields.map((f) => f.shape.join('x')).join(', ');
     requests.forEach((req, rank) => {
       const shapes = req.fields.map((f) => f.shape.join('x')).join(', ');
-      if (shapes !== shape0) fail('E_HALO_SHAPE', `rank ${rank} exchanges fields of shape ${shapes}, rank 0 of ${shape0}`, { loc: req.stmt.loc, hint: 'give every rank the same local shape (divide the global domain evenly)' });
+      if (shapes !== shape0) throw haloShapesDiffer(rank, shapes, shape0, req.stmt.loc);
       neighbours(this.layout, this.boundary, rank).forEach((nb, dir) => {
         if (!nb) return;
         const values: number[] = [];
@@ -71,7 +68,7 @@ export class HaloExchange {
 function boxesOf(f: HaloField, halo: number, width: number, dir: number): { send: Box; recv: Box } {
   const nx = f.shape[0] - 2 * halo;
   const ny = f.shape[1] - 2 * halo;
-  if (nx < width || ny < width) fail('E_HALO_SHAPE', `field '${f.name}' of shape ${f.shape.join('x')} has a compute domain of ${nx}x${ny}, smaller than the halo width ${width}`, { hint: `arrays carry ${halo} halo points on each side of a compute domain at least ${width} wide` });
+  if (nx < width || ny < width) throw computeDomainBelowHalo(f.name, f.shape.join('x'), nx, ny, width, halo);
   return haloBoxes(nx, ny, halo, width, dir);
 }
 

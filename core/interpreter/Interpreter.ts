@@ -1,4 +1,3 @@
-import { fail } from '../diagnostics.js';
 import { DEFAULT_MAX_WHILE_ITERATIONS, WHILE_LIMIT_HINT, whileLimitMessage } from '../ir/whileBound.js';
 import type { ArrayDecl, CallbackDecl, DType, Expr, HaloStmt, HLoop, Launch, PStmt, Program, SourceLoc, Stmt, Tiling, VLoop } from '../ir/types.js';
 import type { Boundary } from '../layout/HaloTopology.js';
@@ -11,6 +10,9 @@ import { hostFunction, type HostFn } from './hostFunction.js';
 import { forEachTileClip, type Clip } from './tileClips.js';
 import { VersionedTiles } from './versionedTiles.js';
 import { axisMap, boundArray, poison, writeBack, type ArrayState } from './arrayState.js';
+import { argumentArray, argumentScalar, arrayOutOfBounds, dataIndexOutOfBoundsAtRun, debugCheckFailed, missingEntryArgument, requirementFailed, runtimeError, variableKOutOfBounds } from '../diagnostics/runtimeErrors.js';
+import { callbackReturnedNone } from '../diagnostics/callbackErrors.js';
+import { haloNeedsRanks } from '../diagnostics/haloErrors.js';
 
 export type { HostFn } from './hostFunction.js';
 
@@ -110,10 +112,7 @@ export class Interpreter {
     const steps = this.steps(args);
     for (let r = steps.next(); !r.done; r = steps.next()) {
       if (layout.x * layout.y > 1) {
-        fail('E_LAYOUT_RANKS', `halo exchange in a ${layout.x}x${layout.y} layout: the interpreter runs one rank here`, {
-          loc: r.value.stmt.loc,
-          hint: 'run the compiled program under mpirun (without --check or --mode python), or simulate every rank in one process with simulateRanks (core/interpreter/RankSimulation.ts)',
-        });
+        throw haloNeedsRanks(layout.x, layout.y, r.value.stmt.loc);
       }
       exchange.step([r.value]);
     }
@@ -127,13 +126,13 @@ export class Interpreter {
     for (const s of p.scalars) this.scalars.set(s.name, { v: 0, dtype: s.dtype });
     for (const prm of p.params) {
       const a = args[prm.name];
-      if (a === undefined) fail('E_ARG_MISSING', `missing argument '${prm.name}' for ${p.name}`, { hint: `pass ${prm.name}` });
+      if (a === undefined) throw missingEntryArgument(prm.name, p.name);
       if (prm.kind === 'field') {
-        if (typeof a !== 'object') fail('E_ARG_TYPE', `argument '${prm.name}' must be an array`, { hint: 'pass a field (npy array)' });
+        if (typeof a !== 'object') throw argumentArray(prm.name);
         const decl = p.arrays.find((x) => x.name === prm.name)!;
         this.arrays.set(decl.name, boundArray(decl, a));
       } else {
-        if (typeof a === 'object') fail('E_ARG_TYPE', `argument '${prm.name}' must be a scalar`, { hint: 'pass a number or boolean' });
+        if (typeof a === 'object') throw argumentScalar(prm.name);
         const s = this.scalars.get(prm.name)!;
         s.v = coerce(Number(a), s.dtype);
       }
@@ -207,7 +206,7 @@ export class Interpreter {
         const args = s.args.map((a, n) => coerce(this.evalHost(a), decl.params[n].dtype));
         const r = this.host(s.callback)(args);
         if (s.result !== null && decl.result !== null) {
-          if (r === undefined) fail('E_CALLBACK_RESULT', `callback '${decl.name}' returned None, but is declared to return ${decl.result}`, { loc: s.loc, hint: 'return a value on every path' });
+          if (r === undefined) throw callbackReturnedNone(decl.name, decl.result, s.loc);
           const v = this.scalars.get(s.result)!;
           v.v = coerce(coerce(r, decl.result), v.dtype);
         }
@@ -224,7 +223,7 @@ export class Interpreter {
     for (const r of s.requires ?? []) {
       if (!this.evalHost(r.cond)) {
         const message = r.message.replace(/\{(\d+)\}/g, (_, n: string) => String(this.evalHost(r.args[Number(n)])));
-        fail(r.code, message, { loc: r.loc, hint: r.hint });
+        throw requirementFailed(r.code, message, r.loc, r.hint);
       }
     }
     this.domain = s.domain.map((d) => this.evalHost(d));
@@ -330,10 +329,7 @@ export class Interpreter {
         const x = ev();
         if (x < 0 || x >= dims[d]) {
           // same message as the compiled code's check (plugins/codegen/ExprEmitter.ts, dataIndex)
-          fail('E_OUT_OF_BOUNDS', `stencil '${this.launchName}': field '${name}' is indexed along data dimension ${d} at index ${x}, outside its ${dims[d]} entries (compute point ${pt.join(', ')})`, {
-            loc: loc ?? st.decl.loc,
-            hint: DATA_INDEX_HINT,
-          });
+          throw dataIndexOutOfBoundsAtRun(this.launchName, name, d, x, dims[d], pt.join(', '), loc ?? st.decl.loc, DATA_INDEX_HINT);
         }
         idx += x * st.strides[n + d];
       });
@@ -351,17 +347,10 @@ export class Interpreter {
       if (idx < 0 || idx >= st.shape[a]) {
         if (kOffset && st.axes[a] === 2) {
           // same message as the compiled code's check (plugins/codegen/ExprEmitter.ts, variableKParts)
-          fail(
-            'E_OUT_OF_BOUNDS',
-            `stencil '${this.launchName}': field '${name}' is ${verb} at a variable K offset at K index ${idx}, outside its ${st.shape[a]} levels (compute point ${pt.join(', ')})`,
-            { loc: loc ?? st.decl.loc, hint: VARIABLE_K_HINT },
-          );
+          throw variableKOutOfBounds(this.launchName, name, verb, idx, st.shape[a], pt.join(', '), loc ?? st.decl.loc, VARIABLE_K_HINT);
         }
         // located at the launch's call, as the compiled code's check before the launch (HostShell.boundsChecks)
-        fail('E_OUT_OF_BOUNDS', `stencil '${this.launchName}': array '${name}' is accessed at ${'IJK'[st.axes[a]]} index ${idx}, outside its shape [${st.shape.join(', ')}]`, {
-          loc: this.launchLoc ?? st.decl.loc,
-          hint: OUT_OF_BOUNDS_HINT,
-        });
+        throw arrayOutOfBounds(this.launchName, name, 'IJK'[st.axes[a]], idx, st.shape.join(', '), this.launchLoc ?? st.decl.loc, OUT_OF_BOUNDS_HINT);
       }
       return idx;
     };
@@ -426,7 +415,7 @@ export class Interpreter {
           let guard = 0;
           while (c()) {
             body();
-            if (++guard > max) fail('E_RUNTIME', whileLimitMessage(this.launchName, max), { loc: s.loc, hint: WHILE_LIMIT_HINT });
+            if (++guard > max) throw runtimeError(whileLimitMessage(this.launchName, max), s.loc, WHILE_LIMIT_HINT);
           }
         };
       }
@@ -474,7 +463,7 @@ export class Interpreter {
       const at = [...st.axes.map((ax, pos) => `${'ijk'[ax]}=${st.origin[pos] + pt[ax] + (ax === 2 ? dk : 0)}`), ...(s.data ?? []).map((x, d) => `d${d}=${x}`)].join(', ');
       const what = c.test === 'nan' ? 'is NaN' : `is ${v}, below ${c.threshold}`;
       const message = `debug check: ${s.target} ${what} at ${at} in program ${c.program}, stencil ${c.stencil} (${s.loc.file}:${s.loc.line})`;
-      if (c.action === 'abort') fail('E_DEBUG_CHECK', message, { loc: s.loc, hint: 'set the debug action to log to continue past failed checks' });
+      if (c.action === 'abort') throw debugCheckFailed(message, s.loc);
       this.debugReports++;
       if (this.debugReports <= 20) process.stderr.write(`${message}\n`);
     };

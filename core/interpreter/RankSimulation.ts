@@ -1,9 +1,9 @@
-import { fail } from '../diagnostics.js';
 import type { Program } from '../ir/types.js';
 import type { Boundary } from '../layout/HaloTopology.js';
 import type { RankLayout } from '../layout/RankLayout.js';
 import { HaloExchange } from './HaloExchange.js';
 import { Interpreter, type ArgValue, type InterpreterOptions } from './Interpreter.js';
+import { ranksFinishedDuringExchange } from '../diagnostics/haloErrors.js';
 
 /**
  * A multi-rank run in one process: one interpreter per rank (each with its code path's
@@ -26,10 +26,7 @@ export function simulateRanks(
     if (done === results.length) return;
     if (done) {
       const waiting = results.find((r) => !r.done)!.value!;
-      fail('E_HALO_DIVERGED', `${done} of ${results.length} ranks finished while the others wait in a halo exchange`, {
-        loc: waiting.stmt.loc,
-        hint: 'every rank must call the same halo updates in the same order',
-      });
+      throw ranksFinishedDuringExchange(done, results.length, waiting.stmt.loc);
     }
     exchange.step(results.map((r) => r.value!));
   }

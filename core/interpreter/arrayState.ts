@@ -1,6 +1,6 @@
-import { fail } from '../diagnostics.js';
 import type { ArrayDecl, DType } from '../ir/types.js';
 import { contiguousStrides, type NDArray } from '../runtime/ndarray.js';
+import { argumentFieldDataDims, argumentFieldDtype, argumentFieldRank } from '../diagnostics/runtimeErrors.js';
 
 /** The interpreter's working copy of one array: its data, layout and where it came from. */
 export interface ArrayState {
@@ -23,14 +23,14 @@ export function poison(dtype: DType): number {
 
 /** A caller's array bound to its declaration, checked (dtype, rank, data dimensions); int64 is worked on as doubles. */
 export function boundArray(decl: ArrayDecl, a: NDArray): ArrayState {
-  if (a.dtype !== decl.dtype) fail('E_ARG_DTYPE', `field '${decl.name}' has dtype ${a.dtype}, ${decl.dtype} expected`, { hint: `convert it with .astype(np.${decl.dtype})` });
+  if (a.dtype !== decl.dtype) throw argumentFieldDtype(decl.name, a.dtype, decl.dtype);
   const dims = decl.dims ?? [];
   if (a.shape.length !== decl.axes.length + dims.length) {
-    fail('E_ARG_SHAPE', `field '${decl.name}' has ${a.shape.length} dimensions, ${decl.axes.length + dims.length} expected (${describeAxes(decl)})`, { hint: dims.length ? 'pass an array with one dimension per field axis, then its data dimensions' : 'pass an array with one dimension per field axis' });
+    throw argumentFieldRank(decl.name, a.shape.length, decl.axes.length + dims.length, describeAxes(decl), dims.length);
   }
   const trailing = a.shape.slice(decl.axes.length);
   if (trailing.some((n, d) => n !== dims[d])) {
-    fail('E_ARG_SHAPE', `field '${decl.name}' has data dimensions (${trailing.join(', ')}), (${dims.join(', ')}) expected`, { hint: 'pass an array whose last dimensions are the data dimensions of its Field[...] type' });
+    throw argumentFieldDataDims(decl.name, trailing.join(', '), dims.join(', '));
   }
   const data = a.data instanceof BigInt64Array ? Float64Array.from(a.data, (x) => Number(x)) : (a.data as ArrayState['data']);
   return { decl, data, shape: a.shape, strides: contiguousStrides(a.shape), origin: [], axes: axisMap(decl), source: a };

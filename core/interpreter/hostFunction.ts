@@ -1,6 +1,6 @@
-import { fail } from '../diagnostics.js';
 import type { CallbackDecl, Expr, HostStmt } from '../ir/types.js';
 import { coerce, compileExpr, type Ev, type ExprScope } from './compileExpr.js';
+import { callbackNotRunnable, callbackRaised, callbackRangeStepZero, callbackReturnedNone } from '../diagnostics/callbackErrors.js';
 
 /** A host callback as the interpreter (or a Node host of a compiled library) calls it. */
 export type HostFn = (args: number[]) => number | undefined;
@@ -14,10 +14,7 @@ export function hostFunction(decl: CallbackDecl): HostFn {
   const host = decl.host;
   if (!host) {
     const why = decl.why;
-    fail('E_CALLBACK_HOST', `orch cannot run callback '${decl.name}' itself: ${why?.message ?? 'its body is not scalar code'}`, {
-      loc: why?.loc ?? decl.loc,
-      hint: 'call the program from Python (the orch package calls the real function), or keep the callback to scalar arithmetic',
-    });
+    throw callbackNotRunnable(decl.name, why?.message ?? 'its body is not scalar code', why?.loc ?? decl.loc);
   }
   const scalars = new Map(host.scalars.map((v) => [v.name, { v: 0, dtype: v.dtype }]));
   const scope: ExprScope = {
@@ -61,7 +58,7 @@ export function hostFunction(decl: CallbackDecl): HostFn {
         case 'for': {
           const v = scalars.get(s.var)!;
           const [start, stop, step] = [value(s.start), value(s.stop), value(s.step)];
-          if (step === 0) fail('E_CALLBACK_RAISED', `callback '${decl.name}': range() step must not be zero`, { loc: s.loc });
+          if (step === 0) throw callbackRangeStepZero(decl.name, s.loc);
           for (let i = start; step > 0 ? i < stop : i > stop; i += step) {
             v.v = i;
             if (exec(s.body)) return RETURN;
@@ -72,7 +69,7 @@ export function hostFunction(decl: CallbackDecl): HostFn {
           returned = s.value ? value(s.value) : undefined;
           return RETURN;
         case 'raise':
-          fail('E_CALLBACK_RAISED', `callback '${decl.name}' raised: ${s.message}`, { loc: s.loc, hint: 'the callback rejected its arguments' });
+          throw callbackRaised(decl.name, s.message, s.loc);
       }
     }
     return undefined;
@@ -83,7 +80,7 @@ export function hostFunction(decl: CallbackDecl): HostFn {
     exec(host.body);
     if (decl.result === null) return undefined;
     if (returned === undefined) {
-      fail('E_CALLBACK_RESULT', `callback '${decl.name}' returned None, but is declared to return ${decl.result}`, { loc: decl.loc, hint: 'return a value on every path' });
+      throw callbackReturnedNone(decl.name, decl.result, decl.loc);
     }
     return coerce(returned, decl.result);
   };

@@ -1,5 +1,5 @@
-import { fail } from '../diagnostics.js';
 import type { SourceLoc } from './types.js';
+import { irParseError, irUnexpectedCharacter } from '../diagnostics/configErrors.js';
 
 /**
  * Tokens of the IR's text form (core/ir/print.ts), for core/ir/parse.ts. A `Tokens`
@@ -47,7 +47,7 @@ export function lex(text: string, file: string): Token[] {
     else if ((m = rest.match(/^"(?:[^"\\\n]|\\.)*"/))) kind = 'string';
     else {
       const p = PUNCT.find((x) => rest.startsWith(x));
-      if (!p) fail('E_IR_PARSE', `unexpected character '${c}' in IR text`, { loc: { file, line, col }, hint: 'IR text is what `--print-ir-after` prints; check the character under the caret' });
+      if (!p) throw irUnexpectedCharacter(c, { file, line, col });
       m = [p] as unknown as RegExpMatchArray;
       kind = 'punct';
     }
@@ -129,6 +129,6 @@ export class Tokens {
   }
 
   error(message: string, t: Token = this.peek()): never {
-    fail('E_IR_PARSE', message, { loc: this.loc(t), length: Math.max(1, t.text.length), hint: 'IR text is what `--print-ir-after` prints (core/ir/print.ts); fix the text under the caret' });
+    throw irParseError(message, this.loc(t), Math.max(1, t.text.length));
   }
 }

@@ -3,7 +3,7 @@ import type { Tiling } from './types.js';
 import { reads, writes } from './uses.js';
 
 /** Where one nest touches a tile-local array: its smallest and largest offsets per axis. */
-interface TileBox {
+export interface TileBox {
   /** the VLoop and the HLoop within it */
   vi: number;
   n: number;
@@ -17,8 +17,12 @@ interface TileBox {
  * with the smallest and largest I, J and K offsets they touch it at.
  */
 export function tileLocalBoxes(s: Launch, tile: Tiling): Map<string, TileBox[]> {
+  return accessBoxes(s, new Set([...tile.local.map((l) => l.name), ...(tile.versioned ?? []).map((x) => x.name)]));
+}
+
+/** Per array of `local`: the nests touching it, with the offsets they touch it at (none may read it at a variable K offset). */
+export function accessBoxes(s: Launch, local: ReadonlySet<string>): Map<string, TileBox[]> {
   const out = new Map<string, TileBox[]>();
-  const local = new Set([...tile.local.map((l) => l.name), ...(tile.versioned ?? []).map((x) => x.name)]);
   s.loops.forEach((v, vi) =>
     v.body.forEach((h, n) => {
       const touched = new Map<string, number[][]>();

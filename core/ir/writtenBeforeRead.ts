@@ -60,9 +60,9 @@ function runsBefore(w: Site, r: Site, dk: number): boolean {
 
 /**
  * True when `name` is written, at every point any statement reads, before that read: all
- * writes are unconditional top-level assignments that read nothing of `name`, the first
- * access is such a write, no read is at a variable K offset, every read lies inside every
- * writing nest's IJ range, and the levels a read touches (its K offset included) lie inside
+ * writes are unconditional top-level assignments that read nothing of `name` (or sit in a
+ * block after such a write in the same nest), the first access is such a write, no read is
+ * at a variable K offset, every read lies inside every writing nest's IJ range, and the levels a read touches (its K offset included) lie inside
  * the union of the K ranges of the writers that run before it (runsBefore).
  */
 export function definitelyWritten(name: string, launch: Launch): boolean {
@@ -84,8 +84,11 @@ function writtenBeforeRead(name: string, launch: Launch, untouchedOutside: boole
   const readers: { site: Site; offset: [number, number, number]; variableK: boolean }[] = [];
   let first: 'write' | 'read' | null = null;
   const shiftedWrite = (stmts: Stmt[]): boolean => someStmt(stmts, (s) => s.kind === 'assign' && s.target === name && (!!s.kOffset || !!s.kVar));
+  const plainWrite = (s: Stmt): boolean => s.kind === 'assign' && s.target === name && !s.kOffset && !s.kVar;
+  // A write inside a block (a region, an if) covers only some points; after a plain write of
+  // the same point earlier in the nest it only rewrites a written point (PPM's edge values).
   const nestedWrite = (stmts: Stmt[]): boolean =>
-    stmts.some((s) => stmtLists(s).some((l) => writes(l).has(name)));
+    stmts.some((s, si) => stmtLists(s).some((l) => writes(l).has(name)) && !stmts.slice(0, si).some(plainWrite));
   for (const [vi, v] of launch.loops.entries()) {
     for (const [n, h] of v.body.entries()) {
       if (nestedWrite(h.body) || shiftedWrite(h.body)) return false;

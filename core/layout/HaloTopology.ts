@@ -1,5 +1,6 @@
-import { fail } from '../diagnostics.js';
 import { layoutText, type RankLayout } from './RankLayout.js';
+import { layoutRankCount } from '../diagnostics/haloErrors.js';
+import { rankNotNumber, unknownTileBoundary } from '../diagnostics/usageErrors.js';
 
 /**
  * Who exchanges halos with whom (docs/mpi.md), as NDSL's `TilePartitioner` numbers ranks:
@@ -34,14 +35,14 @@ interface Neighbour {
 }
 
 export function parseBoundary(text: string): Boundary {
-  if (!(BOUNDARIES as readonly string[]).includes(text)) fail('E_USAGE_BOUNDARY', `unknown tile boundary '${text}'`, { hint: `use one of: ${BOUNDARIES.join(', ')}` });
+  if (!(BOUNDARIES as readonly string[]).includes(text)) throw unknownTileBoundary(text, BOUNDARIES.join(', '));
   return text as Boundary;
 }
 
 /** The neighbour of `rank` in each of DIRECTIONS, or null across a tile edge. */
 export function neighbours(layout: RankLayout, boundary: Boundary, rank: number): (Neighbour | null)[] {
   const perTile = layout.x * layout.y;
-  if (!Number.isInteger(rank) || rank < 0) fail('E_USAGE_RANK', `rank ${rank} is not a rank number`, { hint: 'ranks are 0 .. N-1' });
+  if (!Number.isInteger(rank) || rank < 0) throw rankNotNumber(rank);
   const tile = Math.floor(rank / perTile);
   const onTile = rank % perTile;
   const col = onTile % layout.x;
@@ -60,9 +61,7 @@ export function neighbours(layout: RankLayout, boundary: Boundary, rank: number)
 /** Checks a run's rank count against its layout (one tile; the cubed sphere is not built yet). */
 export function checkRankCount(layout: RankLayout, size: number): void {
   if (size !== layout.x * layout.y) {
-    fail('E_LAYOUT_RANKS', `layout ${layoutText(layout)} has ${layout.x * layout.y} ranks on its tile, but the run has ${size}`, {
-      hint: `start ${layout.x * layout.y} ranks (mpirun -np ${layout.x * layout.y}), or pass the layout of this run (--layout, ORCH_LAYOUT); six-tile runs need the cubed sphere, not built yet`,
-    });
+    throw layoutRankCount(layoutText(layout), layout.x * layout.y, size);
   }
 }
 

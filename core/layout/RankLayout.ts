@@ -1,4 +1,5 @@
-import { fail } from '../diagnostics.js';
+import { layoutNotNxN, rankOutsideLayout } from '../diagnostics/usageErrors.js';
+import { layoutNotSupported } from '../diagnostics/haloErrors.js';
 
 /**
  * Rank layouts and code paths (ARCHITECTURE §5), as NDSL defines them.
@@ -41,7 +42,7 @@ export function layoutText(layout: RankLayout): string {
 export function parseLayout(text: string): RankLayout {
   const m = /^\s*(\d+)\s*[xX,]\s*(\d+)\s*$/.exec(text);
   if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) {
-    fail('E_USAGE_LAYOUT', `--layout expects NXxNY (ranks along I and J of a tile), got '${text}'`, { hint: 'write --layout 3x3' });
+    throw layoutNotNxN(text);
   }
   return { x: Number(m[1]), y: Number(m[2]) };
 }
@@ -62,9 +63,7 @@ export function codePaths(layout: RankLayout): CodePath[] {
 function checkSupported(layout: RankLayout): void {
   if ((layout.x === 1) !== (layout.y === 1)) {
     const axis = layout.x === 1 ? 'I' : 'J';
-    fail('E_LAYOUT_UNSUPPORTED', `layout ${layoutText(layout)} is not supported: with one rank along ${axis}, every rank touches both ${axis === 'I' ? 'the west and east' : 'the south and north'} tile edges, which no code path covers`, {
-      hint: 'use 1x1, or at least 2 ranks along each axis (as NDSL requires)',
-    });
+    throw layoutNotSupported(layoutText(layout), axis);
   }
 }
 
@@ -73,7 +72,7 @@ export function codePathOfRank(layout: RankLayout, rank: number): CodePath {
   checkSupported(layout);
   const perTile = layout.x * layout.y;
   if (!Number.isInteger(rank) || rank < 0 || rank >= 6 * perTile) {
-    fail('E_USAGE_RANK', `rank ${rank} is outside layout ${layoutText(layout)} (6 tiles of ${perTile} ranks: 0..${6 * perTile - 1})`, { hint: 'pass the rank of this process, --rank 0 .. N-1' });
+    throw rankOutsideLayout(rank, layoutText(layout), perTile, 6 * perTile - 1);
   }
   if (perTile === 1) return 'A';
   const onTile = rank % perTile;

@@ -1,10 +1,11 @@
 import { parser } from '@lezer/python';
 import type { SyntaxNode } from '@lezer/common';
-import { fail, registerSource } from '../diagnostics.js';
+import { registerSource } from '../diagnostics.js';
 import type { SourceLoc } from '../ir/types.js';
 import type { PyAlias, PyExpr, PyModule, PyParam, PyStmt } from './ast.js';
 import { ExprConverter } from './ExprConverter.js';
 import { unclosedBracket } from './unclosedBracket.js';
+import { bracketNeverClosed, pythonSyntaxError } from '../diagnostics/frontendErrors.js';
 
 /**
  * Python source -> typed AST, through @lezer/python. The grammar recovers from errors,
@@ -30,16 +31,10 @@ export function parsePython(file: string, source: string): PyModule {
       const opened = bracket && conv.x.loc(bracket.offset);
       if (bracket && opened && opened.line < loc.line) {
         const closer = { '(': ')', '[': ']', '{': '}' }[bracket.char];
-        fail('E_SYNTAX', `'${bracket.char}' was never closed`, {
-          loc: opened,
-          hint: `add the missing '${closer}' where the expression ends: Python reads on to line ${loc.line} looking for it`,
-        });
+        throw bracketNeverClosed(bracket.char, closer, loc.line, opened);
       }
       const near = source.slice(at, at + 20).split('\n')[0];
-      fail('E_SYNTAX', near.trim() ? `invalid syntax near '${near.trim()}'` : 'invalid syntax (unexpected end of line or file)', {
-        loc,
-        hint: 'fix the Python syntax error; orch parses modules as Python 3',
-      });
+      throw pythonSyntaxError(near.trim() ? `invalid syntax near '${near.trim()}'` : 'invalid syntax (unexpected end of line or file)', loc);
     }
   } while (cursor.next());
   return { file, source, body: conv.block(tree.topNode) };

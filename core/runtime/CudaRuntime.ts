@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import koffi, { type LibraryHandle } from 'koffi';
-import { fail } from '../diagnostics.js';
 import type { TypedArray } from './ndarray.js';
+import { cudaCallFailed, cudaRuntimeMissing } from '../diagnostics/runtimeErrors.js';
 
 /**
  * The CUDA runtime (libcudart) from Node, through koffi: device memory for hosts that
@@ -69,10 +69,7 @@ export class CudaRuntime {
       };
       return new CudaRuntime(candidate, lib, fns);
     }
-    fail('E_CUDA', 'cannot load the CUDA runtime (libcudart.so)', {
-      hint: 'install the CUDA toolkit, or point ORCH_CUDART (or CUDA_HOME) at it',
-      detail: tried.join('\n'),
-    });
+    throw cudaRuntimeMissing(tried.join('\n'));
   }
 
   /** The runtime's version as major.minor. */
@@ -123,8 +120,6 @@ export class CudaRuntime {
     if (rc === 0) return;
     const n = [0];
     const noDevice = this.fns.getDeviceCount(n) !== 0 || n[0] === 0;
-    fail('E_CUDA', `${what} failed: ${this.fns.errorString(rc)} (error ${rc})`, {
-      hint: noDevice ? 'CUDA builds run on a machine with an NVIDIA GPU and its driver (nvidia-smi lists them); build here, run there' : undefined,
-    });
+    throw cudaCallFailed(what, this.fns.errorString(rc), rc, noDevice ? 'CUDA builds run on a machine with an NVIDIA GPU and its driver (nvidia-smi lists them); build here, run there' : undefined);
   }
 }

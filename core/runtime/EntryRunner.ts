@@ -1,5 +1,5 @@
 import type { BuildMode, Compiler, EntryResult } from '../Compiler.js';
-import { OrchError, OrchErrors } from '../diagnostics.js';
+import { OrchErrors } from '../diagnostics.js';
 import { internalError } from '../diagnostics/codes.js';
 import type { Value } from '../frontend/values.js';
 import { Interpreter, type InterpreterOptions } from '../interpreter/Interpreter.js';
@@ -9,6 +9,7 @@ import { CudaRuntime } from './CudaRuntime.js';
 import { stageOnDevice, type DeviceArgs } from './deviceArgs.js';
 import { hostCallbacks } from './hostCallbacks.js';
 import { NativeLibrary } from './NativeLibrary.js';
+import { entryWithoutInterface } from '../diagnostics/toolchainErrors.js';
 
 /** An entry ready to call: interpreted (its IR) or compiled (its library). */
 export interface ReadyEntry {
@@ -117,6 +118,6 @@ export class EntryRunner {
 
 /** A result as a ReadyEntry (its call interface is required). */
 export function ready(result: EntryResult): ReadyEntry {
-  if (!result.iface) throw new OrchError({ code: 'E_CACHE_CORRUPT', severity: 'error', message: `cache entry ${result.key?.slice(0, 12)} has no call interface`, hint: 'run orch clean and build again' });
+  if (!result.iface) throw entryWithoutInterface(result.key?.slice(0, 12));
   return { result, iface: result.iface, program: result.program };
 }

@@ -1,10 +1,12 @@
 import koffi, { type LibraryHandle } from 'koffi';
-import { didYouMean, fail, OrchError } from '../diagnostics.js';
+import { didYouMean, OrchError } from '../diagnostics.js';
 import { argumentDevice, argumentDtype, argumentRank, argumentShape } from '../diagnostics/codes.js';
 import type { Axes, DType } from '../ir/types.js';
 import { DTYPE_BYTES } from '../ir/dtypes.js';
 import { contiguousStrides, type NDArray, type TypedArray } from './ndarray.js';
 import { parseLocatedError } from './locatedError.js';
+import { argumentReallocated, cannotLoadProgram, initOutOfMemory, libraryClosed, noSetCallbackSymbol, notAnOrchLibrary, programArgumentMissing, programHasNoStream, programNoCallback, programNoParameter, programNotBound, runFailed, setCallbackFailed } from '../diagnostics/runtimeErrors.js';
+import { callbackReturnedNothing, noHostImplementation } from '../diagnostics/callbackErrors.js';
 
 /** One parameter of a compiled program, as `<sym>_signature` reports it (ABI order). */
 export interface SignatureParam {
@@ -131,9 +133,7 @@ export class NativeLibrary {
     try {
       lib = koffi.load(soPath);
     } catch (e) {
-      fail('E_LOAD', `cannot load program library ${soPath}: ${(e as Error).message}`, {
-        hint: 'rebuild the program (orch build); the cached library may be missing or built for another machine',
-      });
+      throw cannotLoadProgram(soPath, (e as Error).message);
     }
     let fns: Entry;
     let signature: ProgramSignature;
@@ -153,7 +153,7 @@ export class NativeLibrary {
       }
     } catch (e) {
       lib.unload();
-      fail('E_LOAD', `${soPath} is not an orch program library for '${symbol}': ${(e as Error).message}`);
+      throw notAnOrchLibrary(soPath, symbol, (e as Error).message);
     }
     return new NativeLibrary(soPath, symbol, lib, fns, signature);
   }
@@ -163,7 +163,7 @@ export class NativeLibrary {
     this.live();
     if (this.handle !== null) return;
     const h = this.fns.init();
-    if (h === null || h === 0n) fail('E_RUNTIME', `${this.symbol}_init failed (out of memory)`);
+    if (h === null || h === 0n) throw initOutOfMemory(this.symbol);
     this.handle = h;
   }
 
@@ -175,12 +175,12 @@ export class NativeLibrary {
     this.init();
     const decls = this.signature.callbacks ?? [];
     for (const name of Object.keys(impls)) {
-      if (!decls.some((d) => d.name === name)) fail('E_ARG_UNKNOWN', `program '${this.signature.program}' has no callback '${name}'`, { hint: `its callbacks are: ${decls.map((d) => d.name).join(', ') || 'none'}` });
+      if (!decls.some((d) => d.name === name)) throw programNoCallback(this.signature.program, name, decls.map((d) => d.name).join(', ') || 'none');
     }
     for (const d of decls) {
       const impl = impls[d.name];
-      if (!impl) fail('E_CALLBACK_MISSING', `no host implementation given for callback '${d.name}' of program '${this.signature.program}'`);
-      if (!this.fns.setCallback) fail('E_LOAD', `${this.path} does not export ${this.symbol}_set_callback`, { hint: 'rebuild the program with this version of orch' });
+      if (!impl) throw noHostImplementation(d.name, this.signature.program);
+      if (!this.fns.setCallback) throw noSetCallbackSymbol(this.path, this.symbol);
       const argTypes = d.params.map((p) => KOFFI_TYPE[p.dtype]);
       if (d.result) argTypes.push(koffi.pointer(KOFFI_TYPE[d.result]) as unknown as string);
       const proto = koffi.proto('int', argTypes);
@@ -189,7 +189,7 @@ export class NativeLibrary {
         try {
           const r = impl(raw.slice(0, n).map((x) => Number(x)));
           if (d.result) {
-            if (r === undefined) fail('E_CALLBACK_RESULT', `callback '${d.name}' returned nothing, but is declared to return ${d.result}`);
+            if (r === undefined) throw callbackReturnedNothing(d.name, d.result);
             const v = d.result === 'int64' ? BigInt(Math.trunc(Number(r))) : d.result === 'bool' ? Boolean(r) : Number(r);
             koffi.encode(raw[n], KOFFI_TYPE[d.result], v);
           }
@@ -201,7 +201,7 @@ export class NativeLibrary {
       }, koffi.pointer(proto));
       if (this.trampolines[d.index] !== undefined) koffi.unregister(this.trampolines[d.index]);
       this.trampolines[d.index] = trampoline;
-      if (this.fns.setCallback(this.handle, d.index, trampoline) !== 0) fail('E_RUNTIME', `${this.symbol}_set_callback(${d.index}): ${this.fns.lastError(this.handle)}`);
+      if (this.fns.setCallback(this.handle, d.index, trampoline) !== 0) throw setCallbackFailed(this.symbol, d.index, this.fns.lastError(this.handle));
     }
   }
 
@@ -213,9 +213,7 @@ export class NativeLibrary {
     for (const name of Object.keys(args)) {
       if (!known.has(name)) {
         const guess = didYouMean(name, known);
-        fail('E_ARG_UNKNOWN', `program '${this.signature.program}' has no parameter '${name}'`, {
-          hint: guess ? `did you mean '${guess}'?` : `its parameters are: ${[...known].join(', ')}`,
-        });
+        throw programNoParameter(this.signature.program, name, guess ? `did you mean '${guess}'?` : `its parameters are: ${[...known].join(', ')}`);
       }
     }
     const slots = POINTER_BYTES * params.length;
@@ -225,7 +223,7 @@ export class NativeLibrary {
     const bound: ArgValue[] = [];
     params.forEach((p, n) => {
       if (!Object.prototype.hasOwnProperty.call(args, p.name) || args[p.name] === undefined) {
-        fail('E_ARG_MISSING', `missing argument '${p.name}' (${p.kind} ${p.dtype}) of program '${this.signature.program}'`);
+        throw programArgumentMissing(p.name, p.kind, p.dtype, this.signature.program);
       }
       const value = args[p.name];
       const slot = slots + ORCH_ARRAY_BYTES * n;
@@ -250,9 +248,7 @@ export class NativeLibrary {
       const v = this.bound[n];
       // a detached buffer reads as length 0; an array bound empty (a zero-size field) stays empty
       if (isNDArray(v) && (v.data !== this.boundData[n] || v.data.length !== this.boundLength[n])) {
-        fail('E_ARG_STALE', `argument '${params[n].name}' was reallocated (or detached) after bind`, {
-          hint: 'call bind(args) again after replacing an array',
-        });
+        throw argumentReallocated(params[n].name);
       }
     }
   }
@@ -269,7 +265,7 @@ export class NativeLibrary {
   run(args?: Record<string, ArgValue>, opts: RunOptions = {}): void {
     if (args) this.bind(args);
     this.init();
-    if (!this.block) fail('E_ARG_MISSING', `program '${this.signature.program}' has no bound arguments`, { hint: 'call bind(args) first' });
+    if (!this.block) throw programNotBound(this.signature.program);
     this.checkBound();
     this.callbackError = undefined;
     const rc = this.fns.run(this.handle, this.blockAddress);
@@ -293,7 +289,7 @@ export class NativeLibrary {
   /** GPU libraries: queue later runs on `stream` (a cudaStream_t address); null = the handle's own. */
   setStream(stream: bigint | null): void {
     this.init();
-    if (!this.fns.setStream) fail('E_TARGET', `program '${this.signature.program}' is a CPU build and has no stream`);
+    if (!this.fns.setStream) throw programHasNoStream(this.signature.program);
     const rc = this.fns.setStream(this.handle, stream);
     if (rc !== 0) this.runtimeError('set_stream', rc);
   }
@@ -305,7 +301,7 @@ export class NativeLibrary {
     if (located) throw new OrchError(located);
     const prefix = `program '${this.signature.program}'`;
     // GPU libraries name the program themselves (their messages also reach non-Node hosts).
-    fail('E_RUNTIME', message.startsWith(prefix) ? message : `${prefix}: ${message}`);
+    throw runFailed(message.startsWith(prefix) ? message : `${prefix}: ${message}`);
   }
 
   /** Frees the handle and unloads the library; later calls throw instead of crashing. */
@@ -328,7 +324,7 @@ export class NativeLibrary {
   }
 
   private live(): void {
-    if (!this.lib) fail('E_CLOSED', `program library ${this.path} was closed`, { hint: 'open it again with NativeLibrary.open' });
+    if (!this.lib) throw libraryClosed(this.path);
   }
 }
 

@@ -1,9 +1,11 @@
-import { didYouMean, fail } from '../diagnostics.js';
+import { didYouMean } from '../diagnostics.js';
 import type { Axes, CallbackDecl, DType, Program } from '../ir/types.js';
 import type { NDArray } from './ndarray.js';
 import { fieldUpperBoundaries, touchedFields } from '../ir/fieldBoundaries.js';
 import { allocate } from './ndarray.js';
 import { namesRead } from '../ir/uses.js';
+import { domainEmptyAtOrigin, domainOriginTooLarge, inputFieldDtype, inputFieldMissing, inputFieldRank, inputFieldShape, inputScalarMissing, noFieldArgument, noScalarArgument, stencilNoScalarArgument, stencilScalarMissing } from '../diagnostics/runtimeErrors.js';
+import { domainEmpty, domainNotThreeSizes, originAllLengthMismatch, originFieldLengthMismatch, originForUnknownField, originLengthMismatch } from '../diagnostics/usageErrors.js';
 
 /**
  * What a caller needs to know about an entry, stored in build-info.json so a cache hit
@@ -78,7 +80,7 @@ export function buildEntryArgs(program: EntryInterface, spec: CallSpec): EntryAr
   for (const name of Object.keys(spec.fields)) {
     if (!fieldNames.includes(name)) {
       const guess = didYouMean(name, fieldNames);
-      fail('E_ARG_UNKNOWN', `${program.name} has no field argument '${name}'`, { hint: guess ? `did you mean '${guess}'?` : `fields: ${fieldNames.join(', ')}` });
+      throw noFieldArgument(program.name, name, guess ? `did you mean '${guess}'?` : `fields: ${fieldNames.join(', ')}`);
     }
   }
   for (const name of fieldNames) {
@@ -89,18 +91,16 @@ export function buildEntryArgs(program: EntryInterface, spec: CallSpec): EntryAr
       continue;
     }
     const a = spec.fields[name];
-    if (!a) fail('E_ARG_MISSING', `missing field argument '${name}' of ${program.name}`, { hint: `pass --in ${name}=path.npy` });
+    if (!a) throw inputFieldMissing(name, program.name);
     const decl = program.params.find((x) => x.name === name) as { dtype: DType; axes: Axes; dims?: number[] };
-    if (a.dtype !== decl.dtype) fail('E_ARG_DTYPE', `field '${name}' has dtype ${a.dtype}, but ${program.name} declares ${decl.dtype}`, { hint: `save it as ${decl.dtype}` });
+    if (a.dtype !== decl.dtype) throw inputFieldDtype(name, a.dtype, program.name, decl.dtype);
     const dims = decl.dims ?? [];
     const kind = `${decl.axes ? `a ${decl.axes} field` : 'a GlobalTable'}${dims.length ? ` with data dimensions ${fmt(dims)}` : ''}`;
     if (a.shape.length !== decl.axes.length + dims.length) {
-      fail('E_ARG_SHAPE', `field '${name}' has ${a.shape.length} dimensions (shape ${fmt(a.shape)}), but it is ${kind}`, {
-        hint: `pass an array with ${decl.axes.length + dims.length} dimension(s)${dims.length ? `: ${decl.axes.length} spatial, then ${fmt(dims)}` : ''}`,
-      });
+      throw inputFieldRank(name, a.shape.length, fmt(a.shape), kind, decl.axes.length + dims.length, dims.length ? `: ${decl.axes.length} spatial, then ${fmt(dims)}` : '');
     }
     if (a.shape.slice(decl.axes.length).some((n, d) => n !== dims[d])) {
-      fail('E_ARG_SHAPE', `field '${name}' has shape ${fmt(a.shape)}, but it is ${kind}`, { hint: `its last ${dims.length} dimension(s) must be ${fmt(dims)}` });
+      throw inputFieldShape(name, fmt(a.shape), kind, dims.length, fmt(dims));
     }
     args[name] = a;
   }
@@ -109,11 +109,11 @@ export function buildEntryArgs(program: EntryInterface, spec: CallSpec): EntryAr
   for (const name of Object.keys(spec.scalars)) {
     if (!scalarNames.includes(name)) {
       const guess = didYouMean(name, scalarNames);
-      fail('E_ARG_UNKNOWN', `${program.name} has no scalar argument '${name}'`, { hint: guess ? `did you mean '${guess}'?` : `scalars: ${scalarNames.join(', ') || 'none'}` });
+      throw noScalarArgument(program.name, name, guess ? `did you mean '${guess}'?` : `scalars: ${scalarNames.join(', ') || 'none'}`);
     }
   }
   for (const name of scalarNames) {
-    if (spec.scalars[name] === undefined) fail('E_ARG_MISSING', `missing scalar argument '${name}' of ${program.name}`, { hint: `pass --scalars '{"${name}": ...}'` });
+    if (spec.scalars[name] === undefined) throw inputScalarMissing(name, program.name);
     args[name] = spec.scalars[name];
   }
   return args;
@@ -130,7 +130,7 @@ function checkOrigin(origin: CallSpec['origin'], api: { name: string; axes: Axes
   const zeros = [...Array(widest)].map(() => 0);
   if (Array.isArray(origin)) {
     if (origin.length !== 3 && origin.length !== widest) {
-      fail('E_USAGE_ORIGIN', `origin ${fmt(origin)} has ${origin.length} entries, but the fields have axes ${axes}`, { hint: `give one index per axis: --origin ${zeros.join(',')}` });
+      throw originLengthMismatch(fmt(origin), origin.length, axes, zeros.join(','));
     }
     return;
   }
@@ -138,13 +138,13 @@ function checkOrigin(origin: CallSpec['origin'], api: { name: string; axes: Axes
   for (const [name, value] of Object.entries(origin)) {
     if (name === '_all_') {
       if (value.length !== 3 && value.length !== widest) {
-        fail('E_USAGE_ORIGIN', `origin _all_ ${fmt(value)} has ${value.length} entries, but the fields have axes ${axes}`, { hint: `give one index per axis: {"_all_": [${zeros.join(', ')}]}` });
+        throw originAllLengthMismatch(fmt(value), value.length, axes, zeros.join(', '));
       }
       continue;
     }
     if (!names.includes(name)) {
       const guess = didYouMean(name, names);
-      fail('E_USAGE_ORIGIN', `origin for '${name}', which is no field of the stencil`, { hint: guess ? `did you mean '${guess}'?` : `fields: ${names.join(', ')}` });
+      throw originForUnknownField(name, guess ? `did you mean '${guess}'?` : `fields: ${names.join(', ')}`);
     }
   }
 }
@@ -159,7 +159,7 @@ function stencilArgs(program: EntryInterface, spec: CallSpec, args: EntryArgs): 
   for (const name of Object.keys(spec.scalars)) {
     if (!scalarNames.includes(name)) {
       const guess = didYouMean(name, scalarNames);
-      fail('E_ARG_UNKNOWN', `stencil ${def.name} has no scalar argument '${name}'`, { hint: guess ? `did you mean '${guess}'?` : `scalars: ${scalarNames.join(', ') || 'none'}` });
+      throw stencilNoScalarArgument(def.name, name, guess ? `did you mean '${guess}'?` : `scalars: ${scalarNames.join(', ') || 'none'}`);
     }
   }
   for (const name of scalarNames) {
@@ -168,7 +168,7 @@ function stencilArgs(program: EntryInterface, spec: CallSpec, args: EntryArgs): 
       args[name] = 0;
       continue;
     }
-    if (spec.scalars[name] === undefined) fail('E_ARG_MISSING', `missing scalar argument '${name}' of stencil ${def.name}`, { hint: `pass --scalars '{"${name}": ...}'` });
+    if (spec.scalars[name] === undefined) throw stencilScalarMissing(name, def.name);
     args[name] = spec.scalars[name];
   }
   const api = def.fields;
@@ -180,7 +180,7 @@ function stencilArgs(program: EntryInterface, spec: CallSpec, args: EntryArgs): 
     else if (o) {
       const own = o[name];
       if (own) {
-        if (own.length !== axes.length) fail('E_USAGE_ORIGIN', `origin of '${name}' has ${own.length} entries, but it is a ${axes} field`, { hint: `give one index per axis of ${name}` });
+        if (own.length !== axes.length) throw originFieldLengthMismatch(name, own.length, axes);
         return own;
       }
       full = o._all_;
@@ -209,17 +209,15 @@ function stencilArgs(program: EntryInterface, spec: CallSpec, args: EntryArgs): 
       if (limiting && n <= 0) {
         const a = args[limiting] as NDArray;
         const past = limitingUpper ? `, less the ${limitingUpper} point(s) the stencil reads past the domain's end,` : '';
-        fail('E_DOMAIN_EMPTY', `field '${limiting}' of shape ${fmt(a.shape)} at origin ${fmt(origins[limiting])}${past} leaves no points along ${'IJK'[ax]}, so the compute domain is empty`, {
-          hint: `pass fields with at least one point per axis beyond their origin, as GT4Py requires`,
-        });
+        throw domainEmptyAtOrigin(limiting, fmt(a.shape), fmt(origins[limiting]), past, 'IJK'[ax]);
       }
       return Number.isFinite(n) ? n : 1;
     });
   }
-  if (domain.length !== 3 || domain.some((d) => !Number.isInteger(d) || d < 0)) fail('E_USAGE_DOMAIN', `domain must be three non-negative integers, got ${JSON.stringify(domain)}`, { hint: 'write --domain NX,NY,NZ' });
+  if (domain.length !== 3 || domain.some((d) => !Number.isInteger(d) || d < 0)) throw domainNotThreeSizes(JSON.stringify(domain));
   const zero = domain.indexOf(0);
   if (zero >= 0) {
-    fail('E_USAGE_DOMAIN', `domain ${fmt(domain)} has no points along ${'IJK'[zero]}; GT4Py refuses an empty compute domain`, { hint: 'give every axis of --domain at least one point' });
+    throw domainEmpty(fmt(domain), 'IJK'[zero]);
   }
   // the fields must hold the domain from their origin (extents are checked by the backend).
   // An origin may be negative, as in GT4Py: legal when every access the stencil makes stays
@@ -229,9 +227,7 @@ function stencilArgs(program: EntryInterface, spec: CallSpec, args: EntryArgs): 
     const a = args[f.name] as NDArray;
     const need = [...f.axes].map((ax, pos) => origins[f.name][pos] + domain![('IJK' as string).indexOf(ax)]);
     if (need.some((n, pos) => n > a.shape[pos])) {
-      fail('E_DOMAIN_FIT', `domain ${fmt(domain)} at origin ${fmt(origins[f.name])} needs field '${f.name}' to have shape at least ${fmt(need)}, but it has shape ${fmt(a.shape)}`, {
-        hint: 'shrink --domain or move --origin so the domain fits inside every field',
-      });
+      throw domainOriginTooLarge(fmt(domain), fmt(origins[f.name]), f.name, fmt(need), fmt(a.shape));
     }
   }
   def.domainParams.forEach((p, ax) => (args[p] = domain![ax]));

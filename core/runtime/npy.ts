@@ -1,9 +1,10 @@
 import { closeSync, openSync, readFileSync, readSync, statSync, type Stats } from 'node:fs';
 import { dump, parse, type DType as NpyDType } from 'npyjs';
-import { fail, OrchError } from '../diagnostics.js';
+import { OrchError } from '../diagnostics.js';
 import type { DType } from '../ir/types.js';
 import type { NDArray, TypedArray } from './ndarray.js';
 import { writeFileAtomic } from './atomicWrite.js';
+import { notNpyFile, notValidNpy, npyDataTruncated, npyDtypeUnsupported, npyElementCount, npyFortranOrder, npyHeaderTruncated, npyTrailingBytes, npyUnreadable } from '../diagnostics/runtimeErrors.js';
 
 /** .npy files through npyjs; orch adds dtype mapping and diagnostics for bad files. */
 
@@ -31,7 +32,7 @@ function readHeader(fd: number, file: string): { shape: number[]; itemBytes: num
   const start = 8 + lenBytes;
   if (headerLen > 1 << 20) return undefined;
   const text = Buffer.alloc(headerLen);
-  if (readSync(fd, text, 0, headerLen, start) !== headerLen) fail('E_NPY_FORMAT', `${file} is truncated: its header is cut off`, { hint: 'the file is incomplete; write it again with numpy.save' });
+  if (readSync(fd, text, 0, headerLen, start) !== headerLen) throw npyHeaderTruncated(file);
   const header = text.toString('latin1');
   const descr = /'descr':\s*'([^']*)'/.exec(header)?.[1];
   const shapeText = /'shape':\s*\(([^)]*)\)/.exec(header)?.[1];
@@ -47,9 +48,9 @@ export function readNpy(file: string): NDArray {
   try {
     st = statSync(file);
   } catch (e) {
-    fail('E_NPY_READ', `cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, { hint: 'check the path given to --in' });
+    throw npyUnreadable(file, (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message);
   }
-  if (!st.isFile()) fail('E_NPY_READ', `${file} is ${kindOf(st)}, not a .npy file`, { hint: 'pass a regular file written by numpy.save' });
+  if (!st.isFile()) throw notNpyFile(file, kindOf(st));
   let buf: Buffer;
   try {
     const fd = openSync(file, 'r');
@@ -59,12 +60,10 @@ export function readNpy(file: string): NDArray {
         const want = header.dataOffset + header.shape.reduce((a, b) => a * b, 1) * header.itemBytes;
         const shape = `shape (${header.shape.join(', ')}) of ${header.descr}`;
         if (st.size < want) {
-          fail('E_NPY_FORMAT', `${file} is truncated: its header says ${shape}, which takes ${want} bytes, but the file has ${st.size}`, { hint: 'the file is incomplete; write it again with numpy.save' });
+          throw npyDataTruncated(file, shape, want, st.size);
         }
         if (st.size > want) {
-          fail('E_NPY_FORMAT', `${file} has ${st.size - want} bytes after the data its header describes (${shape}, ${want} bytes in all); it is not one .npy array`, {
-            hint: 'several arrays appended to one file, or a wrong header: save one array per file with numpy.save',
-          });
+          throw npyTrailingBytes(file, st.size - want, shape, want);
         }
       }
     } finally {
@@ -73,21 +72,21 @@ export function readNpy(file: string): NDArray {
     buf = readFileSync(file);
   } catch (e) {
     if (e instanceof OrchError) throw e;
-    fail('E_NPY_READ', `cannot read ${file}: ${(e as Error).message}`, { hint: 'check the path given to --in' });
+    throw npyUnreadable(file, (e as Error).message);
   }
   let parsed;
   try {
     const ab = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer;
     parsed = parse(ab);
   } catch (e) {
-    fail('E_NPY_FORMAT', `${file} is not a valid .npy file (${(e as Error).message})`, { hint: 'write it with numpy.save' });
+    throw notValidNpy(file, (e as Error).message);
   }
   const dtype = FROM_NPY[parsed.dtype];
-  if (!dtype) fail('E_NPY_DTYPE', `${file} has dtype ${parsed.dtype}, which orch does not support`, { hint: 'use float64, float32, int8, int16, int32, int64 or bool arrays (GT4Py\'s dtypes; it has no unsigned or float16 fields)' });
-  if (parsed.fortranOrder) fail('E_NPY_ORDER', `${file} is stored in Fortran order`, { hint: 'save a C-ordered array: numpy.save(path, numpy.ascontiguousarray(a))' });
+  if (!dtype) throw npyDtypeUnsupported(file, parsed.dtype);
+  if (parsed.fortranOrder) throw npyFortranOrder(file);
   const n = parsed.shape.reduce((a, b) => a * b, 1);
   const parsedData = parsed.data as TypedArray;
-  if (parsedData.length !== n) fail('E_NPY_FORMAT', `${file} holds ${parsedData.length} elements but its header says ${parsed.shape.join('x')}`, { hint: 'the file is truncated; write it again' });
+  if (parsedData.length !== n) throw npyElementCount(file, parsedData.length, parsed.shape.join('x'));
   // copy so the array owns aligned memory independent of the file buffer; npyjs gives
   // bools as a plain Array, orch keeps numpy's one byte per element
   const data = dtype === 'bool' ? Uint8Array.from(parsed.data as unknown as ArrayLike<boolean>, (x) => (x ? 1 : 0)) : (parsedData.slice() as TypedArray);

@@ -1,5 +1,5 @@
 import type { Result } from 'execa';
-import { fail } from '../diagnostics.js';
+import { compilerTimedOut } from '../diagnostics/toolchainErrors.js';
 
 /** The default compile timeout: generous, so only a hung compiler reaches it. */
 export const DEFAULT_COMPILE_TIMEOUT_S = 30 * 60;
@@ -55,10 +55,7 @@ export async function runCompiler(file: string, args: string[], opts: { cwd: str
   try {
     const result = await child;
     if (timedOut) {
-      fail('E_TOOLCHAIN_TIMEOUT', `${file} did not finish within ${timeoutS} s and was stopped`, {
-        hint: 'a compiler that hangs (a stuck license server, a full /tmp, an NFS stall) is killed after compiler.timeoutS seconds: raise it in orch.config.ts or the preset if this build is just slow',
-        detail: String(result.all ?? result.stderr ?? ''),
-      });
+      throw compilerTimedOut(file, timeoutS, String(result.all ?? result.stderr ?? ''));
     }
     return result as Result<{ encoding: 'utf8'; all: boolean; reject: false; stdin: 'ignore' }>;
   } finally {

@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { askTool } from './askTool.js';
-import { OrchError, OrchErrors, fail, type Diagnostic } from '../diagnostics.js';
+import { OrchError, OrchErrors, type Diagnostic } from '../diagnostics.js';
 import { compilerSlots } from './compilerSlots.js';
 import { takeOutput } from './takeOutput.js';
 import { runCompiler } from './compilerProcess.js';
+import { compilerFailed, compilerNotRunnable, compilerSaid, compilerVersionFailed, cxxNotFound, moreCompilerErrors } from '../diagnostics/toolchainErrors.js';
 
 /**
  * g++ (or any GCC-compatible driver) as a library compiler.
@@ -74,7 +75,7 @@ export async function compileSharedLibrary(opts: CompileOptions): Promise<Compil
       if (result.failed && !result.exitCode) {
         await rm(partial, { force: true });
         if (result.code === 'ENOENT') toolchainMissing(command[0]);
-        fail('E_TOOLCHAIN', `could not run ${command[0]}: ${result.shortMessage ?? result.message}`, { detail: stderr });
+        throw compilerNotRunnable(command[0], result.shortMessage ?? result.message, stderr);
       }
       diagnostics = parseGccDiagnostics(stderr);
       if (result.exitCode !== 0) {
@@ -104,11 +105,11 @@ export function throwCompileErrors(compiler: string, stderr: string, diagnostics
     // No such file`): report the first line that says error, else the last line.
     const lines = stderr.trim().split('\n').filter(Boolean);
     const said = lines.find((l) => /\berror\b/i.test(l)) ?? lines.pop() ?? `exit code ${exitCode}`;
-    errors = [{ code: 'E_CXX', severity: 'error', message: `${compiler} failed: ${said}`, hint: 'see the full compiler output with --verbose' }];
+    errors = [compilerFailed(compiler, said)];
   }
   const shown = errors.slice(0, MAX_ERRORS).map((d) => new OrchError({ ...d, detail: stderr }).diagnostic);
   if (errors.length > MAX_ERRORS) {
-    shown.push({ code: 'E_CXX', severity: 'error', message: `${errors.length - MAX_ERRORS} more compiler errors (see --verbose)`, detail: stderr });
+    shown.push(moreCompilerErrors(errors.length - MAX_ERRORS, stderr));
   }
   if (shown.length === 1) throw new OrchError(shown[0]);
   throw new OrchErrors(shown);
@@ -119,15 +120,13 @@ export async function compilerIdentity(compiler: string): Promise<string> {
   const result = await askTool(compiler, ['--version']);
   if (result.code === 'ENOENT') toolchainMissing(compiler);
   if (result.failed) {
-    fail('E_TOOLCHAIN', `${compiler} --version failed: ${result.shortMessage}`, { detail: String(result.stderr ?? '') });
+    throw compilerVersionFailed(compiler, result.shortMessage, String(result.stderr ?? ''));
   }
   return String(result.stdout).split('\n')[0].trim();
 }
 
 function toolchainMissing(compiler: string): never {
-  fail('E_TOOLCHAIN', `C++ compiler '${compiler}' was not found`, {
-    hint: 'install g++ (e.g. apt-get install g++), or set the compiler in orch.config.ts / the preset to one on PATH',
-  });
+  throw cxxNotFound(compiler);
 }
 
 const GCC_LINE = /^(.+?):(\d+):(?:(\d+):)? (fatal error|error|warning): (.*)$/;
@@ -146,13 +145,12 @@ export function parseGccDiagnostics(stderr: string): Diagnostic[] {
     const [, file, line, col, severity, message] = m;
     const inCxx = CXX_SOURCE.test(file);
     const isError = severity !== 'warning';
-    out.push({
-      code: isError ? 'E_CXX' : 'W_CXX',
-      severity: isError ? 'error' : 'warning',
-      message: inCxx ? message : `C++ compiler: ${message}`,
-      loc: { file, line: Number(line), col: inCxx && col ? Number(col) : 1 },
-      hint: inCxx ? undefined : 'this statement produced C++ the compiler rejected; see the compiler output with --verbose',
-    });
+    out.push(
+      compilerSaid(isError, inCxx ? message : `C++ compiler: ${message}`, {
+        loc: { file, line: Number(line), col: inCxx && col ? Number(col) : 1 },
+        hint: inCxx ? undefined : 'this statement produced C++ the compiler rejected; see the compiler output with --verbose',
+      }),
+    );
   }
   return out;
 }

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { fail } from '../diagnostics.js';
+import { libraryDoesNotLoad } from '../diagnostics/toolchainErrors.js';
 
 const PROBE = fileURLToPath(new URL('./loadProbe.js', import.meta.url));
 
@@ -14,7 +14,5 @@ export async function checkLibraryLoads(library: string, symbol: string, compile
   const r = await execa(process.execPath, [PROBE, library, symbol], { reject: false, stdin: 'ignore', encoding: 'utf8', timeout: 60_000 });
   if (r.exitCode === 0) return;
   const why = String(r.stderr || '').trim() || (r.signal ? `the loading process died of ${r.signal}` : `exit code ${r.exitCode}`);
-  fail('E_TOOLCHAIN_OUTPUT', `${compiler} exited 0 but the library it wrote does not load: ${why}`, {
-    hint: `check the compiler '${compiler}' (and its flags) set in the preset or orch.config.ts; nothing was cached`,
-  });
+  throw libraryDoesNotLoad(compiler, why);
 }

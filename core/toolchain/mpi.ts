@@ -1,5 +1,5 @@
 import { askTool } from './askTool.js';
-import { fail } from '../diagnostics.js';
+import { mpiShowmeFailed } from '../diagnostics/toolchainErrors.js';
 
 /**
  * The MPI a library links when `compiler.mpi` is on: the include and link flags of the
@@ -20,9 +20,7 @@ export function mpiToolchain(wrapper = 'mpicxx'): Promise<MpiToolchain> {
     const ask = async (what: string) => {
       const r = await askTool(wrapper, [`--showme:${what}`]);
       if (r.failed) {
-        fail('E_TOOLCHAIN', `MPI is enabled (compiler.mpi), but '${wrapper} --showme:${what}' failed: ${r.code === 'ENOENT' ? 'not found' : String(r.stderr || r.shortMessage)}`, {
-          hint: 'install OpenMPI (apt-get install openmpi-bin libopenmpi-dev), or set compiler.mpi to false for a build without MPI',
-        });
+        throw mpiShowmeFailed(wrapper, what, r.code === 'ENOENT' ? 'not found' : String(r.stderr || r.shortMessage));
       }
       return String(r.stdout).trim();
     };

@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { askTool } from './askTool.js';
-import { fail, type Diagnostic } from '../diagnostics.js';
+import { type Diagnostic } from '../diagnostics.js';
 import { parseGccDiagnostics, throwCompileErrors, type CompileResult } from './gxx.js';
 import { takeOutput } from './takeOutput.js';
 import { runCompiler } from './compilerProcess.js';
+import { compilerNotRunnable, compilerSaid, compilerVersionFailed, nvccNotFound } from '../diagnostics/toolchainErrors.js';
 
 /**
  * nvcc as a library compiler: the host `.cpp` and the kernels' `.cu` of one program go
@@ -66,7 +67,7 @@ export async function compileCudaLibrary(opts: NvccOptions): Promise<CompileResu
   if (result.failed && !result.exitCode) {
     await rm(partial, { force: true });
     if (result.code === 'ENOENT') nvccMissing(command[0]);
-    fail('E_TOOLCHAIN', `could not run ${opts.nvcc}: ${result.shortMessage ?? result.message}`, { detail: stderr });
+    throw compilerNotRunnable(opts.nvcc, result.shortMessage ?? result.message, stderr);
   }
   const diagnostics = parseNvccDiagnostics(stderr);
   if (result.exitCode !== 0) {
@@ -84,7 +85,7 @@ export async function compileCudaLibrary(opts: NvccOptions): Promise<CompileResu
 export async function nvccIdentity(nvcc: string, flags: readonly string[]): Promise<string> {
   const result = await askTool(nvcc, ['--version']);
   if (result.code === 'ENOENT') nvccMissing(nvcc);
-  if (result.failed) fail('E_TOOLCHAIN', `${nvcc} --version failed: ${result.shortMessage}`, { detail: String(result.stderr ?? '') });
+  if (result.failed) throw compilerVersionFailed(nvcc, result.shortMessage, String(result.stderr ?? ''));
   const lines = String(result.stdout).split('\n').map((l) => l.trim()).filter(Boolean);
   const nvccId = [lines.find((l) => /release/i.test(l)) ?? lines[0], lines.find((l) => /^Build /.test(l))].filter(Boolean).join('; ');
   const host = hostCompiler(flags);
@@ -105,9 +106,7 @@ function hostCompiler(flags: readonly string[]): string {
 }
 
 function nvccMissing(nvcc: string): never {
-  fail('E_TOOLCHAIN', `CUDA compiler '${nvcc}' was not found`, {
-    hint: 'install the CUDA toolkit and put nvcc on PATH (e.g. /usr/local/cuda/bin), or set compiler.cxx in orch.config.ts to its full path',
-  });
+  throw nvccNotFound(nvcc);
 }
 
 const EDG_LINE = /^(.+?)\((\d+)\): (catastrophic error|error|warning)(?: #[\w-]+)?: (.*)$/;
@@ -127,20 +126,19 @@ export function parseNvccDiagnostics(text: string): Diagnostic[] {
       const [, file, line, severity, message] = edg;
       const inCxx = CXX_SOURCE.test(file);
       const isError = severity !== 'warning';
-      out.push({
-        code: isError ? 'E_CXX' : 'W_CXX',
-        severity: isError ? 'error' : 'warning',
-        message: inCxx ? message : `CUDA compiler: ${message}`,
-        loc: { file, line: Number(line), col: 1 },
-        hint: inCxx ? undefined : 'this statement produced CUDA code nvcc rejected; see the compiler output with --verbose',
-      });
+      out.push(
+        compilerSaid(isError, inCxx ? message : `CUDA compiler: ${message}`, {
+          loc: { file, line: Number(line), col: 1 },
+          hint: inCxx ? undefined : 'this statement produced CUDA code nvcc rejected; see the compiler output with --verbose',
+        }),
+      );
       continue;
     }
     const tool = TOOL_LINE.exec(raw);
     if (tool) {
       const [, name, severity, message] = tool;
       const isError = severity !== 'warning';
-      out.push({ code: isError ? 'E_CXX' : 'W_CXX', severity: isError ? 'error' : 'warning', message: `${name}: ${message}` });
+      out.push(compilerSaid(isError, `${name}: ${message}`));
     }
   }
   return [...out, ...parseGccDiagnostics(text)];

@@ -1,5 +1,5 @@
 import { rename } from 'node:fs/promises';
-import { fail } from '../diagnostics.js';
+import { compilerWroteNoLibrary } from '../diagnostics/toolchainErrors.js';
 
 /** Moves the compiler's partial output into place; a compiler that exited 0 without writing it is a toolchain error. */
 export async function takeOutput(partial: string, output: string, compiler: string): Promise<void> {
@@ -7,6 +7,6 @@ export async function takeOutput(partial: string, output: string, compiler: stri
     await rename(partial, output);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    fail('E_TOOLCHAIN_OUTPUT', `${compiler} exited 0 but wrote no library`, { hint: `check the compiler '${compiler}' (and its flags) set in the preset or orch.config.ts` });
+    throw compilerWroteNoLibrary(compiler);
   }
 }

@@ -5,7 +5,7 @@ import type { PipelineOptions } from '../Compilation.js';
 import { Compiler } from '../Compiler.js';
 import type { ScheduleKnob } from '../config/ScheduleKnob.js';
 import type { CodegenOptions, ResolvedConfig } from '../config/types.js';
-import { fail, OrchError, OrchErrors, formatDiagnostic } from '../diagnostics.js';
+import { OrchError, OrchErrors, formatDiagnostic } from '../diagnostics.js';
 import type { Value } from '../frontend/values.js';
 import { Interpreter } from '../interpreter/Interpreter.js';
 import { buildEntryArgs, type EntryArgs, type EntryInterface } from '../runtime/callArgs.js';
@@ -14,6 +14,7 @@ import { cloneArray, type NDArray } from '../runtime/ndarray.js';
 import { syntheticInputs } from '../runtime/syntheticInputs.js';
 import { bitwiseDifference, type BitwiseDifference } from './bitwiseDifference.js';
 import { interleavedTimes, type TimeStats } from './interleavedTimes.js';
+import { defaultScheduleFails, noScheduleMatches, nothingToTune } from '../diagnostics/tuneErrors.js';
 
 /** What to tune: one entry, at one domain, on this machine. */
 export interface TuneRequest {
@@ -151,9 +152,9 @@ export class Tuner {
   async run(): Promise<TuneResult> {
     const { req } = this;
     const knobs = req.knobs ?? req.config.backend.scheduleKnobs ?? [];
-    if (!knobs.length) fail('E_TUNE_NOTHING', `preset '${req.config.preset.name}' (backend ${req.config.backend.name}) has no schedule options to tune`, { hint: 'tune with a CPU preset: --preset cpu or cpu-native' });
+    if (!knobs.length) throw nothingToTune(req.config.preset.name, req.config.backend.name);
     const base = (await this.evaluate([{}]))[0];
-    if (base.status !== 'timed' && base.status !== 'mismatch') throw new OrchError({ code: 'E_TUNE_BUILD', severity: 'error', message: `${req.entry}: the default schedule does not build or run`, detail: base.error, hint: 'fix the error orch build reports for this entry, then tune it' });
+    if (base.status !== 'timed' && base.status !== 'mismatch') throw defaultScheduleFails(req.entry, base.error);
     let lead: Partial<CodegenOptions> = {};
     // rounds until no knob changes the winner (a knob's best value may depend on another's)
     for (let changed = true; changed; ) {
@@ -173,9 +174,7 @@ export class Tuner {
     const candidates = [...this.tried.values()];
     const winner = this.fastest(candidates);
     if (!winner) {
-      fail('E_TUNE_NO_MATCH', `${req.entry}: no schedule, the default included, matched the interpreter bit for bit (${base.mismatch ? `field '${base.mismatch.field}' differs at ${base.mismatch.count} point(s)` : base.error})`, {
-        hint: 'run orch run --mode build-and-run --check on this entry: the default build itself differs from Python mode, which is a bug to report',
-      });
+      throw noScheduleMatches(req.entry, base.mismatch ? `field '${base.mismatch.field}' differs at ${base.mismatch.count} point(s)` : base.error);
     }
     let best = winner;
     let confirmation: TuneResult['confirmation'];

@@ -1,4 +1,3 @@
-import { fail } from '../../core/diagnostics.js';
 import type { ArrayDecl, DType, Expr, Program, ScalarVar, SourceLoc } from '../../core/ir/types.js';
 import { convert, cString } from './cText.js';
 import { ExprEmitter } from './ExprEmitter.js';
@@ -7,6 +6,7 @@ import { Identifiers } from './Identifiers.js';
 import type { LoopStrategy } from './LoopStrategy.js';
 import { PointEmitter } from './PointEmitter.js';
 import { Writer } from './Writer.js';
+import { loopOrderNotPermutation } from '../../core/diagnostics/configErrors.js';
 
 export interface CppOptions {
   /** Loop nesting, outermost first: a permutation of 'IJK' (e.g. 'IJK', 'KJI', 'KIJ'). */
@@ -18,6 +18,8 @@ export interface CppOptions {
   sourceFileName?: string;
   /** Iterations a stencil's `while` loop may run before the run fails (default 1e7, as the interpreter). */
   maxWhileIterations?: number;
+  /** CPU: tiles of FORWARD/BACKWARD launches stage the fields they sweep (default true). */
+  stageSweeps?: boolean;
 }
 
 /** What a point body needs to address arrays: the arrays hoisted by the current launch. */
@@ -64,9 +66,7 @@ export class Codegen<L extends LoopStrategy = LoopStrategy> {
     this.scalars = new Map(program.scalars.map((s) => [s.name, s]));
     const order = opts.loopOrder.toUpperCase();
     if (order.length !== 3 || [...'IJK'].some((c) => !order.includes(c))) {
-      fail('E_OPTION', `loop order '${opts.loopOrder}' is not a permutation of IJK`, {
-        hint: "use e.g. 'IJK' (K innermost, best for C-contiguous IJK arrays) or 'KJI'",
-      });
+      throw loopOrderNotPermutation(opts.loopOrder);
     }
     this.order = order;
     this.ex = new ExprEmitter(this);

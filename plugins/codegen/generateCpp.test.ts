@@ -431,6 +431,9 @@ for (const [loopOrder, openmp, tile, k] of [['IJK', true, [3, 2], undefined], ['
     const src = generateCpp(p, { ...DEFAULTS, loopOrder, openmp }).source;
     assert.ok(src.includes('st->tiles.prepare'), 'uses the per-thread tile scratch');
     assert.not.ok(/allocate\([^)]*"t"/.test(src), 'the transient has no storage of its own');
+    // tiles cut along K: a full tile's K loop has a trip count g++ knows (nz = 5 runs a full
+    // tile of 3 levels and a short one of 2, so both loops are checked below)
+    assert.is(src.includes(`if (khi - klo == ${k}) {`) && src.includes(`k < klo + ${k}; ++k`), k !== undefined && loopOrder.endsWith('K'));
     const lib = await build(p, { loopOrder, openmp });
     const inp = filled('float64', [nx + 2, ny + 2, nz], (n) => Math.cos(n * 0.21) * 3 + n * 1e-2);
     const a = inp.data as Float64Array;

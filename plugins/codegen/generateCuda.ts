@@ -1,9 +1,9 @@
-import { fail } from '../../core/diagnostics.js';
 import type { Program } from '../../core/ir/types.js';
 import type { ProgramSignature } from '../../core/runtime/NativeLibrary.js';
 import { programHeader, programSignature, programSymbol } from './abi.js';
 import { Codegen, type CppOptions } from './Codegen.js';
 import { CudaLoops } from './cudaLoops.js';
+import { cudaBlockInvalid } from '../../core/diagnostics/configErrors.js';
 
 /**
  * CUDA backend for the loop-nest IR. It shares the C++ backend's library shell, program
@@ -98,9 +98,7 @@ function checkBlock(name: string, block: readonly number[], rank: number): void 
     block.every((b, d) => Number.isInteger(b) && b >= 1 && b <= limits[d]) &&
     block.reduce((a, b) => a * b, 1) <= 1024;
   if (!ok) {
-    fail('E_OPTION', `codegen.${name} ${JSON.stringify(block)} is not a valid CUDA block`, {
-      hint: `give ${rank} positive integers (x, y${rank === 3 ? ', z ≤ 64' : ''}) whose product is at most 1024, e.g. ${JSON.stringify(rank === 3 ? DEFAULT_BLOCK : DEFAULT_COLUMN_BLOCK)}`,
-    });
+    throw cudaBlockInvalid(name, JSON.stringify(block), rank, JSON.stringify(rank === 3 ? DEFAULT_BLOCK : DEFAULT_COLUMN_BLOCK));
   }
 }
 

@@ -1,10 +1,11 @@
-import { fail } from '../../core/diagnostics.js';
 import { boundRank, intervalMinLevels, intervalText } from '../../core/ir/intervals.js';
 import type { ArrayDecl, AxisBound, Expr, HLoop, IterationOrder, LaunchRequirement, PStmt, Program, Stmt, StencilDef, VLoop } from '../../core/ir/types.js';
 import { reads, writes, type Access } from '../../core/ir/uses.js';
 import { int, intOp } from '../../core/ir/build.js';
 import { flatMapStmts, mapExpr, mapStmts } from '../../core/ir/visit.js';
 import { readNeeds, sameExtent, unionExtent as union, ZERO_EXTENT as ZERO, type Extent } from './readExtents.js';
+import { fieldPassedTwice } from '../../core/diagnostics/programErrors.js';
+import { emptyIntervalRequirement, intervalBoundsRequirement } from '../../core/diagnostics/stencilErrors.js';
 
 /**
  * Library expansion of one stencil call: GT4Py's execution model made explicit.
@@ -159,10 +160,7 @@ export function expandCall(program: Program, call: Extract<PStmt, { kind: 'call'
   for (const [param, arr] of Object.entries(call.fields)) {
     const o = call.origins[param];
     if (origins[arr] && JSON.stringify(origins[arr]) !== JSON.stringify(o)) {
-      fail('E_ALIAS_ORIGIN', `field '${arr}' is passed twice to ${def.name}() with different origins`, {
-        loc: call.loc,
-        hint: 'pass the same field once, or use the same origin for both parameters',
-      });
+      throw fieldPassedTwice(arr, def.name, call.loc);
     }
     origins[arr] = o;
   }
@@ -251,14 +249,8 @@ export function expandCall(program: Program, call: Extract<PStmt, { kind: 'call'
       const min = intervalMinLevels(iv.start, iv.end)!;
       if (min <= most) continue;
       most = min;
-      requires[0] = {
-        cond: { kind: 'binary', op: '>=', left: domain[2], right: int(min), dtype: 'bool' },
-        code: 'E_EMPTY_INTERVAL',
-        message: `${intervalText(iv.start, iv.end)} of stencil '${def.name}' needs at least ${min} K level${min === 1 ? '' : 's'}, but this call's domain has {0}`,
-        args: [domain[2]],
-        hint: `call '${def.name}' with a K domain of at least ${min} levels, or move this computation into a stencil that is only called on larger domains`,
-        loc: iv.loc,
-      };
+      const { code, message, hint } = emptyIntervalRequirement(intervalText(iv.start, iv.end), def.name, min);
+      requires[0] = { cond: { kind: 'binary', op: '>=', left: domain[2], right: int(min), dtype: 'bool' }, code, message, args: [domain[2]], hint, loc: iv.loc };
     }
   }
 
@@ -272,14 +264,8 @@ export function expandCall(program: Program, call: Extract<PStmt, { kind: 'call'
       const hi = iv.runtime.hi ? toHost(iv.runtime.hi) : boundExpr(iv.end, domain[2]);
       const cmp = (op: '>=' | '<=', a: Expr, b: Expr): Expr => ({ kind: 'binary', op, left: a, right: b, dtype: 'bool' });
       const inside: Expr = { kind: 'binary', op: 'and', left: cmp('>=', lo, int(0)), right: cmp('<=', hi, domain[2]), dtype: 'bool' };
-      requires.push({
-        cond: { kind: 'binary', op: 'or', left: cmp('>=', lo, hi), right: inside, dtype: 'bool' },
-        code: 'E_INTERVAL_BOUNDS',
-        message: `the interval of stencil '${def.name}' with bounds known at run time covers levels [{0}, {1}) in this call, outside its K domain of {2} levels`,
-        args: [lo, hi, domain[2]],
-        hint: 'keep the bounds between 0 and the K size of the call\'s domain (GT4Py\'s debug backend would run the levels beyond the domain, in the halo; orch refuses instead)',
-        loc: iv.loc,
-      });
+      const { code, message, hint } = intervalBoundsRequirement(def.name);
+      requires.push({ cond: { kind: 'binary', op: 'or', left: cmp('>=', lo, hi), right: inside, dtype: 'bool' }, code, message, args: [lo, hi, domain[2]], hint, loc: iv.loc });
     }
   }
 

@@ -1,4 +1,4 @@
-import { fail, OrchError } from '../../core/diagnostics.js';
+import { OrchError } from '../../core/diagnostics.js';
 import type { CallbackDecl, DType, Expr, HostStmt, ScalarVar, SourceLoc } from '../../core/ir/types.js';
 import type { PyExpr, PyStmt } from '../../core/python/ast.js';
 import { ExprLowering, type Term } from './ExprLowering.js';
@@ -6,6 +6,7 @@ import type { ModuleLoader } from '../../core/frontend/ModuleLoader.js';
 import { cast, isFloat } from './typeRules.js';
 import { describeValue, type FunctionInfo, type Value } from '../../core/frontend/values.js';
 import { int } from '../../core/ir/build.js';
+import { callInCallback, callbackAssignsNonName, callbackChainedAssignment, callbackExpressionStatement, callbackLoopNotRange, callbackMethod, callbackNameNotDefined, callbackNameNotEvaluated, callbackParameterType, callbackParameterUntyped, callbackResultType, callbackResultUndeclared, callbackVariadic, floatAssignedParameter, indexingInCallback, notInCallback, statementInCallback } from '../../core/diagnostics/callbackErrors.js';
 
 /**
  * `@callback` function -> `CallbackDecl`. The signature is required (the ABI passes
@@ -19,18 +20,15 @@ export function lowerCallback(fn: FunctionInfo, name: string, loader: ModuleLoad
   // a method callback of a component: the host calls it bound to its object
   for (const p of method ? def.params.slice(1) : def.params) {
     if (p.kind === 'varargs' || p.kind === 'kwargs') {
-      fail('E_CALLBACK_SIGNATURE', `callback '${def.name}' cannot take *args/**kwargs`, { loc: p.loc, hint: 'declare every parameter by name with a scalar type' });
+      throw callbackVariadic(def.name, p.loc);
     }
-    if (p.name === 'self') fail('E_CALLBACK_SIGNATURE', `callback '${def.name}' is a method`, { loc: p.loc, hint: 'define callbacks as module-level functions' });
+    if (p.name === 'self') throw callbackMethod(def.name, p.loc);
     if (!p.annotation) {
-      fail('E_CALLBACK_SIGNATURE', `callback parameter '${p.name}' has no type annotation`, { loc: p.loc, hint: 'annotate it float, int or bool: the library passes typed scalars' });
+      throw callbackParameterUntyped(p.name, p.loc);
     }
     const t = loader.eval(p.annotation, fn.module);
     if (t.k !== 'dtype') {
-      fail('E_CALLBACK_SIGNATURE', `callback parameter '${p.name}' must be a scalar (float, int, bool)${t.k === 'fieldType' ? ', not a field' : ''}`, {
-        loc: p.annotation.loc,
-        hint: t.k === 'fieldType' ? 'callbacks receive scalars; compute field values in a stencil' : 'annotate it float, int or bool',
-      });
+      throw callbackParameterType(p.name, t.k, p.annotation.loc);
     }
     params.push({ name: p.name, dtype: t.dtype });
   }
@@ -39,7 +37,7 @@ export function lowerCallback(fn: FunctionInfo, name: string, loader: ModuleLoad
     const t = loader.eval(def.returns, fn.module);
     if (t.k === 'dtype') result = t.dtype;
     else if (t.k !== 'none') {
-      fail('E_CALLBACK_SIGNATURE', `callback '${def.name}' must return a scalar (float, int, bool) or None`, { loc: def.returns.loc, hint: 'annotate the return type -> float, -> int, -> bool or -> None' });
+      throw callbackResultType(def.name, def.returns.loc);
     }
   }
   const decl: CallbackDecl = { name, function: { file: fn.module.file, name: def.name }, params, result, loc: def.nameLoc, host: null };
@@ -82,10 +80,10 @@ class CallbackBodyLowering extends ExprLowering {
         return [];
       case 'expr':
         if (s.value.t === 'str') return [];
-        fail('E_CALLBACK_BODY', 'an expression statement (a call with effects) in a callback', { loc: s.loc });
+        throw callbackExpressionStatement(s.loc);
       // eslint-disable-next-line no-fallthrough
       case 'assign': {
-        if (s.targets.length !== 1) fail('E_CALLBACK_BODY', 'chained assignment', { loc: s.loc });
+        if (s.targets.length !== 1) throw callbackChainedAssignment(s.loc);
         return [this.set(s.targets[0], this.expr(s.value), s.loc)];
       }
       case 'augassign':
@@ -100,16 +98,16 @@ class CallbackBodyLowering extends ExprLowering {
         if (!s.value || (s.value.t === 'const' && s.value.value === null)) return [{ kind: 'return', value: null, loc: s.loc }];
         const v = this.expr(s.value);
         if (this.decl.result === null) {
-          fail('E_CALLBACK_BODY', `callback '${this.fn.def.name}' returns a value but is not annotated with a return type`, { loc: s.loc });
+          throw callbackResultUndeclared(this.fn.def.name, s.loc);
         }
         return [{ kind: 'return', value: cast(v, this.decl.result), loc: s.loc }];
       }
       case 'unsupported':
         if (s.what === 'raise') return [{ kind: 'raise', message: this.sourceText(s.loc, s.length), loc: s.loc }];
-        fail('E_CALLBACK_BODY', `${s.what} in a callback`, { loc: s.loc });
+        throw notInCallback(s.what, s.loc);
       // eslint-disable-next-line no-fallthrough
       default:
-        fail('E_CALLBACK_BODY', `a ${s.t} statement in a callback`, { loc: s.loc });
+        throw statementInCallback(s.t, s.loc);
     }
   }
 
@@ -122,7 +120,7 @@ class CallbackBodyLowering extends ExprLowering {
     const it = s.iter;
     const f = it.t === 'call' ? this.term(it.func) : null;
     if (s.target.t !== 'name' || it.t !== 'call' || !f || !('c' in f) || f.c.k !== 'builtin' || f.c.name !== 'range' || it.args.length < 1 || it.args.length > 3) {
-      fail('E_CALLBACK_BODY', 'a loop other than for name in range(...)', { loc: s.loc });
+      throw callbackLoopNotRange(s.loc);
     }
     const args = it.args.map((a) => cast(this.expr(a), 'int64'));
     const [start, stop, step] = args.length === 1 ? [int(0), args[0], int(1)] : args.length === 2 ? [args[0], args[1], int(1)] : args;
@@ -131,7 +129,7 @@ class CallbackBodyLowering extends ExprLowering {
   }
 
   private set(target: PyExpr, value: Expr, loc: SourceLoc): HostStmt {
-    if (target.t !== 'name') fail('E_CALLBACK_BODY', 'assignment to something other than a name', { loc: target.loc });
+    if (target.t !== 'name') throw callbackAssignsNonName(target.loc);
     const v = this.declare(target.id, value.dtype);
     return { kind: 'set', name: v.name, value: cast(value, v.dtype), loc };
   }
@@ -146,7 +144,7 @@ class CallbackBodyLowering extends ExprLowering {
     }
     if (isFloat(dtype) && !isFloat(v.dtype)) {
       // a parameter keeps the dtype the library passes it with
-      if (v.role === 'arg') fail('E_CALLBACK_BODY', `a float assigned to ${v.dtype} parameter '${name}'`, { loc: this.fn.def.loc });
+      if (v.role === 'arg') throw floatAssignedParameter(v.dtype, name, this.fn.def.loc);
       v.dtype = 'float64';
     }
     return v;
@@ -156,16 +154,16 @@ class CallbackBodyLowering extends ExprLowering {
     const v = this.scalars.get(id);
     if (v) return { r: { kind: 'scalar', name: v.name, dtype: v.dtype } };
     const c = this.loader.lookup(this.fn.module, id);
-    if (c === undefined) fail('E_CALLBACK_BODY', `name '${id}' is not defined`, { loc: e.loc });
-    if (c.k === 'opaque') fail('E_CALLBACK_BODY', `'${id}': ${c.why}`, { loc: e.loc });
+    if (c === undefined) throw callbackNameNotDefined(id, e.loc);
+    if (c.k === 'opaque') throw callbackNameNotEvaluated(id, c.why, e.loc);
     return { c };
   }
 
   protected subscript(e: Extract<PyExpr, { t: 'subscript' }>): Term {
-    fail('E_CALLBACK_BODY', 'indexing in a callback', { loc: e.loc });
+    throw indexingInCallback(e.loc);
   }
 
   protected userCall(callee: Value, e: Extract<PyExpr, { t: 'call' }>): Term {
-    fail('E_CALLBACK_BODY', `a call of ${describeValue(callee)} in a callback`, { loc: e.loc });
+    throw callInCallback(describeValue(callee), e.loc);
   }
 }

@@ -1,9 +1,9 @@
-import { fail } from '../../core/diagnostics.js';
 import type { ArrayDecl, DType, Program, ScalarVar, SourceLoc } from '../../core/ir/types.js';
 import { closureValue, type Closure, type ClosureNode } from '../../core/frontend/closure.js';
 import type { ModuleLoader } from '../../core/frontend/ModuleLoader.js';
 import type { PBinding, PObject } from './ProgramLowering.js';
 import { scopeName, type ClassInfo, type FunctionInfo, type Value } from '../../core/frontend/values.js';
+import { closureClassNoMethod, closureMethodWithoutOwner, closureNoCallbackMethod, closureNoClass, closureNoFunction, closureParameterNotIdentifier } from '../../core/diagnostics/programErrors.js';
 
 /**
  * Turns a resolved closure (closure.ts) into the bindings a program lowers against:
@@ -23,18 +23,18 @@ export class ClosureBinder {
   /** The class a closure names, from its module file. */
   classOf(file: string, name: string): ClassInfo {
     const v = scopeName(this.loader.load(file), name);
-    if (v?.k !== 'class') fail('E_CLOSURE', `${file} has no class '${name}'`, { loc: this.loc, hint: 'the component class must be defined at module level' });
+    if (v?.k !== 'class') throw closureNoClass(file, name, this.loc);
     return v.cls;
   }
 
   private functionOf(file: string, cls: string | null, name: string): FunctionInfo {
     if (cls) {
       const fn = this.classOf(file, cls).methods.get(name);
-      if (!fn) fail('E_CLOSURE', `class '${cls}' of ${file} has no method '${name}'`, { loc: this.loc, hint: 'callbacks must be methods defined in the class body' });
+      if (!fn) throw closureNoCallbackMethod(cls, file, name, this.loc);
       return fn;
     }
     const v = scopeName(this.loader.load(file), name);
-    if (v?.k !== 'function') fail('E_CLOSURE', `${file} has no module-level function '${name}'`, { loc: this.loc, hint: 'stencil definitions must be module-level functions' });
+    if (v?.k !== 'function') throw closureNoFunction(file, name, this.loc);
     return v.fn;
   }
 
@@ -70,9 +70,9 @@ export class ClosureBinder {
       case 'component':
         return this.component(n);
       case 'method': {
-        if (!owner) fail('E_CLOSURE', `method '${n.name}' has no owning component`, { loc: this.loc, hint: 'the closure file is written by the orch Python package' });
+        if (!owner) throw closureMethodWithoutOwner(n.name, this.loc);
         const fn = owner.cls.methods.get(n.name);
-        if (!fn) fail('E_CLOSURE', `class '${owner.cls.name}' has no method '${n.name}'`, { loc: this.loc, hint: 'orchestrated methods must be defined in the class body' });
+        if (!fn) throw closureClassNoMethod(owner.cls.name, n.name, this.loc);
         return { k: 'method', fn, self: owner };
       }
       case 'stencil': {
@@ -95,7 +95,7 @@ export class ClosureBinder {
 
   private declareParam(name: string): void {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || this.arrays.has(name) || this.scalars.has(name)) {
-      fail('E_CLOSURE', `closure parameter '${name}' is not a fresh identifier`, { loc: this.loc, hint: 'the closure file is written by the orch Python package' });
+      throw closureParameterNotIdentifier(name, this.loc);
     }
   }
 }

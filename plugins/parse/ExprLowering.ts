@@ -1,4 +1,4 @@
-import { didYouMean, fail } from '../../core/diagnostics.js';
+import { didYouMean } from '../../core/diagnostics.js';
 import { notSupported } from '../../core/diagnostics/codes.js';
 import type { BinaryOp, BuiltinFn, DType, Expr, SourceLoc } from '../../core/ir/types.js';
 import { dottedName, type PyExpr } from '../../core/python/ast.js';
@@ -6,6 +6,9 @@ import { attribute, numericBinary, truthy } from '../../core/frontend/constEval.
 import { binary, builtinCall, cast, isFloat } from './typeRules.js';
 import { rejectBuiltin } from './unsupportedBuiltins.js';
 import { describeValue, type Value } from '../../core/frontend/values.js';
+import { conversionTakesOne, notAValueOfKind, takesNoKeywords, wrongArgumentCount } from '../../core/diagnostics/programErrors.js';
+import { attributeNotSupported, bitwiseNotSupported, cannotIndex, externalMissingAttribute, moduleNameNotEvaluated, noKnownAttribute, notAnExpressionValue, notCallable, notConstant, notKnownAtCompileTime, sliceOutsideRegion } from '../../core/diagnostics/frontendErrors.js';
+import { axisKOutsideStencil, parallelAxisQueried } from '../../core/diagnostics/stencilErrors.js';
 
 /**
  * Lowering of Python expressions to IR expressions, shared by stencils and programs.
@@ -35,18 +38,12 @@ export function valueToExpr(v: Value, loc: SourceLoc, what = 'value'): Expr {
   if (v.k === 'axis' || v.k === 'axisOffset') {
     // stencils read K as a value (StencilBindings.valueExpr); I and J never, nor any axis in a program
     if (v.axis !== 'K') {
-      fail('E_AXIS_VALUE', `Parallel axis ${v.axis} can't be queried - only K - at line ${loc.line} (column ${loc.col})`, {
-        loc,
-        hint: `GT4Py rejects this too (only K can be queried, experimentally): pass the ${v.axis} index in an int field if the computation needs it`,
-      });
+      throw parallelAxisQueried(v.axis, loc.line, loc.col, loc);
     }
-    fail('E_AXIS_VALUE', 'the axis K is used as a value outside a stencil', {
-      loc,
-      hint: 'K is the level index of a stencil computation (GT4Py\'s experimental iterator access): read it inside a stencil, or pass the level in a scalar',
-    });
+    throw axisKOutsideStencil(loc);
   }
-  if (v.k === 'opaque') fail('E_UNKNOWN_NAME', v.why, { loc: v.loc.line ? v.loc : loc, hint: 'only numbers, booleans, fields and scalars can be used here' });
-  fail('E_NOT_A_VALUE', `${describeValue(v)} is not a ${what}`, { loc, hint: 'only numbers, booleans, fields and scalar arguments can be used in expressions' });
+  if (v.k === 'opaque') throw notAnExpressionValue(v.why, v.loc.line ? v.loc : loc);
+  throw notAValueOfKind(describeValue(v), what, loc);
 }
 
 export abstract class ExprLowering {
@@ -60,7 +57,7 @@ export abstract class ExprLowering {
   protected abstract userCall(callee: Value, e: Extract<PyExpr, { t: 'call' }>): Term;
   /** `x.attr` where x is not a compile-time value (e.g. `field.shape`). */
   protected attr(e: Extract<PyExpr, { t: 'attr' }>): Term {
-    fail('E_UNSUPPORTED', `attribute '${e.attr}' is not supported here`, { loc: e.loc, hint: 'use module constants (module.NAME) or field arguments' });
+    throw attributeNotSupported(e.attr, e.loc);
   }
 
   expr(e: PyExpr, what = 'value'): Expr {
@@ -76,8 +73,8 @@ export abstract class ExprLowering {
   /** A term that must be known at compile time. */
   constant(e: PyExpr, what: string): Value {
     const t = this.term(e);
-    if ('r' in t) fail('E_NOT_CONSTANT', `${what} must be known at compile time`, { loc: e.loc, hint: 'use literals, module constants or externals here' });
-    if (t.c.k === 'opaque') fail('E_NOT_CONSTANT', `${what}: ${t.c.why}`, { loc: e.loc, hint: 'use literals, module constants or externals here' });
+    if ('r' in t) throw notKnownAtCompileTime(what, e.loc);
+    if (t.c.k === 'opaque') throw notConstant(what, t.c.why, e.loc);
     return t.c;
   }
 
@@ -101,22 +98,16 @@ export abstract class ExprLowering {
             rejectBuiltin(e.attr, dottedName(e) ?? `${base.c.name}.${e.attr}`, e.loc);
           }
           if (v === undefined && base.c.k === 'module') {
-            fail('E_UNKNOWN_NAME', `${describeValue(base.c)} has no attribute '${e.attr}' that orch knows`, {
-              loc: e.loc,
-              hint: `check that '${e.attr}' is defined at the top level of that module`,
-            });
+            throw noKnownAttribute(describeValue(base.c), e.attr, e.loc);
           }
           if (v === undefined) {
             // GT4Py: GTScriptDefinitionError "Missing or invalid value for external symbol" naming the dotted name
             const dotted = dottedName(e) ?? e.attr;
             const known = base.c.k === 'namespace' ? Object.keys(base.c.attrs) : base.c.k === 'enum' ? Object.keys(base.c.members) : [];
             const guess = didYouMean(e.attr, known);
-            fail('E_UNKNOWN_ATTRIBUTE', `Missing or invalid value for external symbol ${dotted}: ${describeValue(base.c)} has no attribute '${e.attr}'`, {
-              loc: e.loc,
-              hint: guess ? `did you mean '${guess}'?` : `check the name of the attribute, or give '${dotted.split('.')[0]}' one named '${e.attr}'`,
-            });
+            throw externalMissingAttribute(dotted, describeValue(base.c), e.attr, e.loc, guess ? `did you mean '${guess}'?` : `check the name of the attribute, or give '${dotted.split('.')[0]}' one named '${e.attr}'`);
           }
-          if (v.k === 'opaque') fail('E_UNKNOWN_NAME', v.why, { loc: e.loc, hint: 'only literals and simple arithmetic are evaluated at module level' });
+          if (v.k === 'opaque') throw moduleNameNotEvaluated(v.why, e.loc);
           return { c: v };
         }
         return this.attr(e);
@@ -124,7 +115,7 @@ export abstract class ExprLowering {
       case 'subscript': {
         const base = this.term(e.value);
         if ('c' in base && base.c.k !== 'opaque' && base.c.k !== 'tuple' && base.c.k !== 'generic' && base.c.k !== 'axis' && base.c.k !== 'builtin') {
-          fail('E_UNSUPPORTED', `cannot index ${describeValue(base.c)}`, { loc: e.loc, hint: 'only fields are indexed with offsets' });
+          throw cannotIndex(describeValue(base.c), e.loc);
         }
         if ('c' in base && (base.c.k === 'tuple' || base.c.k === 'axis' || base.c.k === 'generic')) {
           const idx = e.index.map((x) => this.constant(x, 'an index'));
@@ -149,7 +140,7 @@ export abstract class ExprLowering {
         }
         const x = 'r' in a ? a.r : this.valueExpr(a.c, e.loc);
         if (e.op === 'not') return { r: { kind: 'unary', op: 'not', arg: cast(x, 'bool'), dtype: 'bool' } };
-        if (e.op === '~') fail('E_UNSUPPORTED', "bitwise '~' is not supported", { loc: e.loc, hint: "use 'not' for booleans" });
+        if (e.op === '~') throw bitwiseNotSupported(e.loc);
         const arg = x.dtype === 'bool' ? cast(x, 'int64') : x;
         return { r: { kind: 'unary', op: e.op, arg, dtype: arg.dtype } };
       }
@@ -210,7 +201,7 @@ export abstract class ExprLowering {
         throw notSupported('dict', this.context, { loc: e.loc }, unsupportedHint('dict'));
       // eslint-disable-next-line no-fallthrough
       case 'slice':
-        fail('E_UNSUPPORTED', 'slices are only allowed in region[...]', { loc: e.loc, hint: 'index fields with constant offsets such as q[1, 0, 0]' });
+        throw sliceOutsideRegion(e.loc);
     }
   }
 
@@ -220,10 +211,10 @@ export abstract class ExprLowering {
 
   protected call(e: Extract<PyExpr, { t: 'call' }>): Term {
     const f = this.term(e.func);
-    if ('r' in f) fail('E_UNKNOWN_CALL', 'only functions can be called', { loc: e.func.loc, hint: 'call math builtins or @gtscript.function helpers' });
+    if ('r' in f) throw notCallable(e.func.loc);
     const callee = f.c;
     if (callee.k === 'dtype') {
-      if (e.args.length !== 1 || e.kwargs.length) fail('E_CALL_ARGS', 'a type conversion takes exactly one argument', { loc: e.loc, hint: `write ${callee.dtype}(x)` });
+      if (e.args.length !== 1 || e.kwargs.length) throw conversionTakesOne(callee.dtype, e.loc);
       const a = this.term(e.args[0]);
       if ('c' in a && (a.c.k === 'num' || a.c.k === 'bool')) {
         const n = a.c.k === 'num' ? a.c.value : Number(a.c.value);
@@ -233,10 +224,10 @@ export abstract class ExprLowering {
       return { r: cast(this.toExpr(a, e.args[0]), callee.dtype) };
     }
     if (callee.k === 'builtin' && BUILTIN_FNS.has(callee.name)) {
-      if (e.kwargs.length) fail('E_CALL_ARGS', `${callee.name}() takes no keyword arguments`, { loc: e.kwargs[0].loc, hint: 'pass arguments by position' });
+      if (e.kwargs.length) throw takesNoKeywords(callee.name, e.kwargs[0].loc);
       const [lo, hi] = ARITY[callee.name] ?? [1, 1];
       if (e.args.length < lo || e.args.length > hi) {
-        fail('E_CALL_ARGS', `${callee.name}() takes ${lo === hi ? lo : `${lo} or more`} argument${lo === 1 && hi === 1 ? '' : 's'}, got ${e.args.length}`, { loc: e.loc, hint: `check the call of ${callee.name}` });
+        throw wrongArgumentCount(callee.name, lo === hi ? lo : `${lo} or more`, lo, hi, e.args.length, e.loc);
       }
       const args = e.args.map((a) => this.expr(a));
       if ((callee.name === 'min' || callee.name === 'max') && args.length > 2) {

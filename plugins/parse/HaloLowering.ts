@@ -1,7 +1,7 @@
-import { fail } from '../../core/diagnostics.js';
 import type { ArrayDecl, HaloStmt, PStmt, SourceLoc } from '../../core/ir/types.js';
 import type { PyExpr } from '../../core/python/ast.js';
 import type { Value } from '../../core/frontend/values.js';
+import { haloArgumentOrder, haloFieldAxes, haloFieldDataDims, haloFieldTwice, haloInFlight, haloStartNeverWaited, haloStartNotWaitedInBlock, haloTakesNoKeywords, haloWaitArguments, haloWaitOutsideBlock, haloWaitWithoutStart, haloWidthNotConstant, haloWidthOutside } from '../../core/diagnostics/haloErrors.js';
 
 /** The halo-exchange builtins a program may call (`from orch import halo_update`). */
 const HALO_BUILTINS = ['halo_update', 'halo_update_start', 'halo_update_wait'] as const;
@@ -34,16 +34,16 @@ export class HaloLowering {
   constructor(private readonly ctx: HaloContext) {}
 
   lower(name: HaloBuiltin, e: CallExpr): PStmt {
-    if (e.kwargs.length) fail('E_HALO_ARGS', `${name}() takes no keyword arguments`, { loc: e.kwargs[0].loc, hint: `write ${name}(q, ${name === 'halo_update_wait' ? '' : 'n_halo'})`.replace(', )', ')') });
+    if (e.kwargs.length) throw haloTakesNoKeywords(name, e.kwargs[0].loc, `write ${name}(q, ${name === 'halo_update_wait' ? '' : 'n_halo'})`.replace(', )', ')'));
     const args = [...e.args];
     let width: number | null = null;
     if (name !== 'halo_update_wait') {
       const last = args.pop();
-      if (!last || !args.length) fail('E_HALO_ARGS', `${name}() takes the fields, then the halo width`, { loc: e.loc, hint: `write ${name}(q, 3), or ${name}(u, v, 3) for several fields` });
+      if (!last || !args.length) throw haloArgumentOrder(name, e.loc);
       const w = this.ctx.constant(last, 'the halo width');
-      if (w.k !== 'num' || !w.isInt) fail('E_HALO_ARGS', 'the halo width must be an int known at compile time', { loc: last.loc, hint: `write ${name}(q, 3)` });
+      if (w.k !== 'num' || !w.isInt) throw haloWidthNotConstant(name, last.loc);
       width = this.width(w.value, last.loc);
-    } else if (!args.length) fail('E_HALO_ARGS', 'halo_update_wait() takes the fields of its halo_update_start', { loc: e.loc, hint: 'write halo_update_wait(q) after halo_update_start(q, 3)' });
+    } else if (!args.length) throw haloWaitArguments(e.loc);
     return this.exchange(name, args.map((a) => ({ decl: this.ctx.arrayOf(a), loc: a.loc })), width, e.loc);
   }
 
@@ -58,7 +58,7 @@ export class HaloLowering {
 
   private width(width: number, loc: SourceLoc): number {
     if (width < 1 || width > this.ctx.halo) {
-      fail('E_HALO_WIDTH', `halo width ${width} is outside 1..${this.ctx.halo} (the arrays' halo)`, { loc, hint: `exchange at most ${this.ctx.halo} points, or build with a wider --halo` });
+      throw haloWidthOutside(width, this.ctx.halo, loc);
     }
     return width;
   }
@@ -66,22 +66,22 @@ export class HaloLowering {
   private exchange(name: HaloBuiltin, args: { decl: ArrayDecl; loc: SourceLoc }[], width: number | null, loc: SourceLoc): PStmt {
     const fields: string[] = [];
     for (const { decl, loc: at } of args) {
-      if (!decl.axes.startsWith('IJ')) fail('E_HALO_FIELD', `'${decl.name}' has axes ${decl.axes}: only fields with I and J axes have a horizontal halo`, { loc: at, hint: 'exchange IJK or IJ fields' });
-      if (decl.dims) fail('E_HALO_FIELD', `'${decl.name}' has data dimensions (${decl.dims.join(', ')}): orch exchanges halos of fields without data dimensions only, so far`, { loc: at, hint: 'exchange the elements through fields without data dimensions (copy them in a stencil), or keep this field out of the exchange' });
-      if (fields.includes(decl.name)) fail('E_HALO_FIELD', `'${decl.name}' is passed twice`, { loc: at, hint: 'name each field once' });
+      if (!decl.axes.startsWith('IJ')) throw haloFieldAxes(decl.name, decl.axes, at);
+      if (decl.dims) throw haloFieldDataDims(decl.name, decl.dims.join(', '), at);
+      if (fields.includes(decl.name)) throw haloFieldTwice(decl.name, at);
       fields.push(decl.name);
     }
     const key = [...fields].sort().join('\0');
     const base = { kind: 'halo' as const, fields, halo: this.ctx.halo, loc: loc };
     if (name === 'halo_update_wait') {
       const start = this.pending.get(key);
-      if (!start) fail('E_HALO_WAIT', `halo_update_wait(${fields.join(', ')}) has no halo_update_start of the same fields before it`, { loc: loc, hint: `call halo_update_start(${fields.join(', ')}, n) first, in the same block` });
+      if (!start) throw haloWaitWithoutStart(fields.join(', '), loc);
       this.pending.delete(key);
       return { ...base, phase: 'wait', exchange: start.exchange, width: start.width } satisfies HaloStmt;
     }
     for (const f of fields) {
       const inFlight = [...this.pending.entries()].find(([k]) => k.split('\0').includes(f));
-      if (inFlight) fail('E_HALO_IN_FLIGHT', `'${f}' is already being exchanged (halo_update_start at line ${inFlight[1].loc.line})`, { loc: loc, hint: 'call halo_update_wait for it first' });
+      if (inFlight) throw haloInFlight(f, inFlight[1].loc.line, loc);
     }
     const exchange = this.next++;
     if (name === 'halo_update_start') this.pending.set(key, { exchange, width: width!, loc: loc });
@@ -91,7 +91,7 @@ export class HaloLowering {
   /** Every start is waited for in the statement list it appears in (a loop body, a branch). */
   check(body: PStmt[]): void {
     for (const start of this.pending.values()) {
-      fail('E_HALO_START', 'halo_update_start is never waited for', { loc: start.loc, hint: 'call halo_update_wait with the same fields later in the same block' });
+      throw haloStartNeverWaited(start.loc);
     }
     checkPairs(body);
   }
@@ -102,12 +102,12 @@ function checkPairs(list: PStmt[]): void {
   for (const s of list) {
     if (s.kind === 'halo' && s.phase === 'start') open.set(s.exchange, s);
     else if (s.kind === 'halo' && s.phase === 'wait') {
-      if (!open.delete(s.exchange)) fail('E_HALO_WAIT', 'halo_update_wait is not in the block of its halo_update_start', { loc: s.loc, hint: 'start and wait an exchange in the same block (the same loop body or branch)' });
+      if (!open.delete(s.exchange)) throw haloWaitOutsideBlock(s.loc);
     } else if (s.kind === 'for' || s.kind === 'while') checkPairs(s.body);
     else if (s.kind === 'if') {
       checkPairs(s.then);
       checkPairs(s.else);
     }
   }
-  for (const s of open.values()) fail('E_HALO_START', 'halo_update_start is not waited for in its own block', { loc: s.loc, hint: 'call halo_update_wait with the same fields later in the same block' });
+  for (const s of open.values()) throw haloStartNotWaitedInBlock(s.loc);
 }

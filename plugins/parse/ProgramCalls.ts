@@ -12,6 +12,11 @@ import type { FunctionInfo, Value } from '../../core/frontend/values.js';
 import { ProgramStatements } from './ProgramStatements.js';
 import type { PBinding, PObject } from './programBindings.js';
 import { chainText } from './chainText.js';
+import { closureHaloFieldUnknown, domainNotIntegers, domainNotThree, domainNotTuple, frozenStencilArgument } from '../../core/diagnostics/programErrors.js';
+import { gtscriptFunctionInProgram, notCallableInProgram, objectNotCallable, objectWithoutCall, plainPythonFunction, recursiveProgramCall } from '../../core/diagnostics/frontendErrors.js';
+import { argumentAxesMismatch, argumentDataDimsMismatch } from '../../core/diagnostics/runtimeErrors.js';
+import { callbackResultUnused } from '../../core/diagnostics/callbackErrors.js';
+import { haloUpdaterTakesNoArguments } from '../../core/diagnostics/haloErrors.js';
 
 /** Program lowering, layer 3: stencil, callback and nested-program calls. */
 export abstract class ProgramCalls extends ProgramStatements {
@@ -22,8 +27,8 @@ export abstract class ProgramCalls extends ProgramStatements {
       // an NDSL WrappedHaloUpdater the closure compiles: orch's exchange of its arrays
       const updater = this.resolve(e.func.value);
       if (updater?.k === 'record' && updater.halo) {
-        if (e.args.length || e.kwargs.length) fail('E_HALO_ARGS', `${chainText(e.func)}() takes no arguments`, { loc: e.loc, hint: 'NDSL\'s WrappedHaloUpdater exchanges the quantities it was made with' });
-        const fields = updater.halo.fields.map((f) => this.arrays.get(f) ?? fail('E_CLOSURE', `halo exchange field '${f}' is not a closure array`, { loc: e.loc, hint: 'the closure file is written by the orch Python package' }));
+        if (e.args.length || e.kwargs.length) throw haloUpdaterTakesNoArguments(chainText(e.func), e.loc);
+        const fields = updater.halo.fields.map((f) => this.arrays.get(f) ?? fail(closureHaloFieldUnknown(f, e.loc)));
         return [this.halos.lowerUpdater(e.func.attr, fields, updater.halo.width, e.loc)];
       }
     }
@@ -32,10 +37,10 @@ export abstract class ProgramCalls extends ProgramStatements {
     if (target?.k === 'stencil') return [this.stencilCall(target.fn, e, target)];
     if (target?.k === 'callback') return [this.callbackCall(target.fn, e, null, target)];
     if (target?.k === 'unsupported') return this.unsupported(target, what, e.func);
-    if (target?.k === 'record') fail('E_UNKNOWN_CALL', `'${what}' is a ${target.type} object, which orch cannot call`, { loc: e.func.loc, hint: 'orchestrate it (orchestrate(obj=self, ...) in its __init__) or mark the method @dace_inhibitor' });
+    if (target?.k === 'record') throw objectNotCallable(what, target.type, e.func.loc);
     if (target?.k === 'object') {
       const call = target.cls.methods.get(target.call ?? '__call__');
-      if (!call) fail('E_UNKNOWN_CALL', `'${target.cls.name}' objects are not callable (no __call__)`, { loc: e.func.loc, hint: `define ${target.cls.name}.__call__` });
+      if (!call) throw objectWithoutCall(target.cls.name, e.func.loc);
       return this.inlineProgram(call, e, target);
     }
     if (target?.k === 'method') return this.inlineProgram(target.fn, e, target.self);
@@ -43,24 +48,16 @@ export abstract class ProgramCalls extends ProgramStatements {
     if ('c' in f && f.c.k === 'builtin' && isHaloBuiltin(f.c.name)) return [this.halos.lower(f.c.name, e)];
     if (!('c' in f) || f.c.k !== 'function') {
       const what = e.func.t === 'name' ? e.func.id : e.func.t === 'attr' ? e.func.attr : 'this';
-      fail('E_UNKNOWN_CALL', `cannot call '${what}' in a program`, {
-        loc: e.func.loc,
-        length: what.length,
-        hint: 'programs call stencils, other programs and @callback functions; mark host code with @callback',
-      });
+      throw notCallableInProgram(what, e.func.loc, what.length);
     }
     const fn = f.c.fn;
     if (fn.kind === 'program') return this.inlineProgram(fn, e);
     if (fn.kind === 'callback') return [this.callbackCall(fn, e, null)];
     if (fn.kind === 'stencil' || (fn.kind === 'plain' && fn.def.body.some((st) => st.t === 'with'))) return [this.stencilCall(fn, e)];
     if (fn.kind === 'plain') {
-      fail('E_UNKNOWN_CALL', `'${fn.name}' is a plain Python function: orch cannot compile it into the program`, {
-        loc: e.func.loc,
-        length: fn.name.length,
-        hint: `mark it @callback to run it on the host (scalar arguments), or @program / @stencil to compile it`,
-      });
+      throw plainPythonFunction(fn.name, e.func.loc, fn.name.length);
     }
-    fail('E_UNKNOWN_CALL', `'${fn.name}' is a @gtscript.function; call it from a stencil`, { loc: e.loc, hint: 'programs call stencils, not helpers' });
+    throw gtscriptFunctionInProgram(fn.name, e.loc);
   }
 
   /**
@@ -100,10 +97,7 @@ export abstract class ProgramCalls extends ProgramStatements {
     let result: string | null = null;
     if (target) {
       if (decl.result === null) {
-        fail('E_CALLBACK_RESULT', `callback '${fn.name}' returns nothing, so its result cannot be assigned`, {
-          loc: e.loc,
-          hint: fn.def.returns ? 'call it as a statement' : `annotate its return type (def ${fn.name}(...) -> float:)`,
-        });
+        throw callbackResultUnused(fn.name, !!fn.def.returns, e.loc);
       }
       result = this.scalarTarget(target, decl.result);
     }
@@ -154,10 +148,10 @@ export abstract class ProgramCalls extends ProgramStatements {
       const field = def.fields.find((f) => f.name === p);
       if (field) {
         const arr = this.arrayOf(a);
-        if (arr.axes !== field.axes) fail('E_ARG_AXES', `'${arr.name}' is a ${arr.axes} field but ${def.name}() expects ${field.axes} for '${p}'`, { loc: a.loc, hint: 'pass a field with matching dimensions' });
+        if (arr.axes !== field.axes) throw argumentAxesMismatch(arr.name, arr.axes, def.name, field.axes, p, a.loc);
         if (String(arr.dims ?? '') !== String(field.dims ?? '')) {
           const dims = (d?: number[]) => (d ? `data dimensions (${d.join(', ')})` : 'no data dimensions');
-          fail('E_ARG_AXES', `'${arr.name}' has ${dims(arr.dims)} but ${def.name}() expects ${dims(field.dims)} for '${p}'`, { loc: a.loc, hint: 'pass a field whose Field[...] type has the same data dimensions' });
+          throw argumentDataDimsMismatch(arr.name, dims(arr.dims), def.name, dims(field.dims), p, a.loc);
         }
         fieldArgs[p] = arr.name;
       } else {
@@ -184,7 +178,7 @@ export abstract class ProgramCalls extends ProgramStatements {
     let domain: [Expr, Expr, Expr];
     if (domainArg) {
       const d = this.intTuple(domainArg, 'domain');
-      if (d.length !== 3) fail('E_DOMAIN', 'domain must have 3 entries (nx, ny, nz)', { loc: domainArg.loc, hint: 'write domain=(nx, ny, nz)' });
+      if (d.length !== 3) throw domainNotThree(domainArg.loc);
       domain = [d[0], d[1], d[2]];
     } else {
       // GT4Py's default: the largest domain every IJK field fits, from its origin
@@ -223,16 +217,16 @@ export abstract class ProgramCalls extends ProgramStatements {
   }
 
   protected intTuple(e: PyExpr, what: string): Expr[] {
-    if (e.t !== 'tuple') fail('E_DOMAIN', `${what} must be a tuple`, { loc: e.loc, hint: `write ${what}=(i, j, k)` });
+    if (e.t !== 'tuple') throw domainNotTuple(what, e.loc);
     return e.elts.map((x) => {
       const v = this.expr(x);
-      if (!isIntDType(v.dtype)) fail('E_DOMAIN', `${what} entries must be integers`, { loc: x.loc, hint: 'use integer expressions' });
+      if (!isIntDType(v.dtype)) throw domainNotIntegers(what, x.loc);
       return cast(v, 'int64');
     });
   }
 
   protected inlineProgram(fn: FunctionInfo, e: Extract<PyExpr, { t: 'call' }>, self: PObject | null = null): PStmt[] {
-    if (this.depth > 32) fail('E_RECURSION', `recursive program call of '${fn.name}'`, { loc: e.loc, hint: 'programs cannot call themselves' });
+    if (this.depth > 32) throw recursiveProgramCall(fn.name, e.loc);
     const params = fn.def.params.filter((p) => p.name !== 'self');
     const vars = new Map<string, PBinding>(self ? [['self', self]] : []);
     const out: PStmt[] = [];
@@ -277,7 +271,7 @@ function withFrozenBounds(e: Extract<PyExpr, { t: 'call' }>, frozen: Extract<PBi
   for (const [name, value] of [['origin', frozen.origin], ['domain', frozen.domain]] as const) {
     if (!value) continue;
     const given = kwargs.find((k) => k.name === name);
-    if (given) fail('E_CALL_ARGS', `this stencil's ${name} is fixed where it was built (a FrozenStencil)`, { loc: given.loc, hint: `drop ${name}=, or build the stencil with another ${name}` });
+    if (given) throw frozenStencilArgument(name, given.loc);
     kwargs.push({ name, value: tuple(value), loc: e.loc });
   }
   return { ...e, kwargs };

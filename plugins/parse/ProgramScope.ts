@@ -13,6 +13,9 @@ import type { ClassInfo, FunctionInfo } from '../../core/frontend/values.js';
 import type { Closure } from '../../core/frontend/closure.js';
 import type { PBinding, PObject, PScope, StencilResolver } from './programBindings.js';
 import { chainText } from './chainText.js';
+import { callableNotValue, classTakesNoArguments, closureMemberUnresolved, closureValueType, fieldNotValue, indexNotConstant, initDependsOnRuntime, methodNotValue, objectNotValue, objectOfTypeNotValue, programClassInitVariadic, programClassMember, tupleIndexOutOfRange } from '../../core/diagnostics/programErrors.js';
+import { objectNoAttribute, oneIndexOnly, recursiveConstruction } from '../../core/diagnostics/frontendErrors.js';
+import { constructorArgumentMissing } from '../../core/diagnostics/externalErrors.js';
 
 /** Program lowering, layer 1: its state, program-class instances and what names and `self.attr` chains resolve to. */
 export abstract class ProgramScope extends ExprLowering {
@@ -62,13 +65,13 @@ export abstract class ProgramScope extends ExprLowering {
     const obj: PObject = { k: 'object', cls, attrs: new Map() };
     const init = cls.methods.get('__init__');
     if (!init) {
-      if (call && (call.args.length || call.kwargs.length)) fail('E_CALL_ARGS', `${cls.name}() takes no arguments (it has no __init__)`, { loc: call.loc, hint: `write ${cls.name}()` });
+      if (call && (call.args.length || call.kwargs.length)) throw classTakesNoArguments(cls.name, call.loc);
       return obj;
     }
     const vars = new Map<string, PBinding>([['self', obj]]);
     const params = init.def.params.filter((p) => p.name !== 'self');
     params.forEach((p, i) => {
-      if (p.kind === 'varargs' || p.kind === 'kwargs') fail('E_CLASS_INIT', `__init__ of program class '${cls.name}' cannot take *args/**kwargs`, { loc: p.loc, hint: 'declare every constructor argument by name' });
+      if (p.kind === 'varargs' || p.kind === 'kwargs') throw programClassInitVariadic(cls.name, p.loc);
       if (!call) {
         // the entry class: constructor arguments are the build's compile-time values
         this.defineNames.add(p.name);
@@ -79,7 +82,7 @@ export abstract class ProgramScope extends ExprLowering {
           vars.set(p.name, { k: 'value', value: typeof given === 'boolean' ? { k: 'bool', value: given } : { k: 'num', value: given, isInt: Number.isInteger(given) && !this.floatAnnotated(init, p.annotation) } });
           return;
         }
-        if (!p.default) fail('E_COMPILETIME_MISSING', `constructor argument '${p.name}' of '${cls.name}' has no value`, { loc: p.loc, hint: `pass --define ${p.name}=<value> or give it a default` });
+        if (!p.default) throw constructorArgumentMissing(p.name, cls.name, p.loc);
         vars.set(p.name, { k: 'value', value: this.loader.eval(p.default, init.module) });
         return;
       }
@@ -95,7 +98,7 @@ export abstract class ProgramScope extends ExprLowering {
     const saved = this.scope;
     this.scope = { vars, fn: init, prefix: call ? `${cls.name}_${++this.uid}_` : '' };
     this.depth++;
-    if (this.depth > 32) fail('E_RECURSION', `recursive construction of '${cls.name}'`, { loc, hint: 'program classes cannot contain themselves' });
+    if (this.depth > 32) throw recursiveConstruction(cls.name, loc);
     try {
       for (const st of init.def.body) this.initStmt(st, cls);
     } finally {
@@ -119,11 +122,7 @@ export abstract class ProgramScope extends ExprLowering {
   }
 
   protected initStmt(s: PyStmt, cls: ClassInfo): void {
-    const bad = (what: string, loc: SourceLoc) =>
-      fail('E_CLASS_INIT', `${what} in the __init__ of program class '${cls.name}'`, {
-        loc,
-        hint: '__init__ may only store stencils, temporaries, constants and program-class instances on self (and compute compile-time values)',
-      });
+    const bad = (what: string, loc: SourceLoc) => fail(programClassMember(what, cls.name, loc));
     switch (s.t) {
       case 'pass':
         return;
@@ -168,10 +167,7 @@ export abstract class ProgramScope extends ExprLowering {
     if (b && b.k !== 'value') return b;
     const t = this.term(e);
     if ('r' in t) {
-      fail('E_CLASS_INIT', `'${nameHint}' depends on runtime values; __init__ runs at compile time`, {
-        loc: e.loc,
-        hint: 'store compile-time values (constructor arguments, constants) in __init__; compute runtime values in __call__',
-      });
+      throw initDependsOnRuntime(nameHint, e.loc);
     }
     return { k: 'value', value: t.c };
   }
@@ -193,15 +189,15 @@ export abstract class ProgramScope extends ExprLowering {
   protected resolveItem(e: Extract<PyExpr, { t: 'subscript' }>): PBinding | undefined {
     const base = this.resolve(e.value);
     if (!base || (base.k !== 'record' && !(base.k === 'object' && base.closed) && !(base.k === 'value' && base.value.k === 'tuple'))) return undefined;
-    if (e.index.length !== 1) fail('E_UNSUPPORTED', 'only one index is supported here', { loc: e.loc, hint: 'index with one constant key' });
+    if (e.index.length !== 1) throw oneIndexOnly(e.loc);
     const key = this.constant(e.index[0], 'an index into configuration');
     if (base.k === 'value' && base.value.k === 'tuple') {
       const items = base.value.items;
       const i = key.k === 'num' && key.isInt ? (key.value < 0 ? items.length + key.value : key.value) : -1;
-      if (i < 0 || i >= items.length) fail('E_INDEX', `index out of range for a tuple of ${items.length}`, { loc: e.index[0].loc, hint: `use 0..${items.length - 1}` });
+      if (i < 0 || i >= items.length) throw tupleIndexOutOfRange(items.length, items.length - 1, e.index[0].loc);
       return { k: 'value', value: items[i] };
     }
-    if (key.k !== 'str' && !(key.k === 'num' && key.isInt)) fail('E_INDEX', 'configuration is indexed by a constant string or integer', { loc: e.index[0].loc, hint: 'index dicts with string literals and lists with integer literals' });
+    if (key.k !== 'str' && !(key.k === 'num' && key.isInt)) throw indexNotConstant(e.index[0].loc);
     const attrs = base.k === 'record' ? base.attrs : (base as PObject).attrs;
     return this.closedMember(attrs, base.k === 'record' ? base.type : (base as PObject).cls.name, `[${JSON.stringify(key.value)}]`, e);
   }
@@ -209,7 +205,7 @@ export abstract class ProgramScope extends ExprLowering {
   /** A member of a closure object; the closure holds every member the method reads. */
   protected closedMember(attrs: Map<string, PBinding>, type: string, key: string, e: PyExpr): PBinding {
     const b = attrs.get(key);
-    if (!b) fail('E_CLOSURE', `'${type}' object member ${key} was not resolved`, { loc: e.loc, hint: 'this member is read in a way orch cannot follow: read it through a self.<attr> chain in the orchestrated method' });
+    if (!b) throw closureMemberUnresolved(type, key, e.loc);
     return b;
   }
 
@@ -222,10 +218,7 @@ export abstract class ProgramScope extends ExprLowering {
     const constant = obj.cls.attrs.get(attr);
     if (constant) return { k: 'value', value: constant };
     const guess = didYouMean(attr, [...obj.attrs.keys(), ...obj.cls.methods.keys(), ...obj.cls.attrs.keys()]);
-    fail('E_UNKNOWN_NAME', `'${obj.cls.name}' object has no attribute '${attr}'`, {
-      loc: e.loc,
-      hint: guess ? `did you mean '${guess}'?` : `store it on self in ${obj.cls.name}.__init__`,
-    });
+    throw objectNoAttribute(obj.cls.name, attr, guess, e.loc);
   }
 
   /** The term a binding gives where a value is expected. */
@@ -236,20 +229,20 @@ export abstract class ProgramScope extends ExprLowering {
       case 'value':
         return { c: b.value };
       case 'array':
-        fail('E_NOT_A_VALUE', `field '${what}' cannot be used as a value in a program`, { loc: e.loc, hint: 'fields are passed to stencils; read them inside a stencil' });
+        throw fieldNotValue(what, e.loc);
       // eslint-disable-next-line no-fallthrough
       case 'object':
-        fail('E_NOT_A_VALUE', `'${what}' is a ${b.cls.name} object, not a value`, { loc: e.loc, hint: `call it (${what}(...)) or use its attributes` });
+        throw objectNotValue(what, b.cls.name, e.loc);
       // eslint-disable-next-line no-fallthrough
       case 'method':
-        fail('E_NOT_A_VALUE', `method '${b.fn.name}' cannot be used as a value`, { loc: e.loc, hint: 'call it as a statement' });
+        throw methodNotValue(b.fn.name, e.loc);
       // eslint-disable-next-line no-fallthrough
       case 'record':
-        fail('E_NOT_A_VALUE', `'${what}' is a ${b.type} object, not a value`, { loc: e.loc, hint: 'use its members (numbers, booleans, arrays)' });
+        throw objectOfTypeNotValue(what, b.type, e.loc);
       // eslint-disable-next-line no-fallthrough
       case 'stencil':
       case 'callback':
-        fail('E_NOT_A_VALUE', `'${what}' is a ${b.k}, not a value`, { loc: e.loc, hint: 'call it as a statement' });
+        throw callableNotValue(what, b.k, e.loc);
       // eslint-disable-next-line no-fallthrough
       case 'unsupported':
         return this.unsupported(b, what, e);
@@ -258,7 +251,7 @@ export abstract class ProgramScope extends ExprLowering {
 
   /** The located error for a closure member orch cannot compile. */
   protected unsupported(b: Extract<PBinding, { k: 'unsupported' }>, what: string, e: PyExpr): never {
-    fail('E_CLOSURE_TYPE', `'${chainText(e)}' (Python type ${b.type}): ${b.why}`, { loc: e.loc, hint: b.hint });
+    throw closureValueType(chainText(e), b.type, b.why, e.loc, b.hint);
   }
 
   override term(e: PyExpr): Term {

@@ -1,4 +1,3 @@
-import { fail } from '../../core/diagnostics.js';
 import { notSupported } from '../../core/diagnostics/codes.js';
 import type { ArrayDecl, DType, Expr, PStmt, SourceLoc } from '../../core/ir/types.js';
 import type { PyExpr, PyStmt } from '../../core/python/ast.js';
@@ -9,6 +8,9 @@ import { visitExpr } from '../../core/ir/visit.js';
 import { describeValue, type FunctionInfo } from '../../core/frontend/values.js';
 import { ProgramScope } from './ProgramScope.js';
 import type { PBinding } from './programBindings.js';
+import { expectedField, shapeUnpackCount, unpackNotTuple } from '../../core/diagnostics/stencilErrors.js';
+import { dtypeNotType, fieldAliasInFlow, fieldReassigned, programAssignsField, programAssignsOnlyNames, programExpressionStatement, programReturns, rangeArgumentCount, runtimeContainer, temporaryArguments, temporaryExtentCount, temporaryLikeDataDims, temporaryNotAssignedToName, temporaryShapeUnknown, temporaryUnknownParameter } from '../../core/diagnostics/programErrors.js';
+import { conditionNotConstant, loopVariableNotName, notAnAssignableValue, programChainedAssignment, programLoopNotRange, programStatementNotSupported, rangeStepZero } from '../../core/diagnostics/frontendErrors.js';
 
 /** Program lowering, layer 2: statements, control flow, scalars and temporaries. */
 export abstract class ProgramStatements extends ProgramScope {
@@ -38,7 +40,7 @@ export abstract class ProgramStatements extends ProgramScope {
       case 'expr':
         if (s.value.t === 'str') return [];
         if (s.value.t === 'call') return this.callStmt(s.value);
-        fail('E_PROGRAM_STMT', 'an expression statement has no effect', { loc: s.loc, hint: 'call a stencil, a program or a callback, or assign the value' });
+        throw programExpressionStatement(s.loc);
       // eslint-disable-next-line no-fallthrough
       case 'assign':
         return this.assign(s);
@@ -54,21 +56,21 @@ export abstract class ProgramStatements extends ProgramScope {
         const t = this.term(s.test);
         if ('c' in t) {
           const tv = truthy(t.c);
-          if (tv === undefined) fail('E_NOT_CONSTANT', `condition is ${describeValue(t.c)}`, { loc: s.test.loc, hint: 'conditions must be booleans or numbers' });
+          if (tv === undefined) throw conditionNotConstant(describeValue(t.c), s.test.loc);
           return this.block(tv ? s.body : s.orelse);
         }
         const pre = this.materialize([s.body, s.orelse], s.loc);
         return [...pre, { kind: 'if', cond: cast(t.r, 'bool'), then: this.runtimeBlock(s.body), else: this.runtimeBlock(s.orelse), loc: s.loc }];
       }
       case 'return':
-        if (s.value) fail('E_PROGRAM_STMT', 'programs return nothing', { loc: s.loc, hint: 'write results into field arguments' });
+        if (s.value) throw programReturns(s.loc);
         throw notSupported('an early return', 'a program', { loc: s.loc }, 'use if/else around the remaining statements');
       // eslint-disable-next-line no-fallthrough
       case 'unsupported':
         throw notSupported(s.what, 'a program', { loc: s.loc, length: s.length }, 'programs may call stencils, programs and callbacks, and use scalar arithmetic, for/while/if; see docs/programs.md');
       // eslint-disable-next-line no-fallthrough
       default:
-        fail('E_UNSUPPORTED', `${/^[aeiou]/.test(s.t) ? 'an' : 'a'} ${s.t} statement is not supported in a program`, { loc: s.loc, hint: 'programs may call stencils, programs and callbacks, and use scalar arithmetic, for/while/if; see docs/programs.md' });
+        throw programStatementNotSupported(/^[aeiou]/.test(s.t), s.t, s.loc);
     }
   }
 
@@ -103,21 +105,21 @@ export abstract class ProgramStatements extends ProgramScope {
   }
 
   protected forStmt(s: Extract<PyStmt, { t: 'for' }>): PStmt[] {
-    if (s.target.t !== 'name') fail('E_UNSUPPORTED', 'the loop variable must be a single name', { loc: s.target.loc, hint: 'write for i in range(n):' });
+    if (s.target.t !== 'name') throw loopVariableNotName(s.target.loc);
     const it = s.iter;
     if (it.t === 'list' || it.t === 'tuple') {
-      fail('E_RUNTIME_LIST', `a ${it.t} is built at run time here; orch compiles no containers`, { loc: it.loc, hint: 'call the stencil once per field (unroll the loop), or loop over range(...)' });
+      throw runtimeContainer(it.t, it.loc);
     }
     const rangeFn = it.t === 'call' ? this.term(it.func) : null;
     if (it.t !== 'call' || !rangeFn || !('c' in rangeFn) || rangeFn.c.k !== 'builtin' || rangeFn.c.name !== 'range') {
-      fail('E_UNSUPPORTED', 'programs can only loop over range(...)', { loc: it.loc, hint: 'write for i in range(start, stop, step):' });
+      throw programLoopNotRange(it.loc);
     }
     const args = it.args.map((a) => cast(this.expr(a), 'int64'));
-    if (args.length < 1 || args.length > 3) fail('E_CALL_ARGS', 'range() takes 1 to 3 arguments', { loc: it.loc, hint: 'write range(stop), range(start, stop) or range(start, stop, step)' });
+    if (args.length < 1 || args.length > 3) throw rangeArgumentCount(it.loc);
     const one: Expr = { kind: 'lit', value: 1, dtype: 'int64' };
     const zero: Expr = { kind: 'lit', value: 0, dtype: 'int64' };
     const [start, stop, step] = args.length === 1 ? [zero, args[0], one] : args.length === 2 ? [args[0], args[1], one] : [args[0], args[1], args[2]];
-    if (step.kind === 'lit' && step.value === 0) fail('E_RANGE', 'range() step must not be zero', { loc: it.loc, hint: 'use a positive or negative step' });
+    if (step.kind === 'lit' && step.value === 0) throw rangeStepZero(it.loc);
     const pre = this.materialize([s.body], s.loc);
     this.scope.vars.delete(s.target.id);
     const v = this.declareScalar(s.target.id, 'int64');
@@ -139,7 +141,7 @@ export abstract class ProgramStatements extends ProgramScope {
   }
 
   protected assign(s: Extract<PyStmt, { t: 'assign' }>): PStmt[] {
-    if (s.targets.length !== 1) fail('E_UNSUPPORTED', 'chained assignment is not supported', { loc: s.loc, hint: 'assign each target separately' });
+    if (s.targets.length !== 1) throw programChainedAssignment(s.loc);
     const target = s.targets[0];
     const value = s.value;
     // tmp = temporary(q); n = some_callback(...)
@@ -153,7 +155,7 @@ export abstract class ProgramStatements extends ProgramScope {
       const b = this.resolve(value);
       if (b && b.k !== 'value' && b.k !== 'scalar') {
         if (b.k === 'unsupported') this.unsupported(b, target.id, value);
-        if (this.runtimeFlow) fail('E_ALIAS_IN_FLOW', `'${target.id}' would name a field only on some runtime paths`, { loc: s.loc, hint: 'bind field names outside runtime if/while/for, or call the stencil on each branch with the field it needs' });
+        if (this.runtimeFlow) throw fieldAliasInFlow(target.id, s.loc);
         this.scope.vars.set(target.id, b);
         return [];
       }
@@ -162,14 +164,14 @@ export abstract class ProgramStatements extends ProgramScope {
       // nx, ny, nz = q.shape
       if (value.t === 'attr' && value.attr === 'shape') {
         const arr = this.arrayOf(value.value);
-        if (target.elts.length !== arr.axes.length) fail('E_UNPACK', `'${arr.name}' has ${arr.axes.length} axes, ${target.elts.length} names given`, { loc: s.loc, hint: 'unpack one name per axis' });
+        if (target.elts.length !== arr.axes.length) throw shapeUnpackCount(arr.name, arr.axes.length, target.elts.length, s.loc);
         return target.elts.flatMap((t, i) => this.setScalar(t, { kind: 'shape', name: arr.name, axis: i, dtype: 'int64' }, s.loc));
       }
       if (value.t === 'tuple' && value.elts.length === target.elts.length) {
         const vals = value.elts.map((v) => this.term(v));
         return target.elts.flatMap((t, i) => this.bindTerm(t, vals[i], s.loc));
       }
-      fail('E_UNPACK', 'only tuples and field.shape can be unpacked in a program', { loc: s.loc, hint: 'assign values one by one' });
+      throw unpackNotTuple(s.loc);
     }
     return this.assignName(target, value, s.loc);
   }
@@ -179,17 +181,17 @@ export abstract class ProgramStatements extends ProgramScope {
   }
 
   protected bindTerm(target: PyExpr, t: Term, loc: SourceLoc): PStmt[] {
-    if (target.t !== 'name') fail('E_ASSIGN_TARGET', 'programs can only assign to names', { loc: target.loc, hint: 'fields are written by stencils; assign scalars to names' });
+    if (target.t !== 'name') throw programAssignsField(target.loc);
     const existing = this.scope.vars.get(target.id);
     if ('c' in t) {
       // compile-time values stay compile-time unless the name is already a runtime variable
       if (!existing || existing.k === 'value') {
-        if (t.c.k === 'opaque') fail('E_UNKNOWN_NAME', t.c.why, { loc, hint: 'only numbers, booleans and fields can be assigned' });
+        if (t.c.k === 'opaque') throw notAnAssignableValue(t.c.why, loc);
         this.scope.vars.set(target.id, { k: 'value', value: t.c });
         return [];
       }
     }
-    if (existing && existing.k === 'array') fail('E_ASSIGN_TARGET', `'${target.id}' is a field and cannot be reassigned`, { loc: target.loc, hint: 'use a new name for the scalar' });
+    if (existing && existing.k === 'array') throw fieldReassigned(target.id, target.loc);
     return this.setScalar(target, 'r' in t ? t.r : valueToExpr(t.c, loc), loc);
   }
 
@@ -199,9 +201,9 @@ export abstract class ProgramStatements extends ProgramScope {
 
   /** The program scalar an assignment to `target` writes (declared on first assignment). */
   protected scalarTarget(target: PyExpr, dtype: DType): string {
-    if (target.t !== 'name') fail('E_ASSIGN_TARGET', 'programs can only assign to names', { loc: target.loc, hint: 'assign scalars to names' });
+    if (target.t !== 'name') throw programAssignsOnlyNames(target.loc);
     const existing = this.scope.vars.get(target.id);
-    if (existing && existing.k === 'array') fail('E_ASSIGN_TARGET', `'${target.id}' is a field and cannot be reassigned`, { loc: target.loc, hint: 'use a new name for the scalar' });
+    if (existing && existing.k === 'array') throw fieldReassigned(target.id, target.loc);
     if (existing && existing.k === 'scalar' && this.scalarVars.get(existing.name)?.role === 'arg') {
       // arguments are passed by value: shadow with a local
       this.scope.vars.delete(target.id);
@@ -210,7 +212,7 @@ export abstract class ProgramStatements extends ProgramScope {
   }
 
   protected temporary(target: PyExpr, call: Extract<PyExpr, { t: 'call' }>): PStmt[] {
-    if (target.t !== 'name') fail('E_ASSIGN_TARGET', 'temporary(...) must be assigned to a name', { loc: target.loc, hint: 'write tmp = temporary(q)' });
+    if (target.t !== 'name') throw temporaryNotAssignedToName(target.loc);
     this.scope.vars.set(target.id, { k: 'array', name: this.temporaryArray(call, target.id) });
     return [];
   }
@@ -222,17 +224,14 @@ export abstract class ProgramStatements extends ProgramScope {
   protected temporaryArray(call: Extract<PyExpr, { t: 'call' }>, nameHint: string): string {
     const usage = 'write temporary(q) for a field like q, or temporary(shape=(nx, ny, nz), dtype=Float)';
     const shapeKw = call.kwargs.find((k) => k.name === 'shape');
-    for (const k of call.kwargs) if (k.name !== 'shape' && k.name !== 'dtype') fail('E_CALL_ARGS', `temporary() has no parameter '${k.name}'`, { loc: k.loc, hint: usage });
+    for (const k of call.kwargs) if (k.name !== 'shape' && k.name !== 'dtype') throw temporaryUnknownParameter(k.name, k.loc, usage);
     let dtype: DType = 'float64';
     let axes: ArrayDecl['axes'];
     let shape: Expr[];
     if (call.args.length === 1 && !shapeKw) {
       const like = this.arrayOf(call.args[0]);
       if (like.dims) {
-        fail('E_TEMPORARY_SHAPE', `temporary(${like.name}): '${like.name}' has data dimensions (${like.dims.join(', ')}), which program temporaries do not have yet`, {
-          loc: call.loc,
-          hint: 'allocate the array in the caller and pass it to the program as an argument of the same Field[...] type',
-        });
+        throw temporaryLikeDataDims(like.name, like.dims.join(', '), call.loc);
       }
       dtype = like.dtype;
       axes = like.axes;
@@ -243,23 +242,20 @@ export abstract class ProgramStatements extends ProgramScope {
       for (const [n, e] of shape.entries()) {
         visitExpr(e, (x) => {
           if (x.kind === 'scalar' && this.scalarVars.get(x.name)?.role !== 'arg') {
-            fail('E_TEMPORARY_SHAPE', 'the shape of a temporary must be known when the program starts', {
-              loc: shapeKw.value.t === 'tuple' ? shapeKw.value.elts[n].loc : shapeKw.value.loc,
-              hint: 'use compile-time values, scalar arguments or field shapes (q.shape[0]), or temporary(q) for a field like q',
-            });
+            throw temporaryShapeUnknown(shapeKw.value.t === 'tuple' ? shapeKw.value.elts[n].loc : shapeKw.value.loc);
           }
         });
       }
       const byRank: Record<number, ArrayDecl['axes']> = { 1: 'K', 2: 'IJ', 3: 'IJK' };
-      if (!byRank[shape.length]) fail('E_CALL_ARGS', `a temporary has 1 to 3 extents, got ${shape.length}`, { loc: shapeKw.value.loc, hint: usage });
+      if (!byRank[shape.length]) throw temporaryExtentCount(shape.length, shapeKw.value.loc, usage);
       axes = byRank[shape.length];
     } else {
-      fail('E_CALL_ARGS', 'temporary() takes a field or shape=(...)', { loc: call.loc, hint: usage });
+      throw temporaryArguments(call.loc, usage);
     }
     const dt = call.kwargs.find((k) => k.name === 'dtype');
     if (dt) {
       const v = this.constant(dt.value, 'the dtype');
-      if (v.k !== 'dtype') fail('E_PARAM_TYPE', 'dtype must be a type such as Float or np.float64', { loc: dt.value.loc, hint: 'write dtype=Float' });
+      if (v.k !== 'dtype') throw dtypeNotType(dt.value.loc);
       dtype = v.dtype;
     }
     let real = this.scope.prefix + nameHint;
@@ -273,7 +269,7 @@ export abstract class ProgramStatements extends ProgramScope {
     if (b && b.k === 'array') return this.arrays.get(b.name)!;
     if (e.t === 'name' && !b) this.name(e.id, e); // an undefined name is reported as such
     if (e.t === 'unsupported') this.term(e);
-    fail('E_NOT_A_FIELD', 'expected a field', { loc: e.loc, hint: 'pass a field argument or a temporary' });
+    throw expectedField(e.loc);
   }
 }
 

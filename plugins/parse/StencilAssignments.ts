@@ -1,10 +1,12 @@
-import { fail } from '../../core/diagnostics.js';
 import type { Axes, BinaryOp, DType, Expr, FieldDecl, IterationOrder, Offset, SourceLoc, Stmt } from '../../core/ir/types.js';
 import { dottedName, type PyExpr, type PyStmt } from '../../core/python/ast.js';
 import { StencilBindings } from './StencilBindings.js';
 import { binary, cast } from './typeRules.js';
 import type { FunctionInfo } from '../../core/frontend/values.js';
 import { dataIndices, elementwise, expandRead, fitTree, isList, matmul, transpose, treeAt, vectorizeExpr, type VecTree } from './dataDims.js';
+import { annotatedNameDefined, annotationNotDtype, annotationNotNewTemporary, fieldNoDataIndexForDecl, helperReturnCount, operationOnDataDimensions, scalarArgumentAssigned, temporaryAxesUnsupported, temporaryDataDimsInComputation, tupleToSingleTarget, unpackCountMismatch, unpackNotHelperCall, writtenAtOffset, writtenWithoutParallelAxes } from '../../core/diagnostics/stencilErrors.js';
+import { assignTargetNotName, globalTableWritten, notAField } from '../../core/diagnostics/programErrors.js';
+import { programChainedAssignment } from '../../core/diagnostics/frontendErrors.js';
 
 const VECTOR_OPS: Record<string, BinaryOp> = { '+': '+', '-': '-', '*': '*', '/': '/', '//': '//', '%': '%', '**': '**' };
 
@@ -17,13 +19,13 @@ export abstract class StencilAssignments extends StencilBindings {
   protected abstract inline(fn: FunctionInfo, e: Extract<PyExpr, { t: 'call' }>): Expr | Expr[];
 
   protected assign(s: Extract<PyStmt, { t: 'assign' }>): Stmt[] {
-    if (s.targets.length !== 1) fail('E_UNSUPPORTED', 'chained assignment is not supported', { loc: s.loc, hint: 'assign each target separately' });
+    if (s.targets.length !== 1) throw programChainedAssignment(s.loc);
     const target = s.targets[0];
     if (s.annotation) return this.typedAssign(target, s.annotation, s.value, s.loc);
     if (target.t === 'tuple') {
       // a, b = helper(...)  or  a, b = x, y
       if (s.value.t === 'tuple') {
-        if (s.value.elts.length !== target.elts.length) fail('E_UNPACK', `cannot unpack ${s.value.elts.length} values into ${target.elts.length} targets`, { loc: s.loc, hint: 'match the number of targets and values' });
+        if (s.value.elts.length !== target.elts.length) throw unpackCountMismatch(s.value.elts.length, target.elts.length, s.loc);
         const values = s.value.elts.map((v) => this.expr(v));
         return target.elts.flatMap((t, i) => this.store(t, values[i], s.loc));
       }
@@ -37,7 +39,7 @@ export abstract class StencilAssignments extends StencilBindings {
     const vector = this.vectorTarget(target);
     if (vector) return this.vectorAssign(target, vector, value, loc);
     const v = this.term(value);
-    if ('c' in v && v.c.k === 'tuple') fail('E_UNPACK', 'a tuple cannot be assigned to a single target', { loc, hint: 'unpack it: a, b = ...' });
+    if ('c' in v && v.c.k === 'tuple') throw tupleToSingleTarget(loc);
     return this.store(target, this.toExpr(v, value), loc);
   }
 
@@ -49,10 +51,7 @@ export abstract class StencilAssignments extends StencilBindings {
    */
   protected typedAssign(target: PyExpr, annotation: PyExpr, value: PyExpr, loc: SourceLoc): Stmt[] {
     if (target.t !== 'name') {
-      fail('E_ANNOTATION', 'only a new temporary name can carry a type annotation', {
-        loc: target.loc,
-        hint: 'declare the temporary first (tmp: float = 0), then assign at an offset; GT4Py rejects annotated offset writes too',
-      });
+      throw annotationNotNewTemporary(target.loc);
     }
     // GT4Py evaluates the annotation with the decorator's dtypes= names first
     const symbol = annotation.t === 'name' ? this.fn.dtypes?.[annotation.id] : undefined;
@@ -61,40 +60,27 @@ export abstract class StencilAssignments extends StencilBindings {
     if (t.k === 'dtype') type = { dtype: t.dtype, axes: 'IJK' };
     else if (t.k === 'fieldType') type = { dtype: t.dtype, axes: t.axes };
     else {
-      fail('E_ANNOTATION', `the annotation of '${target.id}' is not a dtype or a field type${t.k === 'opaque' ? `: ${t.why}` : ''}`, {
-        loc: annotation.loc,
-        hint: 'annotate temporaries with a dtype (float, int, np.float64, ...) or Field[IJ, dtype]',
-      });
+      throw annotationNotDtype(target.id, t.k === 'opaque' ? `: ${t.why}` : '', annotation.loc);
     }
     if (t.k === 'fieldType' && type.axes !== 'IJ') {
       // GT4Py 99b79b58 (gtscript_frontend.py): a Field annotation inside a computation must be IJ
-      fail('E_TEMP_AXES', `Typed temporaries must be IJ, temporaries for axes ${[...type.axes].join(', ')} is not yet available: '${target.id}'`, {
-        loc: annotation.loc,
-        hint: t.dims
+      throw temporaryAxesUnsupported([...type.axes].join(', '), target.id, annotation.loc, t.dims
           ? `GT4Py declares temporaries with data dimensions at function level, before the computations, with a constant initial value: ${target.id}: Field[(dtype, (${t.dims.join(', ')}${t.dims.length === 1 ? ',' : ''}))] = 0`
-          : `GT4Py takes only Field[IJ, dtype] (a 2-D temporary) as a field type here: annotate a 3-D temporary with its dtype (${target.id}: ${type.dtype === 'float64' ? 'float' : type.dtype} = ...), or pass a ${type.axes} field as an argument`,
-      });
+          : `GT4Py takes only Field[IJ, dtype] (a 2-D temporary) as a field type here: annotate a 3-D temporary with its dtype (${target.id}: ${type.dtype === 'float64' ? 'float' : type.dtype} = ...), or pass a ${type.axes} field as an argument`);
     }
     if (t.k === 'fieldType' && t.dims) {
-      fail('E_TEMP_AXES', `temporary '${target.id}' is declared with data dimensions inside a computation`, {
-        loc: annotation.loc,
-        hint: `GT4Py declares temporaries with data dimensions at function level, before the computations, with a constant initial value: ${target.id}: Field[(dtype, (${t.dims.join(', ')}${t.dims.length === 1 ? ',' : ''}))] = 0`,
-      });
+      throw temporaryDataDimsInComputation(target.id, t.dims.join(', '), t.dims.length, annotation.loc);
     }
     const existing = this.scope.vars.get(target.id);
     if (existing) {
       const decl = existing.k === 'field' ? this.fields.get(existing.name) : undefined;
       if (!decl || decl.role !== 'temp' || decl.dtype !== type.dtype || decl.axes !== type.axes) {
-        fail('E_ANNOTATION', `'${target.id}' is already defined${decl ? ` as a ${decl.dtype} ${decl.axes} ${decl.role === 'api' ? 'field argument' : 'temporary'}` : ''}`, {
-          loc: target.loc,
-          length: target.id.length,
-          hint: 'annotate a temporary only where it is first assigned, with one type',
-        });
+        throw annotatedNameDefined(target.id, decl ? ` as a ${decl.dtype} ${decl.axes} ${decl.role === 'api' ? 'field argument' : 'temporary'}` : '', target.loc, target.id.length);
       }
       return this.assignTo(target, value, loc);
     }
     const v = this.term(value);
-    if ('c' in v && v.c.k === 'tuple') fail('E_UNPACK', 'a tuple cannot be assigned to a single target', { loc, hint: 'unpack it: a, b = ...' });
+    if ('c' in v && v.c.k === 'tuple') throw tupleToSingleTarget(loc);
     return this.newTemp(target.id, this.toExpr(v, value), loc, type);
   }
 
@@ -152,19 +138,16 @@ export abstract class StencilAssignments extends StencilBindings {
       if (r.kind === 'field' && dims) return expandRead(r, dims, e.loc);
       return r;
     }
-    fail('E_DATA_DIMS', `${e.t === 'compare' ? `comparison '${e.op}'` : `'${'op' in e ? e.op : e.t}'`} of fields with data dimensions`, {
-      loc: e.loc,
-      hint: 'GT4Py unrolls only arithmetic (+ - * / // % **), @ and .T over whole fields with data dimensions: use single elements (v[0, 0, 0][1]) anywhere else',
-    });
+    throw operationOnDataDimensions(e.t === 'compare' ? `comparison '${e.op}'` : `'${'op' in e ? e.op : e.t}'`, e.loc);
   }
 
   protected tupleCall(e: PyExpr, n: number): Expr[] {
-    if (e.t !== 'call') fail('E_UNPACK', 'only a helper call returning a tuple can be unpacked', { loc: e.loc, hint: 'return a tuple from a @gtscript.function' });
+    if (e.t !== 'call') throw unpackNotHelperCall(e.loc);
     const f = this.term(e.func);
-    if (!('c' in f) || f.c.k !== 'function') fail('E_UNPACK', 'only a helper call returning a tuple can be unpacked', { loc: e.loc, hint: 'return a tuple from a @gtscript.function' });
+    if (!('c' in f) || f.c.k !== 'function') throw unpackNotHelperCall(e.loc);
     const r = this.inline(f.c.fn, e);
     if (!Array.isArray(r) || r.length !== n) {
-      fail('E_UNPACK', `${f.c.fn.name}() returns ${Array.isArray(r) ? r.length : 1} value(s), ${n} expected`, { loc: e.loc, hint: 'match the number of targets to the helper\'s return' });
+      throw helperReturnCount(f.c.fn.name, Array.isArray(r) ? r.length : 1, n, e.loc);
     }
     return r;
   }
@@ -173,16 +156,13 @@ export abstract class StencilAssignments extends StencilBindings {
   protected store(target: PyExpr, value: Expr, loc: SourceLoc, data?: number[]): Stmt[] {
     let name: string;
     if (target.t === 'subscript' && target.value.t === 'attr' && target.value.attr === 'A') {
-      fail('E_ASSIGN_TARGET', `'${dottedName(target.value) ?? 'A'}[...]' is written`, {
-        loc: target.loc,
-        hint: "GT4Py rejects this too (\"writing to an GlobalTable ('A' global indexation) is forbidden\"): write a field's elements as v[0, 0, 0][1] = ...",
-      });
+      throw globalTableWritten(dottedName(target.value) ?? 'A', target.loc);
     }
     if (target.t === 'subscript' && target.value.t === 'subscript' && target.value.value.t === 'name') {
       // v[0, 0, 0][1] = ...: one element
       const id = target.value.value.id;
       const b = this.lookupVar(id);
-      if (!b || b.k !== 'field') fail('E_ASSIGN_TARGET', `'${id}' is not a field`, { loc: target.loc, hint: 'assign to fields or to new temporaries by name' });
+      if (!b || b.k !== 'field') throw notAField(id, target.loc);
       const decl = this.fields.get(b.name)!;
       const data = this.dataIndex(id, decl, target.index, target.loc);
       this.oneComputedIndex(id, data, false, target.loc);
@@ -205,7 +185,7 @@ export abstract class StencilAssignments extends StencilBindings {
     else if (target.t === 'subscript' && target.value.t === 'name') {
       name = target.value.id;
       const b = this.lookupVar(name);
-      if (!b || b.k !== 'field') fail('E_ASSIGN_TARGET', `'${name}' is not a field`, { loc: target.loc, hint: 'assign to fields or to new temporaries by name' });
+      if (!b || b.k !== 'field') throw notAField(name, target.loc);
       const decl = this.fields.get(b.name)!;
       const { offset: off, kOffset } = this.offsets(target, decl);
       if (kOffset || off.some((o) => o !== 0) || b.offset.some((o) => o !== 0)) {
@@ -213,17 +193,13 @@ export abstract class StencilAssignments extends StencilBindings {
         // GT4Py's K offset write: a field argument, a K offset (constant or computed), a level-by-level computation
         const kWrite = at[0] === 0 && at[1] === 0 && this.order !== 'PARALLEL' && decl.role === 'api' && b.offset.every((o) => o === 0);
         if (!kWrite) {
-          fail('E_WRITE_OFFSET', `${decl.role === 'temp' ? 'temporary' : 'field'} '${name}' is written at ${kOffset ? 'a variable K offset' : `offset [${at.join(', ')}]`}`, {
-            loc: target.loc,
-            length: name.length,
-            hint: writeOffsetHint(name, at, !!kOffset, this.order, decl.role === 'temp'),
-          });
+          throw writtenAtOffset(decl.role, name, kOffset ? 'a variable K offset' : `offset [${at.join(', ')}]`, target.loc, name.length, writeOffsetHint(name, at, !!kOffset, this.order, decl.role === 'temp'));
         }
         this.checkWriteAxes(decl, target);
         return [{ kind: 'assign', target: b.name, value: cast(value, decl.dtype), loc, ...(at[2] ? { kOffset: at[2] } : {}), ...(kOffset ? { kVar: kOffset } : {}), ...this.dataOf(decl, data, target, loc) }];
       }
     } else {
-      fail('E_ASSIGN_TARGET', 'assignment target must be a name', { loc: target.loc, hint: 'assign to a field, a temporary or a new local name' });
+      throw assignTargetNotName(target.loc);
     }
     const scope = this.scope;
     const existing = scope.vars.get(name);
@@ -233,7 +209,7 @@ export abstract class StencilAssignments extends StencilBindings {
       return [{ kind: 'assign', target: existing.name, value: cast(value, decl.dtype), loc, ...this.dataOf(decl, data, target, loc) }];
     }
     if (existing && existing.k === 'expr' && existing.expr.kind === 'scalar' && scope.helper === null) {
-      fail('E_ASSIGN_SCALAR', `'${name}' is a scalar argument and cannot be assigned`, { loc: target.loc, hint: 'assign the value to a new temporary name instead' });
+      throw scalarArgumentAssigned(name, target.loc);
     }
     // a new local, or a helper assigning to its own parameter (arguments are passed by value)
     return this.newTemp(name, value, loc);
@@ -241,7 +217,7 @@ export abstract class StencilAssignments extends StencilBindings {
 
   /** `{ data }` of a write to `decl`, which has data dimensions exactly when the write names an element. */
   private dataOf(decl: FieldDecl, data: number[] | undefined, target: PyExpr, loc: SourceLoc): { data?: number[] } {
-    if (!decl.dims && data) fail('E_DATA_DIMS', `field '${decl.name}' has no data dimensions, so it takes no data index`, { loc: target.loc, hint: `write ${decl.name}[0, 0, 0] = ...` });
+    if (!decl.dims && data) throw fieldNoDataIndexForDecl(decl.name, target.loc);
     if (decl.dims && !data) throw new Error(`frontend: a whole-field write of '${decl.name}' (${loc.line}) was not unrolled`);
     return data ? { data } : {};
   }
@@ -265,13 +241,7 @@ export abstract class StencilAssignments extends StencilBindings {
     const need = this.order === 'PARALLEL' ? 'IJK' : 'IJ';
     if ([...need].every((a) => decl.axes.includes(a))) return;
     const where = 't' in at ? { loc: at.loc, length: at.t === 'name' ? at.id.length : at.t === 'subscript' && at.value.t === 'name' ? at.value.id.length : undefined } : at;
-    fail('E_WRITE_AXES', `${decl.role === 'temp' ? 'temporary' : 'field'} '${decl.name}' (${decl.axes}) is written in a ${this.order} computation, whose parallel axes are ${need}`, {
-      ...where,
-      hint:
-        this.order === 'PARALLEL' && decl.axes === 'IJ'
-          ? `GT4Py rejects this too (the levels of a PARALLEL computation run at once and would all write the same ${decl.axes} point): write '${decl.name}' in a computation(FORWARD) or computation(BACKWARD), where the last level written wins`
-          : `GT4Py rejects this too (the points that run at once would write the same element): only fields with the I and J axes can be written`,
-    });
+    throw writtenWithoutParallelAxes(decl.role, decl.name, decl.axes, this.order, need, where);
   }
 }
 

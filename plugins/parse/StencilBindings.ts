@@ -9,6 +9,9 @@ import { LAYOUT_EXTERNALS } from '../../core/frontend/layoutExternals.js';
 import type { ModuleLoader } from '../../core/frontend/ModuleLoader.js';
 import { binary, cast } from './typeRules.js';
 import { describeValue, type FunctionInfo, type ModuleScope, type Value } from '../../core/frontend/values.js';
+import { absoluteKAtK, absoluteKBadSyntax, absoluteKNotCalled, absoluteKNotInteger, absoluteKOfOffsetAlias, absoluteKWithoutKAxis, dataIndexCountMismatch, dataIndexNotInteger, dataIndexNotIntegerValue, dataIndexOutOfBounds, dataIndicesAtRunTime, duplicateOffsetAxis, fieldNoDataIndex, fieldNoKOffset, fieldNoOffsetAxis, fieldOffsetOnMissingAxis, globalTableOffset, offsetAxisOrder, offsetCountMismatch, offsetMixesNamesAndPlain, offsetNotConstant, offsetNotInteger, temporaryDataIndexAtRunTime, variableKOffset } from '../../core/diagnostics/stencilErrors.js';
+import { notGtscriptName, notIndexable, onlyFieldsIndexed, onlyFieldsIndexedWithData } from '../../core/diagnostics/frontendErrors.js';
+import { externalNoValue } from '../../core/diagnostics/externalErrors.js';
 
 /** What a name means inside a stencil or an inlined helper. */
 export type Binding =
@@ -65,7 +68,7 @@ export abstract class StencilBindings extends ExprLowering {
         const builtin = GTSCRIPT_NAMES[a.name];
         if (!builtin) {
           const guess = didYouMean(a.name, Object.keys(GTSCRIPT_NAMES));
-          fail('E_UNKNOWN_NAME', `'${a.name}' is not a gtscript name`, { loc: a.loc, length: a.name.length, hint: guess ? `did you mean '${guess}'?` : 'import gtscript builtins such as computation, interval, PARALLEL, __INLINED' });
+          throw notGtscriptName(a.name, guess, a.loc, a.name.length);
         }
         this.scope.vars.set(a.asname ?? a.name, { k: 'value', value: builtin });
         continue;
@@ -73,15 +76,7 @@ export abstract class StencilBindings extends ExprLowering {
       const v = this.externals[a.name];
       if (v === undefined) {
         const guess = didYouMean(a.name, Object.keys(this.externals));
-        fail('E_EXTERNAL_MISSING', `external '${a.name}' has no value`, {
-          loc: a.loc,
-          length: a.name.length,
-          hint: guess
-            ? `did you mean '${guess}'? `
-            : (LAYOUT_EXTERNALS as readonly string[]).includes(a.name)
-              ? `'${a.name}' is a region external of a rank layout: build with --layout NXxNY --rank-domain NX,NY,NZ (orch computes it per code path), or pass it with --externals`
-              : `pass it with --externals '{"${a.name}": ...}' or in the stencil's externals={...}`,
-        });
+        throw externalNoValue(a.name, guess, (LAYOUT_EXTERNALS as readonly string[]).includes(a.name), a.loc, a.name.length);
       }
       this.scope.vars.set(a.asname ?? a.name, { k: 'value', value: this.externalValue(a.name, v, a.loc) });
     }
@@ -134,15 +129,12 @@ export abstract class StencilBindings extends ExprLowering {
     const terms = e.index.map((x) => this.term(x));
     if (terms.some((t) => 'c' in t && (t.c.k === 'axis' || t.c.k === 'axisOffset'))) return { offset: axisOffsets(e, f, terms) };
     if (!axes.length) {
-      fail('E_OFFSET', `'${f.name}' has no spatial axes (a GlobalTable), so it takes no offsets`, { loc: e.loc, hint: `GT4Py rejects this too: index its data with ${f.name}.A[...]` });
+      throw globalTableOffset(f.name, e.loc);
     }
     if (e.index.length !== axes.length) {
       // GT4Py's message: one offset per axis of the field, never three for a lower-dimensional one
       const found = e.index.map((x, n) => { const t = terms[n]; return 'c' in t && t.c.k === 'num' ? String(t.c.value) : '...'; });
-      fail('E_OFFSET', `Incorrect offset specification detected for ${f.name}. Found index=[${found.join(', ')}], but ${f.name} field has dimensions (${[...f.axes].join(', ')})`, {
-        loc: e.loc,
-        hint: `give one offset per axis of the field: ${f.name}[${[...f.axes].map(() => '0').join(', ')}], or name the axes (${f.name}[${f.axes[f.axes.length - 1]} + 1])`,
-      });
+      throw offsetCountMismatch(f.name, found.join(', '), [...f.axes].join(', '), [...f.axes].map(() => '0').join(', '), f.axes[f.axes.length - 1], e.loc);
     }
     const out: Offset = [0, 0, 0];
     let kOffset: Expr | undefined;
@@ -151,18 +143,18 @@ export abstract class StencilBindings extends ExprLowering {
       const v = terms[n];
       if ('r' in v) {
         if (d !== 2) {
-          fail('E_OFFSET', `the ${'IJK'[d]} offset of '${f.name}' must be a constant`, { loc: x.loc, hint: 'only K offsets may be computed at run time (f[0, 0, lev]); I and J offsets are integer literals, constants or externals' });
+          throw offsetNotConstant('IJK'[d], f.name, x.loc);
         }
-        if (!axes.includes(2)) fail('E_OFFSET', `field '${f.name}' has no K axis, so it takes no K offset`, { loc: x.loc, hint: `'${f.name}' is a ${f.axes} field` });
+        if (!axes.includes(2)) throw fieldNoKOffset(f.name, f.axes, x.loc);
         if (!isIntDType(v.r.dtype)) {
-          fail('E_OFFSET', `a variable K offset must be an integer, got ${v.r.dtype}`, { loc: x.loc, hint: 'compute the level index in an int temporary or an int field (e.g. lev = 0; ... f[0, 0, lev])' });
+          throw variableKOffset(v.r.dtype, x.loc);
         }
         kOffset = cast(v.r, 'int64');
         return;
       }
-      if (v.c.k !== 'num' || !v.c.isInt) fail('E_OFFSET', `field offsets must be integers, got ${describeValue(v.c)}`, { loc: x.loc, hint: 'write offsets like q[1, 0, -1]' });
+      if (v.c.k !== 'num' || !v.c.isInt) throw offsetNotInteger(describeValue(v.c), x.loc);
       if (!axes.includes(d) && v.c.value !== 0) {
-        fail('E_OFFSET', `field '${f.name}' has no ${'IJK'[d]} axis, so its ${'IJK'[d]} offset must be 0`, { loc: x.loc, hint: `'${f.name}' is a ${f.axes} field` });
+        throw fieldOffsetOnMissingAxis(f.name, 'IJK'[d], f.axes, x.loc);
       }
       out[d] = v.c.value;
     });
@@ -176,34 +168,25 @@ export abstract class StencilBindings extends ExprLowering {
   protected dataIndex(name: string, f: FieldDecl, index: PyExpr[], loc: SourceLoc): Expr[] {
     const dims = f.dims ?? [];
     if (!dims.length) {
-      fail('E_DATA_DIMS', `field '${name}' has no data dimensions, so it takes no data index`, { loc, length: name.length, hint: `'${name}' is a ${f.axes} field of ${f.dtype}: index it with offsets only (${name}[0, 0, 0])` });
+      throw fieldNoDataIndex(name, f.axes, f.dtype, loc, name.length);
     }
     if (index.length !== dims.length) {
-      fail('E_DATA_DIMS', `field '${name}' has ${dims.length} data dimension(s) (${dims.join(', ')}) but is indexed with ${index.length}`, { loc, length: name.length, hint: 'GT4Py rejects this too ("Incorrect data index length"): give one index per data dimension' });
+      throw dataIndexCountMismatch(name, dims.length, dims.join(', '), index.length, loc, name.length);
     }
     return index.map((x, d) => {
       const t = this.term(x);
       if ('c' in t) {
-        if (t.c.k !== 'num' || !t.c.isInt) fail('E_DATA_DIMS', `a data index must be an integer, got ${describeValue(t.c)}`, { loc: x.loc, hint: 'index data dimensions with integer constants or int expressions' });
+        if (t.c.k !== 'num' || !t.c.isInt) throw dataIndexNotIntegerValue(describeValue(t.c), x.loc);
         if (t.c.value < 0 || t.c.value >= dims[d]) {
-          fail('E_DATA_DIMS', `Data index out of bounds: index ${t.c.value} is out of range for data dimension ${d} of '${name}', which has ${dims[d]} entries`, {
-            loc: x.loc,
-            hint: `GT4Py rejects this too ("Data index out of bounds"): use an index in [0, ${dims[d] - 1}]`,
-          });
+          throw dataIndexOutOfBounds(t.c.value, d, name, dims[d], dims[d] - 1, x.loc);
         }
         return { kind: 'lit', value: t.c.value, dtype: 'int64' } as Expr;
       }
       if (!isIntDType(t.r.dtype)) {
-        fail('E_DATA_DIMS', `a data index must be an integer, got ${t.r.dtype}`, {
-          loc: x.loc,
-          hint: "GT4Py refuses this too when it builds the stencil ('Data indices must be integer expressions'): convert it with int32(...) or compute it in an int temporary",
-        });
+        throw dataIndexNotInteger(t.r.dtype, x.loc);
       }
       if (f.role === 'temp') {
-        fail('E_DATA_DIMS', `temporary '${name}' is indexed with a data index computed at run time`, {
-          loc: x.loc,
-          hint: 'GT4Py accepts this; orch keeps one temporary per element and indexes temporaries with constants only: pass the values as a field argument with data dimensions, or select the element with if/elif',
-        });
+        throw temporaryDataIndexAtRunTime(name, x.loc);
       }
       return cast(t.r, 'int64');
     });
@@ -213,11 +196,7 @@ export abstract class StencilBindings extends ExprLowering {
   protected oneComputedIndex(name: string, data: readonly Expr[], variableK: boolean, loc: SourceLoc): void {
     const computed = data.filter((d) => d.kind !== 'lit').length + (variableK ? 1 : 0);
     if (computed <= 1) return;
-    fail('E_DATA_DIMS', `'${name}' is read with ${computed} indices computed at run time`, {
-      loc,
-      length: name.length,
-      hint: 'GT4Py accepts this; orch computes one index of a read at run time (a data index or a K offset): make the others constants, selecting with if/elif',
-    });
+    throw dataIndicesAtRunTime(name, computed, loc, name.length);
   }
 
   protected subscript(e: Extract<PyExpr, { t: 'subscript' }>): Term {
@@ -225,7 +204,7 @@ export abstract class StencilBindings extends ExprLowering {
     if (e.value.t === 'subscript' && e.value.value.t === 'name') {
       const inner = this.subscript(e.value);
       const r = 'r' in inner ? inner.r : null;
-      if (r?.kind !== 'field' || r.data) fail('E_UNSUPPORTED', 'only fields can be indexed', { loc: e.loc, hint: 'index a field by name: q[1, 0, 0], then its data dimensions: v[0, 0, 0][1]' });
+      if (r?.kind !== 'field' || r.data) throw onlyFieldsIndexedWithData(e.loc);
       const f = this.fields.get(r.name)!;
       const data = this.dataIndex(e.value.value.id, f, e.index, e.loc);
       this.oneComputedIndex(e.value.value.id, data, false, e.loc);
@@ -254,10 +233,10 @@ export abstract class StencilBindings extends ExprLowering {
         return { r: this.read({ kind: 'field', name: b.name, offset: [...b.offset] as Offset, data, ...(data.some((d) => d.kind !== 'lit') ? { loc: e.loc } : {}), dtype: f.dtype }, e) };
       }
     }
-    if (e.value.t !== 'name') fail('E_UNSUPPORTED', 'only fields can be indexed', { loc: e.loc, hint: 'index a field by name: q[1, 0, 0]' });
+    if (e.value.t !== 'name') throw onlyFieldsIndexed(e.loc);
     const b = this.lookupVar(e.value.id);
     if (!b || b.k !== 'field') {
-      fail('E_UNSUPPORTED', `'${e.value.id}' is not a field and cannot be indexed`, { loc: e.loc, hint: 'only fields and temporaries take offsets' });
+      throw notIndexable(e.value.id, e.loc);
     }
     const f = this.fields.get(b.name)!;
     const { offset: off, kOffset } = this.offsets(e, f);
@@ -286,7 +265,7 @@ export abstract class StencilBindings extends ExprLowering {
    * K offset `level - K` from the current point, so every backend checks it against the array.
    */
   protected absoluteK(e: Extract<PyExpr, { t: 'call' }>, id: string): Expr {
-    const syntax = (why: string, hint: string): never => fail('E_OFFSET', `Absolute K index: Bad syntax. ${why}`, { loc: e.loc, hint });
+    const syntax = (why: string, hint: string): never => fail(absoluteKBadSyntax(why, e.loc, hint));
     const form = `${id}.at(K=level) or ${id}.at(K=level, ddim=[...])`;
     if (e.args.length || e.kwargs.length < 1 || e.kwargs.length > 2) syntax('Must be of the form `.at(K=..., ddim=[...])` where the `ddim` argument is optional.', `write ${form}`);
     if (e.kwargs[0].name !== 'K') syntax('First argument must be `K`, e.g. `.at(K=...)`.', `write ${form}: only K takes an absolute index`);
@@ -296,29 +275,23 @@ export abstract class StencilBindings extends ExprLowering {
     const levelNode = e.kwargs[0].value;
     const level = this.term(levelNode);
     if ('c' in level && level.c.k === 'axis') {
-      fail('E_OFFSET', level.c.axis === 'K' ? 'Absolute K index: bad syntax, you cannot write `.at(K=K)` since `.at` denotes an absolute index' : `Absolute K index: bad syntax, you cannot use parallel axis in absolute, e.g. no \`.at(K=${level.c.axis})\``, {
-        loc: levelNode.loc,
-        hint: `GT4Py rejects this too: ${id}.at(K=K) is ${id}[0, 0, 0], or simply ${id}; use ${id}[K + 1] for a level relative to the current one`,
-      });
+      throw absoluteKAtK(level.c.axis === 'K' ? 'Absolute K index: bad syntax, you cannot write `.at(K=K)` since `.at` denotes an absolute index' : `Absolute K index: bad syntax, you cannot use parallel axis in absolute, e.g. no \`.at(K=${level.c.axis})\``, id, levelNode.loc);
     }
     const levelExpr = this.toExpr(level, levelNode);
     if (!isIntDType(levelExpr.dtype)) {
-      fail('E_OFFSET', `an absolute K index must be an integer, got ${levelExpr.dtype}`, { loc: levelNode.loc, hint: `convert it with int(...): ${id}.at(K=int(level))` });
+      throw absoluteKNotInteger(levelExpr.dtype, id, levelNode.loc);
     }
     const b = this.lookupVar(id) as Extract<Binding, { k: 'field' }>;
     const f = this.fields.get(b.name)!;
     if (!f.axes.includes('K')) {
-      fail('E_OFFSET', `field '${id}' (${f.axes || 'no axes'}) has no K axis, so it takes no absolute K index`, { loc: e.loc, hint: `GT4Py rejects this too: read '${id}' without .at(K=...)` });
+      throw absoluteKWithoutKAxis(id, f.axes || 'no axes', e.loc);
     }
     const data = ddim && ddim.value.t === 'list' ? this.dataIndex(id, f, ddim.value.elts, ddim.value.loc) : undefined;
     if (data) this.oneComputedIndex(id, data, true, e.loc);
     if (!data && f.dims?.length) this.dataIndex(id, f, [], e.loc);
     if (b.offset[0] !== 0 || b.offset[1] !== 0) {
       // a helper's argument bound to q[1, 0, 0]: GT4Py's absolute reads are centered in I and J
-      fail('E_OFFSET', `Absolute K index: '${id}' stands for '${b.name}' at an I/J offset, and absolute K reads are centered in I and J`, {
-        loc: e.loc,
-        hint: `pass '${b.name}' itself to the helper, or copy it at its offset into a temporary first`,
-      });
+      throw absoluteKOfOffsetAlias(id, b.name, e.loc);
     }
     // the read at level - K from the current point, whatever K offset the binding carries
     const kOffset: Expr = { kind: 'binary', op: '-', left: cast(levelExpr, 'int64'), right: { kind: 'kindex', dtype: 'int64' }, dtype: 'int64' };
@@ -332,10 +305,7 @@ export abstract class StencilBindings extends ExprLowering {
       if (b?.k === 'field') return { r: this.read({ kind: 'field', name: b.name, offset: [...b.offset] as Offset, dtype: this.fields.get(b.name)!.dtype }, e) };
     }
     if (e.attr === 'at') {
-      fail('E_OFFSET', `Absolute K index: Bad syntax. '.at' is a method: call it as ${dottedName(e) ?? 'field.at'}(K=...)`, {
-        loc: e.loc,
-        hint: 'read a level with field.at(K=level), optionally with ddim=[...] for data dimensions',
-      });
+      throw absoluteKNotCalled(dottedName(e) ?? 'field.at', e.loc);
     }
     return super.attr(e);
   }
@@ -348,13 +318,13 @@ function axisOffsets(e: Extract<PyExpr, { t: 'subscript' }>, f: FieldDecl, terms
   terms.forEach((t, n) => {
     const x = e.index[n];
     if (!('c' in t) || (t.c.k !== 'axis' && t.c.k !== 'axisOffset')) {
-      fail('E_OFFSET', `field '${f.name}' is indexed by axis names and plain offsets at once`, { loc: x.loc, hint: 'name every axis (q[I + 1, K - 1]) or give every offset (q[1, 0, -1])' });
+      throw offsetMixesNamesAndPlain(f.name, x.loc);
     }
     const axis = t.c.axis;
-    if (!f.axes.includes(axis)) fail('E_OFFSET', `field '${f.name}' (${f.axes}) has no ${axis} axis`, { loc: x.loc, hint: `'${f.name}' is a ${f.axes} field: offset it along ${[...f.axes].join(', ')}` });
-    if (seen.has(axis)) fail('E_OFFSET', `Duplicate axis found: ${axis} (the ${axis} offset of '${f.name}' is given twice)`, { loc: x.loc, hint: `write each axis once: ${f.name}[I + 1, K - 1]` });
+    if (!f.axes.includes(axis)) throw fieldNoOffsetAxis(f.name, f.axes, axis, [...f.axes].join(', '), x.loc);
+    if (seen.has(axis)) throw duplicateOffsetAxis(axis, f.name, x.loc);
     const later = [...seen].find((a) => 'IJK'.indexOf(a) > 'IJK'.indexOf(axis));
-    if (later) fail('E_OFFSET', `Axis ${axis} is specified out of order (after ${later} in the index of '${f.name}')`, { loc: x.loc, hint: `GT4Py takes the axes in I, J, K order: ${f.name}[I - 1, J]` });
+    if (later) throw offsetAxisOrder(axis, later, f.name, x.loc);
     seen.add(axis);
     out['IJK'.indexOf(axis)] = t.c.k === 'axisOffset' ? t.c.offset : 0;
   });

@@ -1,4 +1,3 @@
-import { fail } from '../../core/diagnostics.js';
 import { noSuchParameter, tooManyArguments } from '../../core/diagnostics/codes.js';
 import type { Computation, Expr, StencilDef, Stmt } from '../../core/ir/types.js';
 import { forEachStmt, stmtExprs } from '../../core/ir/visit.js';
@@ -12,6 +11,9 @@ import { binary } from './typeRules.js';
 import { describeValue, type FunctionInfo, type Value } from '../../core/frontend/values.js';
 import { placeholderModule, type Binding } from './StencilBindings.js';
 import { StencilStatements } from './StencilStatements.js';
+import { functionLevelDeclaration, helperDoesNot, helperReturnValue, helperReturnsTuple, notGtscriptFunction, returnLastStatement, statementOutsideComputation, stencilNoComputation, temporaryAlreadyDefined, temporaryAxesAtFunctionLevel } from '../../core/diagnostics/stencilErrors.js';
+import { callInCondition, callMissingArgument, stencilParamType, stencilParamUntyped, stencilVariadic } from '../../core/diagnostics/programErrors.js';
+import { callNotGtscriptFunction, initialValueNotConstant, notCallableFromStencil, notCallableInStencil, recursiveHelperCall } from '../../core/diagnostics/frontendErrors.js';
 
 type DefStmt = Extract<PyStmt, { t: 'def' }>;
 
@@ -27,10 +29,10 @@ export class StencilLowering extends StencilStatements {
     this.scope = { vars: new Map(), module: this.fn.module, helper: null, owned: new Set() };
     for (const p of def.params) {
       if (p.kind === 'varargs' || p.kind === 'kwargs') {
-        fail('E_PARAM', `*${p.kind === 'kwargs' ? '*' : ''}${p.name} is not allowed in a stencil signature`, { loc: p.loc, hint: 'declare every field and scalar as a named parameter' });
+        throw stencilVariadic(p.kind, p.name, p.loc);
       }
       if (!p.annotation) {
-        fail('E_PARAM_TYPE', `parameter '${p.name}' has no type annotation`, { loc: p.loc, hint: 'annotate fields with gtscript.Field[...] (or FloatField) and scalars with float, int or bool' });
+        throw stencilParamUntyped(p.name, p.loc);
       }
       const t = this.loader.eval(p.annotation, this.fn.module);
       this.params.push(p.name);
@@ -41,10 +43,7 @@ export class StencilLowering extends StencilStatements {
         this.scalars.set(p.name, { name: p.name, dtype: t.dtype });
         this.scope.vars.set(p.name, { k: 'expr', expr: { kind: 'scalar', name: p.name, dtype: t.dtype } });
       } else {
-        fail('E_PARAM_TYPE', `the annotation of '${p.name}' is not a field or scalar type${t.k === 'opaque' ? `: ${t.why}` : ''}`, {
-          loc: p.annotation.loc,
-          hint: 'use gtscript.Field[np.float64], Field[IJ, float], NDSL aliases (FloatField, FloatFieldIJ, ...) or float/int/bool',
-        });
+        throw stencilParamType(p.name, t.k === 'opaque' ? `: ${t.why}` : '', p.annotation.loc);
       }
     }
     const computations: Computation[] = [];
@@ -78,13 +77,10 @@ export class StencilLowering extends StencilStatements {
         inits.push(...this.functionLevelTemp(s, s.annotation));
         continue;
       }
-      fail('E_STENCIL_STMT', 'statements of a stencil must be inside a `with computation(...)` block', {
-        loc: s.loc,
-        hint: 'wrap the statement in `with computation(PARALLEL), interval(...):`',
-      });
+      throw statementOutsideComputation(s.loc);
     }
     if (computations.length === 0) {
-      fail('E_STENCIL_EMPTY', `stencil '${def.name}' has no computation`, { loc: def.nameLoc, hint: 'add a `with computation(PARALLEL), interval(...):` block' });
+      throw stencilNoComputation(def.name, def.nameLoc);
     }
     // GT4Py initializes function-level temporaries in a PARALLEL computation before the others
     if (inits.length) computations.unshift({ order: 'PARALLEL', intervals: [{ start: { level: 'start', offset: 0 }, end: { level: 'end', offset: 0 }, body: inits, loc: inits[0].loc }], loc: inits[0].loc });
@@ -115,22 +111,16 @@ export class StencilLowering extends StencilStatements {
     const target = s.targets[0];
     const t = this.loader.eval(annotation, this.fn.module);
     if (s.targets.length !== 1 || target.t !== 'name' || t.k !== 'fieldType') {
-      fail('E_STENCIL_STMT', 'a declaration at function level, outside every computation, that is not a field temporary', {
-        loc: s.loc,
-        hint: 'GT4Py takes field temporaries here (tmp: Field[(np.float64, (3,))] = 0); declare scalar temporaries where they are first assigned inside a computation (tmp: float = 0)',
-      });
+      throw functionLevelDeclaration(s.loc);
     }
     if (t.axes !== 'IJK') {
-      fail('E_TEMP_AXES', `temporary '${target.id}' is declared at function level with axes ${t.axes || 'none'}`, {
-        loc: annotation.loc,
-        hint: 'GT4Py rejects this too ("only IJK is currently supported for temporaries" at function level): declare a 2-D temporary inside a computation, tmp: Field[IJ, float] = 0',
-      });
+      throw temporaryAxesAtFunctionLevel(target.id, t.axes || 'none', annotation.loc);
     }
     const v = this.term(s.value);
     if (!('c' in v) || (v.c.k !== 'num' && v.c.k !== 'bool')) {
-      fail('E_NOT_CONSTANT', `the initial value of '${target.id}' must be a constant`, { loc: s.value.loc, hint: 'GT4Py initializes function-level temporaries with a literal (= 0): assign computed values inside a computation' });
+      throw initialValueNotConstant(target.id, s.value.loc);
     }
-    if (this.scope.vars.has(target.id)) fail('E_ANNOTATION', `'${target.id}' is already defined`, { loc: target.loc, length: target.id.length, hint: 'declare each temporary once' });
+    if (this.scope.vars.has(target.id)) throw temporaryAlreadyDefined(target.id, target.loc, target.id.length);
     this.fields.set(target.id, { name: target.id, dtype: t.dtype, axes: 'IJK', ...(t.dims ? { dims: t.dims } : {}), role: 'temp' });
     this.scope.vars.set(target.id, { k: 'field', name: target.id, offset: [0, 0, 0] });
     const value = cast(valueToExpr(v.c, s.value.loc), t.dtype);
@@ -141,45 +131,33 @@ export class StencilLowering extends StencilStatements {
   protected userCall(callee: Value, e: Extract<PyExpr, { t: 'call' }>): Term {
     if (callee.k === 'function') {
       if (callee.fn.kind === 'stencil' || callee.fn.kind === 'program') {
-        fail('E_UNKNOWN_CALL', `'${callee.fn.name}' is a ${callee.fn.kind} and cannot be called from a stencil`, { loc: e.loc, hint: 'call it from a @program, or make it a @gtscript.function' });
+        throw notCallableFromStencil(callee.fn.name, callee.fn.kind, e.loc);
       }
       if (callee.fn.kind === 'plain') {
         // GT4Py resolves every function a stencil names when the decorator runs and raises TypeError for undecorated ones
         const name = dottedName(e.func) ?? callee.fn.name;
-        fail('E_NOT_GTSCRIPT_FUNCTION', `${callee.fn.name} is not a gtscript function`, {
-          loc: e.func.loc,
-          length: name.length,
-          hint: `GT4Py refuses calls of undecorated functions in stencils (TypeError): decorate '${callee.fn.name}' with @gtscript.function`,
-        });
+        throw notGtscriptFunction(callee.fn.name, e.func.loc, name.length);
       }
       if (this.condition) {
         const name = dottedName(e.func) ?? callee.fn.name;
         const why = this.condition === 'if' ? 'GT4Py rejects it too' : 'GT4Py would inline it once, before the loop, not at every iteration';
-        fail('E_CALL_IN_CONDITION', `function call in ${this.condition === 'if' ? 'an if' : 'a while'} condition: '${name}' cannot be inlined there (${why})`, {
-          loc: e.loc,
-          length: name.length,
-          hint: `assign the result to a temporary first (c = ${name}(...)) and test the temporary`,
-        });
+        throw callInCondition(this.condition, name, why, e.loc, name.length);
       }
       const r = this.inline(callee.fn, e);
-      if (Array.isArray(r)) fail('E_UNPACK', `${callee.fn.name}() returns ${r.length} values`, { loc: e.loc, hint: 'unpack them: a, b = f(...)' });
+      if (Array.isArray(r)) throw helperReturnsTuple(callee.fn.name, r.length, e.loc);
       return { r };
     }
     if (callee.k === 'builtin') rejectBuiltin(callee.name, dottedName(e.func) ?? callee.name, e.loc);
     const what = e.func.t === 'name' ? e.func.id : e.func.t === 'attr' ? e.func.attr : 'this';
-    fail('E_UNKNOWN_CALL', `cannot call ${describeValue(callee)} ('${what}') in a stencil`, {
-      loc: e.func.loc,
-      length: what.length,
-      hint: 'stencils may call math builtins (sqrt, exp, log, min, max, abs, ...) and @gtscript.function helpers',
-    });
+    throw notCallableInStencil(describeValue(callee), what, e.func.loc, what.length);
   }
 
   /** Inlines a helper call: statements go to `this.pre`, the result expression(s) are returned. */
   protected inline(fn: FunctionInfo, e: Extract<PyExpr, { t: 'call' }>): Expr | Expr[] {
     if (fn.kind !== 'gtfunction' && fn.kind !== 'plain') {
-      fail('E_UNKNOWN_CALL', `'${fn.name}' is not a @gtscript.function`, { loc: e.loc, hint: 'decorate helpers with @gtscript.function' });
+      throw callNotGtscriptFunction(fn.name, e.loc);
     }
-    if (this.inlineDepth > 32) fail('E_RECURSION', `recursive call of '${fn.name}'`, { loc: e.loc, hint: 'helpers cannot call themselves' });
+    if (this.inlineDepth > 32) throw recursiveHelperCall(fn.name, e.loc);
     const def: DefStmt = fn.def;
     const params = def.params;
     const bound = new Map<string, Binding>();
@@ -198,7 +176,7 @@ export class StencilLowering extends StencilStatements {
     params.forEach((p, i) => {
       const a = argFor(i, p.name);
       if (a === undefined) {
-        if (!p.default) fail('E_CALL_ARGS', `${fn.name}() is missing argument '${p.name}'`, { loc: e.loc, hint: `pass ${p.name}=...` });
+        if (!p.default) throw callMissingArgument(fn.name, p.name, e.loc);
         const dv = this.loader.eval(p.default, fn.module);
         bound.set(p.name, { k: 'value', value: dv });
         return;
@@ -241,8 +219,8 @@ export class StencilLowering extends StencilStatements {
       def.body.forEach((s, i) => {
         if (s.t === 'expr' && s.value.t === 'str') return;
         if (s.t === 'return') {
-          if (i !== def.body.length - 1) fail('E_RETURN', 'return must be the last statement of a helper', { loc: s.loc, hint: 'compute the result into a local and return it at the end' });
-          if (!s.value) fail('E_RETURN', 'a helper must return a value', { loc: s.loc, hint: 'return an expression or a tuple' });
+          if (i !== def.body.length - 1) throw returnLastStatement(s.loc);
+          if (!s.value) throw helperReturnValue(s.loc);
           if (s.value.t === 'tuple') result = s.value.elts.map((x) => this.expr(x));
           else result = this.expr(s.value);
           return;
@@ -261,7 +239,7 @@ export class StencilLowering extends StencilStatements {
       this.inlineDepth--;
       this.scope = saved;
     }
-    if (result === null) fail('E_RETURN', `helper '${fn.name}' does not return a value`, { loc: def.nameLoc, hint: 'end the helper with `return <expression>`' });
+    if (result === null) throw helperDoesNot(fn.name, def.nameLoc);
     return result;
   }
 

@@ -1,4 +1,3 @@
-import { fail } from '../../core/diagnostics.js';
 import { notSupported } from '../../core/diagnostics/codes.js';
 import { boundRank, intervalMinLevels, intervalsOverlap, intervalText } from '../../core/ir/intervals.js';
 import type { AxisBound, Computation, Expr, HorizontalRegion, IntervalBlock, IterationOrder, RegionAxis, Stmt } from '../../core/ir/types.js';
@@ -11,6 +10,9 @@ import { StencilAssignments } from './StencilAssignments.js';
 import { cast } from './typeRules.js';
 import { describeValue, type Value } from '../../core/frontend/values.js';
 import { maskStatements, runtimeBound, scalarBounds, type RuntimeBounds } from './runtimeInterval.js';
+import { computationBlockForm, computationBodyNotIntervals, expectedComputation, expectedInterval, intervalAlwaysEmpty, intervalArguments, intervalAxisIndex, intervalBoundNotInteger, intervalStartsAtNone, intervalsOutOfOrder, iterationOrderUnknown, nestedNonRegionWith, nestedRegion, overlappingIntervals, regionAxisEndsOnly, regionBoundNotIndex, regionBoundWrongAxis, regionNotIJ, regionNotImported, returnNotAtEnd, runtimeIntervalNotAlone, stencilExpressionStatement } from '../../core/diagnostics/stencilErrors.js';
+import { compileAssertFailed, compileAssertNotBoolean, conditionNotConstant, forLoopInStencil, inlinedNeedsConstant, intervalBoundNotConstant, stencilStatementNotSupported } from '../../core/diagnostics/frontendErrors.js';
+import { compileAssertArgs, computationArgs } from '../../core/diagnostics/programErrors.js';
 
 /**
  * Statements of a stencil: computation and interval blocks, horizontal regions, `if`,
@@ -27,11 +29,11 @@ export abstract class StencilStatements extends StencilAssignments {
   protected computation(s: Extract<PyStmt, { t: 'with' }>): Computation {
     const first = this.withCall(s.items[0]);
     if (!first || first.name !== 'computation') {
-      fail('E_STENCIL_STMT', 'expected `with computation(PARALLEL|FORWARD|BACKWARD)`', { loc: s.items[0].loc, hint: 'stencil bodies are made of `with computation(...), interval(...):` blocks' });
+      throw expectedComputation(s.items[0].loc);
     }
-    if (first.call.args.length !== 1) fail('E_CALL_ARGS', 'computation() takes one iteration order', { loc: first.call.loc, hint: 'write computation(PARALLEL), computation(FORWARD) or computation(BACKWARD)' });
+    if (first.call.args.length !== 1) throw computationArgs(first.call.loc);
     const order = this.constant(first.call.args[0], 'the iteration order');
-    if (order.k !== 'order') fail('E_ORDER', 'the iteration order must be PARALLEL, FORWARD or BACKWARD', { loc: first.call.args[0].loc, hint: 'import PARALLEL, FORWARD, BACKWARD from gt4py.cartesian.gtscript' });
+    if (order.k !== 'order') throw iterationOrderUnknown(first.call.args[0].loc);
     const intervals: IntervalBlock[] = [];
     if (s.items.length === 2) {
       intervals.push(this.intervalBlock(s.items[1], s.body, order.order));
@@ -42,60 +44,49 @@ export abstract class StencilStatements extends StencilAssignments {
       for (const b of s.body) {
         if (b.t === 'expr' && b.value.t === 'str') continue;
         if (b.t !== 'with' || b.items.length !== 1) {
-          fail('E_STENCIL_STMT', 'inside `with computation(...)` without an interval, every statement must be a `with interval(...)` block', { loc: b.loc, hint: 'write `with computation(...), interval(...):` or nest `with interval(...):` blocks' });
+          throw computationBodyNotIntervals(b.loc);
         }
         const iv = this.intervalBlock(b.items[0], b.body, order.order);
         const runtime = [...intervals, iv].find((x) => this.runtimeIntervals.has(x));
         if (runtime && intervals.length) {
           // GT4Py cannot order or check such intervals either (its block-order check needs static bounds)
-          fail('E_INTERVAL', 'an interval with a bound known only at run time must be the only interval of its computation', {
-            loc: runtime.loc,
-            length: 'interval'.length,
-            hint: 'give it its own `with computation(...), interval(...):` block; consecutive computations run in the order they are written',
-          });
+          throw runtimeIntervalNotAlone(runtime.loc);
         }
         checkIntervalSequence(intervals, iv, order.order);
         intervals.push(iv);
       }
     } else {
-      fail('E_STENCIL_STMT', 'a computation block takes computation(...), at most one interval(...) and then at most one horizontal(...)', { loc: s.loc, hint: 'nest further intervals as `with interval(...):` blocks' });
+      throw computationBlockForm(s.loc);
     }
     return { order: order.order, intervals, loc: s.loc };
   }
 
   protected intervalBlock(item: PyExpr, body: PyStmt[], order: IterationOrder): IntervalBlock {
     const iv = this.withCall(item);
-    if (!iv || iv.name !== 'interval') fail('E_STENCIL_STMT', 'expected interval(...)', { loc: item.loc, hint: 'write interval(...), interval(0, 1), interval(1, None), interval(0, -1) ...' });
+    if (!iv || iv.name !== 'interval') throw expectedInterval(item.loc);
     const args = iv.call.args;
     let start: AxisBound = { level: 'start', offset: 0 };
     let end: AxisBound = { level: 'end', offset: 0 };
     const runtime: RuntimeBounds = {};
     if (args.length === 1) {
       const v = this.constant(args[0], 'the interval');
-      if (!(v.k === 'builtin' && v.name === '...')) fail('E_INTERVAL', 'interval takes (...) or (start, end)', { loc: iv.call.loc, hint: 'write interval(...) or interval(start, end)' });
+      if (!(v.k === 'builtin' && v.name === '...')) throw intervalArguments(iv.call.loc);
     } else if (args.length === 2) {
       for (const a of args) this.rejectAxisIndexSyntax(a);
       const lo = this.term(args[0]);
       const hi = this.term(args[1]);
       if ('c' in lo && lo.c.k === 'none') {
-        fail('E_INTERVAL', 'Invalid interval range specification: an interval starts at a level, not at None', {
-          loc: args[0].loc,
-          hint: 'GT4Py rejects this too: start from the bottom level, interval(0, -1); None ends an interval at the top, interval(1, None)',
-        });
+        throw intervalStartsAtNone(args[0].loc);
       }
       if ('r' in lo) runtime.lo = runtimeBound(lo.r, this.fields, args[0].loc);
       else start = this.levelBound(lo.c, args[0], true);
       if ('r' in hi) runtime.hi = runtimeBound(hi.r, this.fields, args[1].loc);
       else end = this.levelBound(hi.c, args[1], false);
     } else {
-      fail('E_INTERVAL', 'interval takes (...) or (start, end)', { loc: iv.call.loc, hint: 'write interval(...) or interval(start, end)' });
+      throw intervalArguments(iv.call.loc);
     }
     if (intervalMinLevels(start, end) === null) {
-      fail('E_INTERVAL', `Invalid interval range specification: ${intervalText(start, end)} is empty for every domain`, {
-        loc: iv.call.loc,
-        length: 'interval'.length,
-        hint: 'the start must lie below the end: positive bounds count from the bottom level, negative ones from the top (interval(1, -1) skips both)',
-      });
+      throw intervalAlwaysEmpty(intervalText(start, end), iv.call.loc);
     }
     const saved = this.pre;
     this.pre = [];
@@ -121,10 +112,7 @@ export abstract class StencilStatements extends StencilAssignments {
     if (e.t === 'subscript' && e.value.t === 'name') {
       const base = this.term(e.value);
       if ('c' in base && base.c.k === 'axis') {
-        fail('E_INTERVAL', `Invalid interval range specification: ${e.value.id}[...] cannot be written in an interval`, {
-          loc: e.loc,
-          hint: `GT4Py rejects this too: write the level as an integer, interval(2, -1), or pass the axis index as an external`,
-        });
+        throw intervalAxisIndex(e.value.id, e.loc);
       }
     }
     for (const c of pyChildren(e)) this.rejectAxisIndexSyntax(c);
@@ -135,7 +123,7 @@ export abstract class StencilStatements extends StencilAssignments {
 
   protected levelBound(v: Value, e: PyExpr, isStart: boolean): AxisBound {
     // interval(None, ...) and K[n] written in a bound are refused before this (intervalBlock)
-    if (v.k === 'opaque') fail('E_NOT_CONSTANT', `an interval bound: ${v.why}`, { loc: e.loc, hint: 'use literals, module constants, externals, scalars or IJ fields here' });
+    if (v.k === 'opaque') throw intervalBoundNotConstant(v.why, e.loc);
     if (v.k === 'none') return { level: 'end', offset: 0 };
     if (v.k === 'num' && v.isInt) {
       if (v.value < 0) return { level: 'end', offset: v.value };
@@ -143,7 +131,7 @@ export abstract class StencilStatements extends StencilAssignments {
       return { level: 'start', offset: v.value };
     }
     if (v.k === 'axisIndex' && v.axis === 'K') return v.index >= 0 ? { level: 'start', offset: v.index + v.offset } : { level: 'end', offset: v.index + v.offset };
-    fail('E_INTERVAL', `interval bound must be an integer or None, got ${describeValue(v)}`, { loc: e.loc, hint: 'use integers: interval(0, 1), interval(1, None), interval(0, -1)' });
+    throw intervalBoundNotInteger(describeValue(v), e.loc);
   }
 
   /** A subscript of an axis (`K[2]`) inside `e`, as written. */
@@ -184,7 +172,7 @@ export abstract class StencilStatements extends StencilAssignments {
             return [];
           }
         }
-        fail('E_STENCIL_STMT', 'an expression statement has no effect in a stencil', { loc: s.loc, hint: 'assign the value to a field or temporary' });
+        throw stencilExpressionStatement(s.loc);
       // eslint-disable-next-line no-fallthrough
       case 'importfrom':
         if (placeholderModule(s.module)) {
@@ -207,10 +195,10 @@ export abstract class StencilStatements extends StencilAssignments {
       case 'with':
         return this.horizontal(s);
       case 'return':
-        fail('E_RETURN', 'return is only allowed at the end of a @gtscript.function', { loc: s.loc, hint: 'stencils write their results into fields' });
+        throw returnNotAtEnd(s.loc);
       // eslint-disable-next-line no-fallthrough
       case 'for':
-        fail('E_UNSUPPORTED', 'for loops are not supported inside stencils', { loc: s.loc, hint: 'use a computation(FORWARD/BACKWARD) over K, or a while loop' });
+        throw forLoopInStencil(s.loc);
       // eslint-disable-next-line no-fallthrough
       case 'try':
         throw notSupported('try/except', 'gtscript', { loc: s.loc, length: s.length }, unsupportedHint('try/except'));
@@ -221,18 +209,18 @@ export abstract class StencilStatements extends StencilAssignments {
       default:
         break;
     }
-    fail('E_UNSUPPORTED', `this ${s.t} statement is not supported inside a stencil`, { loc: s.loc, hint: 'see docs/language.md for the statements stencils may contain' });
+    throw stencilStatementNotSupported(s.t, s.loc);
   }
 
   /** `compile_assert(cond)`: fails the build at the user's line, naming the values involved. */
   protected compileAssert(call: Extract<PyExpr, { t: 'call' }>): void {
     if (call.args.length !== 1 || call.kwargs.length) {
-      fail('E_CALL_ARGS', 'compile_assert takes one condition', { loc: call.loc, length: 'compile_assert'.length, hint: 'write compile_assert(N >= 1)' });
+      throw compileAssertArgs(call.loc);
     }
     const cond = call.args[0];
     const v = this.constant(cond, 'the compile_assert condition');
     const tv = truthy(v);
-    if (tv === undefined) fail('E_NOT_CONSTANT', `the compile_assert condition is ${describeValue(v)}, not a boolean`, { loc: cond.loc, hint: 'assert on externals and constants: compile_assert(N >= 1)' });
+    if (tv === undefined) throw compileAssertNotBoolean(describeValue(v), cond.loc);
     if (tv) return;
     const values = new Map<string, string>();
     const collect = (e: PyExpr): void => {
@@ -246,10 +234,7 @@ export abstract class StencilStatements extends StencilAssignments {
     };
     collect(cond);
     const given = [...values].map(([k, x]) => `${k} = ${x}`).join(', ');
-    fail('E_COMPILE_ASSERT', `compile_assert failed${given ? ` with ${given}` : ''}`, {
-      loc: cond.loc,
-      hint: 'the externals or constants this stencil was built with violate its assertion: build it with values that satisfy it',
-    });
+    throw compileAssertFailed(given, cond.loc);
   }
 
   protected ifStmt(s: Extract<PyStmt, { t: 'if' }>): Stmt[] {
@@ -265,10 +250,10 @@ export abstract class StencilStatements extends StencilAssignments {
     const t = this.conditionTerm(test, 'if');
     if ('c' in t) {
       const tv = truthy(t.c);
-      if (tv === undefined) fail('E_NOT_CONSTANT', `condition is ${describeValue(t.c)}`, { loc: test.loc, hint: 'conditions must be booleans or numbers' });
+      if (tv === undefined) throw conditionNotConstant(describeValue(t.c), test.loc);
       return this.block(tv ? s.body : s.orelse);
     }
-    if (inlined) fail('E_NOT_CONSTANT', '__INLINED(...) needs a compile-time condition', { loc: test.loc, hint: 'use only externals and constants inside __INLINED' });
+    if (inlined) throw inlinedNeedsConstant(test.loc);
     return [{ kind: 'if', cond: cast(t.r, 'bool'), then: this.block(s.body), else: this.block(s.orelse), loc: s.loc }];
   }
 
@@ -291,13 +276,10 @@ export abstract class StencilStatements extends StencilAssignments {
   protected horizontal(s: Extract<PyStmt, { t: 'with' }>): Stmt[] {
     const h = s.items.length === 1 ? this.withCall(s.items[0]) : null;
     if (!h || h.name !== 'horizontal') {
-      fail('E_STENCIL_STMT', 'only `with horizontal(region[...])` may be nested inside an interval', { loc: s.loc, hint: 'computation and interval blocks cannot be nested in statements' });
+      throw nestedNonRegionWith(s.loc);
     }
     if (this.inRegion) {
-      fail('E_REGION', 'Cannot nest `with` node inside a horizontal region.', {
-        loc: s.loc,
-        hint: 'GT4Py refuses a region inside a region: write the inner block as its own `with horizontal(region[...])` block after the outer one, on the intersection of both regions',
-      });
+      throw nestedRegion(s.loc);
     }
     const regions = h.call.args.map((a) => this.region(a));
     this.inRegion = true;
@@ -310,10 +292,10 @@ export abstract class StencilStatements extends StencilAssignments {
 
   protected region(e: PyExpr): HorizontalRegion {
     if (e.t !== 'subscript' || e.index.length !== 2) {
-      fail('E_REGION', 'expected region[i, j]', { loc: e.loc, hint: 'write region[i_start, :] or region[i_start - 1 : i_start + 1, j_end]' });
+      throw regionNotIJ(e.loc);
     }
     const base = this.term(e.value);
-    if (!('c' in base) || base.c.k !== 'builtin' || base.c.name !== 'region') fail('E_REGION', 'expected region[i, j]', { loc: e.loc, hint: 'import region from gt4py.cartesian.gtscript' });
+    if (!('c' in base) || base.c.k !== 'builtin' || base.c.name !== 'region') throw regionNotImported(e.loc);
     return { i: this.regionAxis(e.index[0], 'I'), j: this.regionAxis(e.index[1], 'J') };
   }
 
@@ -335,19 +317,16 @@ export abstract class StencilStatements extends StencilAssignments {
       const index = written.index.length === 1 ? this.constant(written.index[0], 'a region bound') : undefined;
       if (!index || index.k !== 'num' || (index.value !== 0 && index.value !== -1)) {
         const ax = written.value.t === 'name' ? written.value.id : axis;
-        fail('E_REGION', `Invalid horizontal range specification: expected ${ax}[0] or ${ax}[-1], got ${ax}[${written.index.map((x) => (x.t === 'num' ? x.value : x.t === 'unary' && x.operand.t === 'num' ? -x.operand.value : '...')).join(', ')}]`, {
-          loc: written.loc,
-          hint: `GT4Py takes only the ends of the axis written in a region, with offsets added to them: write ${ax}[0] + 2 or ${ax}[-1] - 1`,
-        });
+        throw regionAxisEndsOnly(ax, written.index.map((x) => (x.t === 'num' ? x.value : x.t === 'unary' && x.operand.t === 'num' ? -x.operand.value : '...')).join(', '), written.loc);
       }
     }
     const v = this.constant(e, 'a region bound');
     if (v.k === 'axisIndex') {
-      if (v.axis !== axis) fail('E_REGION', `region bound on the ${axis} axis uses an ${v.axis} index`, { loc: e.loc, hint: `use ${axis.toLowerCase()}_start/${axis.toLowerCase()}_end style externals for the ${axis} axis` });
+      if (v.axis !== axis) throw regionBoundWrongAxis(axis, v.axis, axis.toLowerCase(), e.loc);
       return v.index >= 0 ? { level: 'start', offset: v.index + v.offset } : { level: 'end', offset: v.index + v.offset };
     }
     if (v.k === 'num' && v.isInt) return v.value >= 0 ? { level: 'start', offset: v.value } : { level: 'end', offset: v.value };
-    fail('E_REGION', `region bound must be an axis index or an integer, got ${describeValue(v)}`, { loc: e.loc, hint: 'pass AxisIndex externals such as gtscript.I[0] + 1' });
+    throw regionBoundNotIndex(describeValue(v), e.loc);
   }
 }
 
@@ -355,19 +334,11 @@ export abstract class StencilStatements extends StencilAssignments {
 function checkIntervalSequence(before: readonly IntervalBlock[], iv: IntervalBlock, order: IterationOrder): void {
   const clash = before.find((o) => intervalsOverlap(o, iv));
   if (clash) {
-    fail('E_INTERVAL_OVERLAP', `Overlapping intervals detected: ${intervalText(iv.start, iv.end)} overlaps ${intervalText(clash.start, clash.end)} (line ${clash.loc.line}) in the same computation`, {
-      loc: iv.loc,
-      length: 'interval'.length,
-      hint: 'the intervals of one computation must not share levels: split the work into separate `with computation(...)` blocks, or adjust the bounds',
-    });
+    throw overlappingIntervals(intervalText(iv.start, iv.end), intervalText(clash.start, clash.end), clash.loc.line, iv.loc);
   }
   const prev = before[before.length - 1];
   const backward = order === 'BACKWARD';
   if (prev && (backward ? boundRank(iv.start) > boundRank(prev.start) : boundRank(iv.start) < boundRank(prev.start))) {
-    fail('E_INTERVAL_ORDER', `Intervals must be specified in order of execution: ${intervalText(iv.start, iv.end)} comes after ${intervalText(prev.start, prev.end)} but runs before it in a ${order} computation`, {
-      loc: iv.loc,
-      length: 'interval'.length,
-      hint: `write the intervals in the order they run (${backward ? 'top level first' : 'bottom level first'}), as GT4Py requires`,
-    });
+    throw intervalsOutOfOrder(intervalText(iv.start, iv.end), intervalText(prev.start, prev.end), order, backward, iv.loc);
   }
 }

@@ -1,7 +1,7 @@
-import { fail } from '../../core/diagnostics.js';
 import type { BinaryOp, Expr, FieldDecl, SourceLoc, StencilDef, Stmt } from '../../core/ir/types.js';
 import { mapStmts, visitExpr } from '../../core/ir/visit.js';
 import { binary } from './typeRules.js';
+import { assignedDataDimsMismatch, dataDimsWithoutIndex, matmulOperands, operandDataDimsMismatch, operatorOnDataDims, readWithoutDataIndex, transposeNotMatrix } from '../../core/diagnostics/stencilErrors.js';
 
 /**
  * Data dimensions in the stencil frontend, as GT4Py's `UnrollVectorAssignments` and
@@ -39,11 +39,7 @@ export function dataLit(x: number): Expr {
 /** The elements of a whole-field read, as a tree (GT4Py unrolls vectors and matrices only). */
 export function expandRead(e: Extract<Expr, { kind: 'field' }>, dims: readonly number[], loc: SourceLoc): VecTree {
   if (dims.length > 2) {
-    fail('E_DATA_DIMS', `'${e.name}' has ${dims.length} data dimensions and is used without a data index`, {
-      loc,
-      length: e.name.length,
-      hint: `GT4Py unrolls whole-field expressions for vectors and matrices only: index each element (${e.name}[0, 0, 0][${dims.map(() => '0').join(', ')}])`,
-    });
+    throw dataDimsWithoutIndex(e.name, dims.length, dims.map(() => '0').join(', '), loc, e.name.length);
   }
   const build = (prefix: number[], rest: readonly number[]): VecTree =>
     rest.length === 0 ? { ...e, data: prefix.map(dataLit) } : Array.from({ length: rest[0] }, (_, x) => build([...prefix, x], rest.slice(1)));
@@ -55,10 +51,7 @@ export function elementwise(op: BinaryOp, l: VecTree, r: VecTree, loc: SourceLoc
   if (!isList(l) && !isList(r)) return binary(op, structuredClone(l), structuredClone(r));
   if (isList(l) && isList(r)) {
     if (l.length !== r.length) {
-      fail('E_DATA_DIMS', `'${op}' of operands with data dimensions (${treeDims(l).join(', ')}) and (${treeDims(r).join(', ')})`, {
-        loc,
-        hint: 'GT4Py applies an operator element by element to operands of the same extents, or to a scalar and a vector',
-      });
+      throw operandDataDimsMismatch(op, treeDims(l).join(', '), treeDims(r).join(', '), loc);
     }
     return l.map((x, n) => elementwise(op, x, r[n], loc));
   }
@@ -70,10 +63,7 @@ export function matmul(m: VecTree, v: VecTree, loc: SourceLoc): VecTree {
   const md = treeDims(m);
   const vd = treeDims(v);
   if (md.length !== 2 || vd.length !== 1 || md[1] !== vd[0]) {
-    fail('E_DATA_DIMS', `'@' of operands with data dimensions (${md.join(', ')}) and (${vd.join(', ')})`, {
-      loc,
-      hint: 'GT4Py multiplies a matrix (n, m) by a vector (m,) with @ and nothing else: write M @ v, or M.T @ v for the transpose',
-    });
+    throw matmulOperands(md.join(', '), vd.join(', '), loc);
   }
   return (m as Expr[][]).map((row) =>
     row.slice(1).reduce<Expr>((acc, x, i) => binary('+', acc, binary('*', structuredClone(x), structuredClone((v as Expr[])[i + 1]))), binary('*', structuredClone(row[0]), structuredClone((v as Expr[])[0]))),
@@ -82,7 +72,7 @@ export function matmul(m: VecTree, v: VecTree, loc: SourceLoc): VecTree {
 
 export function transpose(m: VecTree, loc: SourceLoc): VecTree {
   const d = treeDims(m);
-  if (d.length !== 2) fail('E_DATA_DIMS', `.T of a value with data dimensions (${d.join(', ')})`, { loc, hint: 'GT4Py transposes matrices only (fields with two data dimensions)' });
+  if (d.length !== 2) throw transposeNotMatrix(d.join(', '), loc);
   const rows = m as Expr[][];
   return Array.from({ length: d[1] }, (_, c) => rows.map((row) => row[c]));
 }
@@ -101,7 +91,7 @@ export function vectorizeExpr(e: Expr, dimsOf: (name: string) => number[] | unde
       const r = vectorizeExpr(e.right, dimsOf, loc);
       if (!isList(l) && !isList(r)) return e;
       if (BOOL_RESULT.has(e.op)) {
-        fail('E_DATA_DIMS', `'${e.op}' of fields with data dimensions`, { loc, hint: 'GT4Py unrolls only arithmetic, @ and .T over whole fields with data dimensions: compare single elements (v[0, 0, 0][1])' });
+        throw operatorOnDataDims(e.op, loc);
       }
       return elementwise(e.op, l, r, loc);
     }
@@ -128,10 +118,7 @@ export function fitTree(t: VecTree, dims: readonly number[], target: string, loc
   }
   const have = treeDims(t);
   if (have.join() !== dims.join()) {
-    fail('E_DATA_DIMS', `'${target}' has data dimensions (${dims.join(', ')}) but is assigned a value with (${have.join(', ')})`, {
-      loc,
-      hint: 'GT4Py rejects this too ("Assignment dimension mismatch"): assign a value with the same data dimensions, a scalar, or one element at a time',
-    });
+    throw assignedDataDimsMismatch(target, dims.join(', '), have.join(', '), loc);
   }
   return t;
 }
@@ -151,11 +138,7 @@ export function checkDataIndexed(e: Expr, fields: ReadonlyMap<string, FieldDecl>
     const dims = fields.get(x.name)?.dims;
     if (!dims || x.data) return;
     const zeros = dims.map(() => 'x').join(', ');
-    fail('E_DATA_DIMS', `field '${x.name}' has data dimensions (${dims.join(', ')}) but is read without a data index`, {
-      loc: locOf(x) ?? at,
-      length: x.name.length,
-      hint: `index its elements as GT4Py requires here: ${x.name}[0, 0, 0][${zeros}] or ${x.name}.A[${zeros}]; a whole field is only assigned whole to a field with the same data dimensions`,
-    });
+    throw readWithoutDataIndex(x.name, dims.join(', '), zeros, locOf(x) ?? at, x.name.length);
   });
 }
 

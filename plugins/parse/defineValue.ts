@@ -1,5 +1,5 @@
-import { fail } from '../../core/diagnostics.js';
 import type { DType, SourceLoc } from '../../core/ir/types.js';
+import { defineFloatNotFinite, defineIntOutOfRange } from '../../core/diagnostics/usageErrors.js';
 
 /** The integers a compile-time int holds exactly: int32's range, else what a double holds exactly. */
 const INT_RANGE: Partial<Record<DType, [number, number]>> = {
@@ -18,12 +18,9 @@ export function checkDefine(name: string, value: number | boolean, dtype: DType 
   if (typeof value === 'boolean' || dtype === undefined) return;
   const range = INT_RANGE[dtype];
   if (range && (!Number.isInteger(value) || value < range[0] || value > range[1])) {
-    fail('E_USAGE_DEFINE', `--define ${name}=${value}: compile-time argument '${name}' of '${entry}' is an int (${dtype}), which takes integers from ${range[0]} to ${range[1]}`, {
-      loc,
-      hint: `write an integer, e.g. --define ${name}=${Number.isFinite(value) ? Math.min(Math.max(Math.trunc(value), range[0]), range[1]) : 1}`,
-    });
+    throw defineIntOutOfRange(name, value, entry, dtype, range[0], range[1], Number.isFinite(value) ? Math.min(Math.max(Math.trunc(value), range[0]), range[1]) : 1, loc);
   }
   if (dtype.startsWith('float') && !Number.isFinite(value)) {
-    fail('E_USAGE_DEFINE', `--define ${name}=${value}: compile-time argument '${name}' of '${entry}' is a float (${dtype}), which takes finite numbers`, { loc, hint: `write a finite number, e.g. --define ${name}=1.0` });
+    throw defineFloatNotFinite(name, value, entry, dtype, loc);
   }
 }

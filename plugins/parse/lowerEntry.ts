@@ -1,4 +1,3 @@
-import { fail } from '../../core/diagnostics.js';
 import type { Program, SourceLoc, StencilDef } from '../../core/ir/types.js';
 import { hasComputation, type EntryInfo } from '../../core/frontend/entries.js';
 import type { LayoutContext } from '../../core/frontend/layoutExternals.js';
@@ -7,6 +6,7 @@ import type { FunctionInfo, Value } from '../../core/frontend/values.js';
 import type { Closure } from '../../core/frontend/closure.js';
 import { ProgramLowering, stencilEntryProgram } from './ProgramLowering.js';
 import { StencilLowering } from './StencilLowering.js';
+import { notAnEntry, notStencilNorProgram } from '../../core/diagnostics/frontendErrors.js';
 
 interface EntryOptions {
   /** Externals for stencil entries (and for every stencil a program calls). */
@@ -40,13 +40,10 @@ export function lowerEntry(loader: ModuleLoader, fn: EntryInfo | null, opts: Ent
   if (!fn) throw new Error('lowerEntry: no entry and no closure');
   if ('methods' in fn || fn.kind === 'program') return new ProgramLowering(fn, opts.defines, loader, resolve, opts.layout ?? null).lower();
   if (fn.kind === 'gtfunction' || fn.kind === 'callback') {
-    fail('E_ENTRY_KIND', `'${fn.name}' is a ${fn.kind === 'gtfunction' ? '@gtscript.function helper' : '@callback'}, not a stencil or program`, {
-      loc: fn.def.nameLoc,
-      hint: 'run a stencil or a @program',
-    });
+    throw notAnEntry(fn.name, fn.kind, fn.def.nameLoc);
   }
   if (!hasComputation(fn)) {
-    fail('E_ENTRY_KIND', `'${fn.name}' is neither a stencil (no \`with computation\`) nor a @program`, { loc: fn.def.nameLoc, hint: 'decorate programs with @program' });
+    throw notStencilNorProgram(fn.name, fn.def.nameLoc);
   }
   return stencilEntryProgram(resolve(fn, fn.def.nameLoc));
 }

@@ -1,7 +1,7 @@
-import { fail } from '../../core/diagnostics.js';
 import type { AxisBound, Expr, FieldDecl, IterationOrder, SourceLoc, Stmt } from '../../core/ir/types.js';
 import { writes } from '../../core/ir/uses.js';
 import { forEachExpr, forEachStmt, visitExpr } from '../../core/ir/visit.js';
+import { offsetReadInWhileLoop, offsetReadOfWrittenField, parallelKOffsetRead, selfAssignmentAtOffset } from '../../core/diagnostics/stencilErrors.js';
 
 type FieldRead = Extract<Expr, { kind: 'field' }>;
 
@@ -47,10 +47,7 @@ export function checkParallelModel(iv: IntervalBody, fields: ReadonlyMap<string,
     if (s.kind === 'assign') {
       fieldReads(s.value, (f) => {
         if (f.name === s.target && horizontal(f)) {
-          fail('E_SELF_ASSIGN_OFFSET', `Self-assignment with offset in I or J is illegal: '${f.name}' is assigned from its own value at horizontal offset ${offsetText(f)}`, {
-            ...at(f, s),
-            hint: `GT4Py rejects this: points would read neighbours that are already updated. Assign to a new temporary (${f.name}_new = ...) and use that`,
-          });
+          throw selfAssignmentAtOffset(f.name, offsetText(f), at(f, s));
         }
       });
     }
@@ -59,10 +56,7 @@ export function checkParallelModel(iv: IntervalBody, fields: ReadonlyMap<string,
       const loopWrites = writes(s.body);
       forEachExpr(s.body, (x) => {
         if (x.kind === 'field' && horizontal(x) && loopWrites.has(x.name)) {
-          fail('E_WRITE_READ_OFFSET', `Illegal write and read with horizontal offset detected for '${x.name}': it is written in this while loop and read in it at horizontal offset ${offsetText(x)}`, {
-            ...at(x, s),
-            hint: 'GT4Py rejects this: a while loop runs point by point, so neighbours would be at different iterations. Move the offset read out of the loop',
-          });
+          throw offsetReadInWhileLoop(x.name, offsetText(x), at(x, s));
         }
       });
     }
@@ -72,13 +66,7 @@ export function checkParallelModel(iv: IntervalBody, fields: ReadonlyMap<string,
   forEachExpr(iv.body, (x) => {
     if (x.kind !== 'field' || !horizontal(x) || !written.has(x.name) || iv.declaredHere.has(x.name)) return;
     const temp = fields.get(x.name)?.role === 'temp';
-    fail('E_WRITE_READ_OFFSET', `Illegal write and read with horizontal offset detected for '${x.name}': it is read at horizontal offset ${offsetText(x)} in a computation interval that also writes it`, {
-      loc: locOf(x) ?? x.loc ?? iv.body[0].loc,
-      length: x.name.length,
-      hint: temp
-        ? `GT4Py rejects this for a temporary assigned in an earlier \`with computation(...)\` block (only temporaries first assigned in this block may be): assign the new values to a new temporary, or read '${x.name}' in a separate block`
-        : `GT4Py rejects this for field arguments (the result would depend on the order points are computed): write the new values to another field or a temporary, or read '${x.name}' in a separate \`with computation(...)\` block`,
-    });
+    throw offsetReadOfWrittenField(x.name, offsetText(x), temp, locOf(x) ?? x.loc ?? iv.body[0].loc, x.name.length);
   });
 
   if (iv.order !== 'PARALLEL' || oneLevel(iv.start, iv.end)) return;
@@ -91,11 +79,7 @@ export function checkParallelModel(iv: IntervalBody, fields: ReadonlyMap<string,
     const variable = x.kOffset !== undefined;
     if (!variable && x.offset[2] === writeK.get(x.name)) return;
     const what = variable ? 'Not allowed to write and read with `VariableKOffset` and/or `AbsoluteKIndex` in PARALLEL loops' : 'Not allowed to write and read with k-offsets in PARALLEL loops';
-    fail('E_PARALLEL_K_OFFSET', `${what}: '${x.name}' is written in this computation interval and read in it at K offset ${offsetText(x)}`, {
-      loc: locOf(x) ?? x.loc ?? iv.body[0].loc,
-      length: x.name.length,
-      hint: `the levels of a PARALLEL computation have no order, so the result would depend on it (GT4Py rejects it too): use computation(FORWARD) or computation(BACKWARD) for a recurrence, or write the new values to another field or a new temporary`,
-    });
+    throw parallelKOffsetRead(what, x.name, offsetText(x), locOf(x) ?? x.loc ?? iv.body[0].loc, x.name.length);
   });
 }
 

@@ -1,8 +1,8 @@
-import { fail } from '../../core/diagnostics.js';
 import type { Expr, FieldDecl, SourceLoc, Stmt } from '../../core/ir/types.js';
 import { writes } from '../../core/ir/uses.js';
 import { visitExpr } from '../../core/ir/visit.js';
 import { cast } from './typeRules.js';
+import { intervalBoundAtOffset, intervalBoundBool, intervalBoundDependsOnK, intervalBoundHasK, intervalBoundWritten } from '../../core/diagnostics/stencilErrors.js';
 
 /**
  * Interval bounds known only at run time (`interval(0, n)` with a scalar `n`, or with an IJ
@@ -27,20 +27,17 @@ export interface RuntimeBounds {
  */
 export function runtimeBound(e: Expr, fields: ReadonlyMap<string, FieldDecl>, loc: SourceLoc): Expr {
   visitExpr(e, (x) => {
-    if (x.kind === 'kindex') fail('E_INTERVAL', 'an interval bound cannot depend on K', { loc, hint: 'bound the interval with scalars or IJ fields; test K inside the interval with if K < ...' });
+    if (x.kind === 'kindex') throw intervalBoundDependsOnK(loc);
     if (x.kind !== 'field') return;
     const f = fields.get(x.name)!;
     if (f.axes.includes('K')) {
-      fail('E_INTERVAL', `Using field \`${x.name}\` with a K-Axis as a bound for an interval is invalid.`, {
-        loc,
-        hint: `GT4Py rejects this too: bound intervals with a scalar or an IJ field (Field[IJ, int]); copy the level you need into one first`,
-      });
+      throw intervalBoundHasK(x.name, loc);
     }
     if (x.offset[0] !== 0 || x.offset[1] !== 0) {
-      fail('E_INTERVAL', `Invalid interval range specification: the interval bound '${x.name}' is read at an offset`, { loc, hint: `GT4Py rejects this too: read the bound at the column itself, ${x.name} or ${x.name}[0, 0]` });
+      throw intervalBoundAtOffset(x.name, loc);
     }
   });
-  if (e.dtype === 'bool') fail('E_INTERVAL', 'an interval bound must be a number, got a bool', { loc, hint: 'bound the interval with an int scalar or an int IJ field' });
+  if (e.dtype === 'bool') throw intervalBoundBool(loc);
   return cast(e, 'int64');
 }
 
@@ -61,10 +58,7 @@ export function maskStatements(stmts: Stmt[], bounds: RuntimeBounds, loc: Source
   for (const b of [bounds.lo, bounds.hi]) if (b) visitExpr(b, (x) => x.kind === 'field' && boundFields.add(x.name));
   const written = [...writes(stmts)].find((n) => boundFields.has(n));
   if (written) {
-    fail('E_INTERVAL', `'${written}' bounds the interval and is written inside it`, {
-      loc,
-      hint: `compute '${written}' in an earlier computation, then bound the interval with it`,
-    });
+    throw intervalBoundWritten(written, loc);
   }
   const k: Expr = { kind: 'kindex', dtype: 'int64' };
   const parts: Expr[] = [];

@@ -1,5 +1,5 @@
-import { fail } from '../../core/diagnostics.js';
 import type { SourceLoc } from '../../core/ir/types.js';
+import { notGtscriptBuiltin } from '../../core/diagnostics/frontendErrors.js';
 
 /**
  * Python, numpy and math functions that are not gtscript builtins, with what to write
@@ -30,9 +30,5 @@ const SUPPORTED =
 /** Fails with E_UNSUPPORTED_BUILTIN for a call of `name` (written `spelled`) at `loc`. */
 export function rejectBuiltin(name: string, spelled: string, loc: SourceLoc): never {
   const instead = INSTEAD[name];
-  fail('E_UNSUPPORTED_BUILTIN', `'${spelled}' is not a gtscript builtin`, {
-    loc,
-    length: spelled.length,
-    hint: instead ? `${instead}; the math builtins are: ${SUPPORTED}` : `the math builtins are: ${SUPPORTED}`,
-  });
+  throw notGtscriptBuiltin(spelled, instead, SUPPORTED, loc, spelled.length);
 }
