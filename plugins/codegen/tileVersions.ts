@@ -2,6 +2,8 @@ import type { Launch, Tiling } from '../../core/ir/types.js';
 import { versionReach, versionWriters } from '../../core/ir/tileVersions.js';
 import type { Codegen } from './Codegen.js';
 import { STORAGE } from './cText.js';
+import { narrowToRegions } from './regionClip.js';
+import { regionsOnly } from '../../core/ir/regionsOnly.js';
 
 /**
  * The CPU's code for arrays a tiled launch versions per tile (Tiling.versioned, see
@@ -69,10 +71,13 @@ export class TileVersionCode {
     for (const { vi, n } of versionWriters(this.s, name)) {
       const c = `${vi}_${n}`;
       w.open('{');
+      // a writer that writes only in regions owns only their points (regionClip.ts)
+      const regions = regionsOnly(this.s.loops[vi].body[n]);
       w.line(
-        `const int64_t ci0 = ti == 0 ? Ilo_${c} : std::max<int64_t>(Ilo_${c}, ti * ${ti}), ci1 = ti == nti - 1 ? Ihi_${c} : std::min<int64_t>(Ihi_${c}, (ti + 1) * ${ti}), ` +
+        `${regions ? 'int64_t' : 'const int64_t'} ci0 = ti == 0 ? Ilo_${c} : std::max<int64_t>(Ilo_${c}, ti * ${ti}), ci1 = ti == nti - 1 ? Ihi_${c} : std::min<int64_t>(Ihi_${c}, (ti + 1) * ${ti}), ` +
           `cj0 = tj == 0 ? Jlo_${c} : std::max<int64_t>(Jlo_${c}, tj * ${tj}), cj1 = tj == ntj - 1 ? Jhi_${c} : std::min<int64_t>(Jhi_${c}, (tj + 1) * ${tj});`,
       );
+      if (regions) narrowToRegions(w, regions, { ilo: 'ci0', ihi: 'ci1', jlo: 'cj0', jhi: 'cj1' });
       const tk = this.tile.k;
       if (tk) w.line(`const int64_t ck0 = tk == 0 ? klo_${vi} : std::max<int64_t>(klo_${vi}, tk * ${tk}), ck1 = tk == ntk - 1 ? khi_${vi} : std::min<int64_t>(khi_${vi}, (tk + 1) * ${tk});`);
       else w.line(`const int64_t ck0 = klo_${vi}, ck1 = khi_${vi};`);
