@@ -20,10 +20,13 @@ import { generateCpp } from '../plugins/codegen/generateCpp.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 async function solverSource(stageSweeps?: boolean): Promise<string> {
-  const fixture = path.resolve(here, '../../fixtures/bench/vertical_solver.py');
+  return source(path.resolve(here, '../../fixtures/bench/vertical_solver.py'), 'vertical_solver', stageSweeps);
+}
+
+async function source(fixture: string, entry: string, stageSweeps?: boolean): Promise<string> {
   const config = await resolveConfig({ configFile: null, cwd: mkdtempSync(path.join(os.tmpdir(), 'orch-stage-')) });
   const compiler = new Compiler(config, { verifyIR: true, printIrAfter: [], timePasses: false, print: () => undefined });
-  const r = await compiler.build({ modules: [fixture], entry: 'vertical_solver', externals: {}, defines: {}, mode: 'python' });
+  const r = await compiler.build({ modules: [fixture], entry, externals: {}, defines: {}, mode: 'python' });
   assert.is(r.errors.length, 0, r.errors.map((d) => formatDiagnostic(d)).join('\n'));
   return generateCpp(r.entries[0].program!, { ...config.codegen, ...(stageSweeps === undefined ? {} : { stageSweeps }) }).source;
 }
@@ -41,6 +44,19 @@ test('a staged sweep tile keeps the preset tile area (4x32) and runs along J as 
   const plain = await solverSource(false);
   assert.not.ok(plain.includes('tsj'));
   assert.ok(plain.includes('nti = std::max<int64_t>(1, (dom0 + 4 - 1) / 4), ntj = std::max<int64_t>(1, (dom1 + 32 - 1) / 32)'));
+});
+
+test('recurrences with no temporaries are tiled to stage their fields (sweepTiling.ts): a copied in, b and x out; with stageSweeps false they run untiled, column by column', async () => {
+  const fixture = path.resolve(here, '../../fixtures/language/column-recurrences/module.py');
+  const src = await source(fixture, 'recurrences');
+  const calls = (dir: string) => [...src.matchAll(new RegExp(`orch::stage_columns<double>\\(${dir}, l_stage_(\\w+)_g`, 'g'))].map((m) => m[1]).sort();
+  // b and x are written (levels 0 and nz-1) before their k-1 / k+1 reads: copied out only,
+  // over the ranges of their two writer nests each
+  assert.equal(calls('true'), ['a']);
+  assert.equal(calls('false'), ['b', 'b', 'x', 'x']);
+  const plain = await source(fixture, 'recurrences', false);
+  assert.not.ok(plain.includes('orch::stage_columns'));
+  assert.not.ok(plain.includes('scratch'), 'no tile: nothing would be kept in cache');
 });
 
 test('stage_columns copies a box into [K][I][J] and back exactly (remainders, non-contiguous K)', () => {

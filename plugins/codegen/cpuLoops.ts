@@ -70,6 +70,7 @@ export class CpuLoops implements LoopStrategy {
   }
 
   loops(s: Launch, tile: Tiling | undefined, ctx: PointContext, where: string): void {
+    if (tile && !this.sweepTileStages(s, tile)) tile = undefined;
     if (tile) {
       this.tiledLoops(s, tile, ctx, where);
       this.afterVLoop(ctx);
@@ -79,6 +80,15 @@ export class CpuLoops implements LoopStrategy {
         this.afterVLoop(ctx);
       }
     }
+  }
+
+  /**
+   * A tile with nothing tile-local or versioned exists only for its sweep to stage its fields
+   * (plugins/simplify/sweepTiling.ts): without staging it runs untiled, column by column.
+   */
+  private sweepTileStages(s: Launch, tile: Tiling): boolean {
+    if (tile.local.length || tile.versioned?.length) return true;
+    return this.cg.opts.stageSweeps !== false && s.loops.some((v) => v.order !== 'PARALLEL') && new SweepStaging(this.cg, s, tile).staged.length > 0;
   }
 
   /** After each VLoop of a launch: a variable-K read that failed ends the run here. */

@@ -2,6 +2,7 @@ import type { ArrayDecl, HLoop, Program, Launch } from '../../core/ir/types.js';
 import { versionable, versionInPlace } from './inPlaceVersions.js';
 import { launchArrays } from '../../core/ir/accessBounds.js';
 import { launches, mapStmtLists } from '../../core/ir/visit.js';
+import { sweepTilePays } from './sweepTiling.js';
 import { reads, variableKNames, writes } from '../../core/ir/uses.js';
 import { definitelyWritten, writtenOrUntouched } from '../../core/ir/writtenBeforeRead.js';
 
@@ -118,8 +119,10 @@ function tileLaunch(l: Launch, program: Program, temporaries: Map<string, Set<La
   // it never writes hold the zero every call starts with, as in a zero-filled tile array.
   const privateTemporaries = [...temporaries].filter(([name, users]) => users.size === 1 && users.has(l) && writtenOrUntouched(name, l)).map(([name]) => name);
   const local = new Set([...l.transients, ...privateTemporaries].filter((t) => decl.get(t)?.axes === 'IJK' && !variableK.has(t)));
-  // nothing to keep in cache: tiles would only add loop overhead
-  if (local.size === 0) return none;
+  // nothing to keep in cache: tiles would only add loop overhead, unless they let a sweep
+  // run across columns (sweepTiling.ts); such a tile needs no growth and no versions
+  const sweepOnly = local.size === 0;
+  if (sweepOnly && !sweepTilePays(l, decl)) return none;
   const nests = nestsOf(l);
   // arrays updated in place that tiles would share get a version per tile, until none is shared
   const versioned = new Set<string>();
@@ -129,6 +132,7 @@ function tileLaunch(l: Launch, program: Program, temporaries: Map<string, Set<La
     if (!grow) return none;
     const hazards = sharedHazards(nests, grow, new Set([...local, ...versioned]));
     if (hazards.size === 0) break;
+    if (sweepOnly) return none;
     for (const name of hazards) {
       if (!versionable(decl.get(name), variableK)) return none;
       versioned.add(name);
