@@ -6,6 +6,7 @@ import { execa } from 'execa';
 import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { compilerCache } from './compilerCache.js';
 import { ORCH_BIN, STENCIL_HEADER } from './TempProject.js';
 
 /**
@@ -21,6 +22,10 @@ import { ORCH_BIN, STENCIL_HEADER } from './TempProject.js';
  * ORCH_FAULT_WORKERS sets how many cases run at once (each in its own cache root);
  * ORCH_FAULT_ONLY, a regular expression over `<file> (<corruption>)`, runs some of them;
  * ORCH_FAULT_RUN_MODE=1 first checks that `orch run --mode run` refuses cleanly or runs right.
+ *
+ * Every repair rebuilds one of the same three sources: the project builds through ccache
+ * (test/compilerCache.ts), so g++ answers from its cache while orch still generates, links,
+ * stores and loads each rebuilt library, whose numbers are checked.
  */
 
 const STENCIL = `${STENCIL_HEADER}\n\ndef smooth(q: FloatField, out: FloatField):\n    with computation(PARALLEL), interval(...):\n        out = q * 2.0 + q[0, 0, 0]\n`;
@@ -43,8 +48,10 @@ const saved = path.join(work, 'saved');
 /** Outside every cache root, one per worker: copies that symlinks and escaping paths point at. */
 const outsideOf = (root: string) => `${root}-outside`;
 
+const ccache = compilerCache(work);
+
 function orch(args: string[], root: string) {
-  return execa(process.execPath, [ORCH_BIN, ...args], { cwd: project, env: { GT_CACHE_ROOT: root }, reject: false, timeout: 150_000 });
+  return execa(process.execPath, [ORCH_BIN, ...args], { cwd: project, env: { ...ccache.env, GT_CACHE_ROOT: root }, reject: false, timeout: 150_000 });
 }
 
 /** Every regular file under a folder, relative to it (the lock folder is transient). */
@@ -219,6 +226,8 @@ fi('every file of a stencil and a program entry, corrupted every way: a clean re
   mkdirSync(project);
   writeFileSync(path.join(project, 'st.py'), STENCIL);
   writeFileSync(path.join(project, 'prog.py'), PROGRAM);
+  writeFileSync(path.join(project, 'orch.config.mjs'), ccache.config);
+  await ccache.start();
   const b = await orch(['build', 'st.py', 'prog.py', '--json'], saved);
   assert.is(b.exitCode, 0, b.stderr);
   const files = listFiles(saved);
@@ -247,10 +256,11 @@ fi('every file of a stencil and a program entry, corrupted every way: a clean re
     }),
   );
   assert.equal(failures, [], `${failures.length} of ${cases.length} corruptions mishandled`);
+  const ccacheUse = await ccache.hitRate();
   rmSync(work, { recursive: true, force: true });
   assert.is(tried, process.env.ORCH_FAULT_ONLY ? cases.length : files.length * CORRUPTIONS.length);
   process.stdout.write(
-    `  fault injection: ${tried} corruptions (${files.length} cache files x ${CORRUPTIONS.length} ways), ${rebuilt} misses with a reason rebuilt${RUN_MODE_FIRST ? `, ${refused} clean refusals in run mode` : ''}, 0 wrong results, ${((Date.now() - t0) / 1000).toFixed(0)} s\n`,
+    `  fault injection: ${tried} corruptions (${files.length} cache files x ${CORRUPTIONS.length} ways), ${rebuilt} misses with a reason rebuilt${RUN_MODE_FIRST ? `, ${refused} clean refusals in run mode` : ''}, 0 wrong results, ${((Date.now() - t0) / 1000).toFixed(0)} s; ${ccacheUse}\n`,
   );
 });
 

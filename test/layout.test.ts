@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,12 +13,15 @@ import { codePaths, edgesOf, parseLayout, type CodePath, type LayoutTarget } fro
 import { allocate, type NDArray } from '../core/runtime/ndarray.js';
 import { NativeLibrary } from '../core/runtime/NativeLibrary.js';
 import { readNpy } from '../core/runtime/npy.js';
+import { compilerCache } from './compilerCache.js';
 
 /**
  * Rank layouts end to end: region externals per code path (fixtures/layouts/tile_edges.py
  * marks the tile edges a rank touches) against hand-computed masks, interpreted and
  * compiled; `orch build --layout` building the distinct code paths; `orch run --layout
  * --rank` (and the Python package) resolving a rank to its code path; build info.
+ * Each test builds the same code paths into a cache of its own, through one ccache
+ * (test/compilerCache.ts): the layouts are under test here, not g++.
  */
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -70,10 +73,15 @@ function checkMask(cp: CodePath, got: { q: NDArray; halo_q: NDArray }, how: stri
 const root = mkdtempSync(path.join(os.tmpdir(), 'orch-layout-'));
 const config = await resolveConfig({ configFile: null, cwd: root });
 config.cacheRoot = root;
+const ccache = compilerCache(root);
+config.compiler.launcher = ['ccache'];
 
 const t = suite('layouts');
 
 t('every code path of a 3x3 layout marks exactly its tile edges, interpreted and compiled', async () => {
+  // the in-process builds run ccache with this process's environment
+  Object.assign(process.env, ccache.env);
+  await ccache.start();
   const paths = codePaths(target.layout);
   const pipeline = { verifyIR: true, printIrAfter: [], timePasses: false, print: () => undefined };
   const results = await Promise.all(
@@ -109,7 +117,8 @@ t('without a layout, the region externals are missing (a located error)', async 
 });
 
 async function orch(args: string[], cwd: string, env: Record<string, string> = {}) {
-  const r = await execa(process.execPath, [orchBin, ...args], { cwd, env: { GT_CACHE_ROOT: cwd, ...env }, reject: false });
+  writeFileSync(path.join(cwd, 'orch.config.mjs'), ccache.config);
+  const r = await execa(process.execPath, [orchBin, ...args], { cwd, env: { ...ccache.env, GT_CACHE_ROOT: cwd, ...env }, reject: false });
   return { code: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
 
@@ -182,16 +191,18 @@ import tile_edges
 q = np.full((${N}, ${N}, 2), -1.0); h = np.full((${N}, ${N}, 2), -1.0)
 tile_edges.tile_edges(q, h)
 print(json.dumps(q[:, :, 0].tolist()))`;
+  writeFileSync(path.join(dir, 'orch.config.mjs'), ccache.config);
   const r = await execa('python3', ['-c', code, path.join(repo, 'fixtures/layouts')], {
     cwd: dir,
     reject: false,
-    env: { PYTHONPATH: path.join(repo, 'python'), GT_CACHE_ROOT: dir, ORCH_MODE: 'build-and-run', ORCH_LAYOUT: '6x6', ORCH_RANK: '30', ORCH_DOMAIN: '4,4,2' },
+    env: { ...ccache.env, PYTHONPATH: path.join(repo, 'python'), GT_CACHE_ROOT: dir, ORCH_MODE: 'build-and-run', ORCH_LAYOUT: '6x6', ORCH_RANK: '30', ORCH_DOMAIN: '4,4,2' },
   });
   assert.is(r.exitCode, 0, String(r.stderr));
   const q = JSON.parse(String(r.stdout)) as number[][];
   for (let i = 0; i < N; i++) for (let j = 0; j < N; j++) assert.is(q[i][j], expected('TL', 'q', i, j), `q[${i}, ${j}]`);
   assert.equal(cacheFolders(dir), ['TL'], 'rank 30 of 6x6 is TL, and only TL is built');
   assert.ok(existsSync(path.join(dir, '.gt_cache_TL')));
+  console.log(`  ${await ccache.hitRate()}`);
 });
 
 t.run();

@@ -3,7 +3,6 @@ import { parseSize } from '../cache/quantities.js';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { backendNamed } from './Backend.js';
-import { createJiti } from 'jiti';
 import { didYouMean } from '../diagnostics.js';
 import { DEFAULT_COMPILE_TIMEOUT_S } from '../toolchain/compilerProcess.js';
 import { PASS_NAMES, type OrchConfig, type PassName, type Preset, type ResolvedConfig, type Toolset } from './types.js';
@@ -40,6 +39,9 @@ const requireCache = createRequire(import.meta.url).cache;
  * them afresh; packages under node_modules stay cached.
  */
 export async function loadConfigFile(file: string): Promise<{ config: OrchConfig; files: string[] }> {
+  // imported here, not at the top: loading jiti is about a tenth of an orch start, which a
+  // project without a config file does not need
+  const { createJiti } = await import('jiti');
   const jiti = createJiti(import.meta.url, { moduleCache: true, fsCache: false });
   const before = new Set(Object.keys(requireCache));
   let mod: unknown;
