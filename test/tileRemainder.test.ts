@@ -33,7 +33,7 @@ const t = suite('tile remainder');
 
 t('the tile count rounds down along I and J (the last tile takes the remainder), and up along K', async () => {
   const src = await source('ppm_advection');
-  assert.ok(src.includes('const int64_t nti = std::max<int64_t>(1, dom0 / 4), ntj = std::max<int64_t>(1, dom1 / 32), ntk = 1;'), 'ppm: 4x32 tiles, remainders merged');
+  assert.ok(src.includes('const int64_t nti = std::max<int64_t>(1, dom0 / 4), ntj = std::max<int64_t>(1, dom1 / 32), ntk = std::max<int64_t>(1, (dom2 + 15) / 16);'), 'ppm: 4x32x16 tiles, remainders merged along I and J');
   assert.ok(src.includes('ihi_0_0 = ti == nti - 1 ? Ihi_0_0 :'), 'the last tile runs to the end of the domain');
 });
 
