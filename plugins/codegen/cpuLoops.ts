@@ -9,6 +9,8 @@ import type { VariableKParts } from './ExprEmitter.js';
 import { emitHalo } from './haloExchange.js';
 import type { LoopStrategy } from './LoopStrategy.js';
 import { SweepStaging } from './sweepStaging.js';
+import { narrowToRegions } from './regionClip.js';
+import { regionsOnly } from '../../core/ir/regionsOnly.js';
 import { TileVersionCode } from './tileVersions.js';
 import { writes } from '../../core/ir/uses.js';
 import { writtenOrUntouched } from '../../core/ir/writtenBeforeRead.js';
@@ -177,12 +179,14 @@ export class CpuLoops implements LoopStrategy {
     });
     for (const { h, name } of nests) {
       const g = h.grow ?? [0, 0, 0, 0];
+      const regions = regionsOnly(h);
       w.line(
-        `const int64_t ilo_${name} = ti == 0 ? Ilo_${name} : std::max<int64_t>(Ilo_${name}, ti * ${ti} - ${g[0]}), ` +
+        `${regions ? 'int64_t' : 'const int64_t'} ilo_${name} = ti == 0 ? Ilo_${name} : std::max<int64_t>(Ilo_${name}, ti * ${ti} - ${g[0]}), ` +
           `ihi_${name} = ti == nti - 1 ? Ihi_${name} : std::min<int64_t>(Ihi_${name}, (ti + 1) * ${ti} + ${g[1]}), ` +
           `jlo_${name} = tj == 0 ? Jlo_${name} : std::max<int64_t>(Jlo_${name}, tj * ${tj} - ${g[2]}), ` +
           `jhi_${name} = tj == ntj - 1 ? Jhi_${name} : std::min<int64_t>(Jhi_${name}, (tj + 1) * ${tj} + ${g[3]});`,
       );
+      if (regions) narrowToRegions(w, regions, { ilo: `ilo_${name}`, ihi: `ihi_${name}`, jlo: `jlo_${name}`, jhi: `jhi_${name}` });
     }
     // each tile-local array covers the points the tile's nests touch, offsets included
     w.line('size_t tile_bytes = 0;');
