@@ -9,10 +9,13 @@ const cpu: Preset = {
     cxx: 'g++',
     flags: ['-O3', '-std=c++17', '-fopenmp', '-fPIC', '-shared', '-fno-math-errno'],
   },
-  // Tiles of 4x32 whole columns keep a stencil's temporaries in L2; rows along J are
-  // contiguous, and a FORWARD/BACKWARD tile sweeps 32-wide vectors level by level. Cutting K
-  // too was slower: short column pieces defeat the prefetcher on K-contiguous fields.
-  codegen: { loopOrder: 'IJK', openmp: true, lineDirectives: true, tile: [4, 32] },
+  // Tiles of 4x32 columns keep a stencil's temporaries in L2; rows along J are contiguous,
+  // and a FORWARD/BACKWARD tile sweeps 32-wide vectors level by level. A PARALLEL launch's
+  // tiles are also cut into 16 levels: a full tile's K loops then have a trip count g++
+  // knows, and unroll without run-time prologues (hdiff at 128x128x80, callgrind: 14.0
+  // instead of 17.4 instructions a point, L1 and L2 misses a little lower). Sweeps are
+  // never cut along K (plugins/simplify/tiling.ts).
+  codegen: { loopOrder: 'IJK', openmp: true, lineDirectives: true, tile: [4, 32, 16] },
   plugins: [],
 };
 

@@ -71,12 +71,12 @@ export function callbackMethod(defName: string, loc: SourceLoc): OrchError {
   return new OrchError(diagnostic('E_CALLBACK_SIGNATURE', `callback '${defName}' is a method`, { loc, hint: 'define callbacks as module-level functions' }));
 }
 
-export function callbackParameterUntyped(pName: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_CALLBACK_SIGNATURE', `callback parameter '${pName}' has no type annotation`, { loc, hint: 'annotate it float, int or bool: the library passes typed scalars' }));
+export function callbackParameterUntyped(name: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_CALLBACK_SIGNATURE', `callback parameter '${name}' has no type annotation`, { loc, hint: 'annotate it float, int or bool: the library passes typed scalars' }));
 }
 
-export function callbackParameterType(pName: string, kind: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_CALLBACK_SIGNATURE', `callback parameter '${pName}' must be a scalar (float, int, bool)${kind === 'fieldType' ? ', not a field' : ''}`, { loc, hint: kind === 'fieldType' ? 'callbacks receive scalars; compute field values in a stencil' : 'annotate it float, int or bool' }));
+export function callbackParameterType(name: string, kind: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_CALLBACK_SIGNATURE', `callback parameter '${name}' must be a scalar (float, int, bool)${kind === 'fieldType' ? ', not a field' : ''}`, { loc, hint: kind === 'fieldType' ? 'callbacks receive scalars; compute field values in a stencil' : 'annotate it float, int or bool' }));
 }
 
 export function callbackResultType(defName: string, loc: SourceLoc): OrchError {
@@ -91,8 +91,8 @@ export function callbackNotRunnable(declName: string, why: string, loc: SourceLo
 
 // E_CALLBACK_MISSING: a library whose callback has no host implementation
 
-export function noHostImplementation(dName: string, program: string): OrchError {
-  return new OrchError(diagnostic('E_CALLBACK_MISSING', `no host implementation given for callback '${dName}' of program '${program}'`));
+export function noHostImplementation(name: string, program: string): OrchError {
+  return new OrchError(diagnostic('E_CALLBACK_MISSING', `no host implementation given for callback '${name}' of program '${program}'`));
 }
 
 // E_CALLBACK_RAISED: a callback raised while the program ran
@@ -111,8 +111,8 @@ export function callbackReturnedNone(declName: string, result: string, loc: Sour
   return new OrchError(diagnostic('E_CALLBACK_RESULT', `callback '${declName}' returned None, but is declared to return ${result}`, { loc, hint: 'return a value on every path' }));
 }
 
-export function callbackReturnedNothing(dName: string, result: string): OrchError {
-  return new OrchError(diagnostic('E_CALLBACK_RESULT', `callback '${dName}' returned nothing, but is declared to return ${result}`));
+export function callbackReturnedNothing(name: string, result: string): OrchError {
+  return new OrchError(diagnostic('E_CALLBACK_RESULT', `callback '${name}' returned nothing, but is declared to return ${result}`));
 }
 
 export function callbackResultUnused(fnName: string, returns: boolean, loc: SourceLoc): OrchError {

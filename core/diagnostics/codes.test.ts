@@ -3,6 +3,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { fail, OrchError } from '../diagnostics.js';
+import { emptyIntervalRequirement, intervalsOutOfOrder } from './stencilErrors.js';
+import { compilerSaid } from './toolchainErrors.js';
 import { argumentDevice, argumentDtype, argumentRank, argumentShape, badExternal, CODES, codeTableMarkdown, isCode, missingArgument, nameNotDefined, noSuchParameter, notEvaluated, notSupported, notIntegers, tooManyArguments } from './codes.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -50,6 +53,27 @@ test('errors are made only by the factories of core/diagnostics: no other file p
     }
   }
   assert.equal(offenders, [], 'add a factory for the error in core/diagnostics/ and call it instead');
+});
+
+test('a factory is data: its code, message, hint and location; fail() throws what a factory made', () => {
+  const loc = { file: 'm.py', line: 7, col: 9 };
+  const e = intervalsOutOfOrder('interval(0, 2)', 'interval(2, None)', 'BACKWARD', true, loc);
+  const { frame: _frame, ...made } = e.diagnostic; // the frame is the source under loc, added by OrchError
+  assert.equal(made, {
+    code: 'E_INTERVAL_ORDER',
+    severity: 'error',
+    message: 'Intervals must be specified in order of execution: interval(0, 2) comes after interval(2, None) but runs before it in a BACKWARD computation',
+    loc,
+    length: 'interval'.length,
+    hint: 'write the intervals in the order they run (top level first), as GT4Py requires',
+  });
+  assert.throws(() => fail(e), (err: unknown) => err === e);
+  // a string choice moved into the factory: the plural of a requirement checked at run time
+  assert.is(emptyIntervalRequirement('interval(0, 1)', 's', 1).message, "interval(0, 1) of stencil 's' needs at least 1 K level, but this call's domain has {0}");
+  assert.is(emptyIntervalRequirement('interval(0, 2)', 's', 2).message, "interval(0, 2) of stencil 's' needs at least 2 K levels, but this call's domain has {0}");
+  // a compiler's warning stays a warning, and a line without a location carries none
+  assert.equal(compilerSaid(false, 'nvlink: w'), { code: 'W_CXX', severity: 'warning', message: 'nvlink: w' });
+  assert.ok(new OrchError(compilerSaid(true, 'x')).diagnostic.code === 'E_CXX');
 });
 
 test('a list option that is not integers is a usage error of its own code', () => {

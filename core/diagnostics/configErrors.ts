@@ -53,8 +53,8 @@ export function cudaBlockInvalid(name: string, block: string, rank: number, bloc
 
 // E_CUDA_ARCH: a CUDA architecture orch cannot read, or none found
 
-export function notCudaArch(p: string, source: string): OrchError {
-  return new OrchError(diagnostic('E_CUDA_ARCH', `'${p}' from ${source} is not a CUDA architecture`, { hint: "write it as sm_90 (H100), sm_80 (A100), sm_86, ... or a compute capability such as 9.0; several are separated by commas" }));
+export function notCudaArch(arch: string, source: string): OrchError {
+  return new OrchError(diagnostic('E_CUDA_ARCH', `'${arch}' from ${source} is not a CUDA architecture`, { hint: "write it as sm_90 (H100), sm_80 (A100), sm_86, ... or a compute capability such as 9.0; several are separated by commas" }));
 }
 
 export function cudaArchEmpty(source: string): OrchError {
@@ -67,8 +67,8 @@ export function cudaArchUnknown(): OrchError {
 
 // E_IR_PARSE: IR text (a pass test, a dump) that does not parse
 
-export function irUnexpectedCharacter(c: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_IR_PARSE', `unexpected character '${c}' in IR text`, { loc, hint: 'IR text is what `--print-ir-after` prints; check the character under the caret' }));
+export function irUnexpectedCharacter(char: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_IR_PARSE', `unexpected character '${char}' in IR text`, { loc, hint: 'IR text is what `--print-ir-after` prints; check the character under the caret' }));
 }
 
 export function irParseError(message: string, loc: SourceLoc, length: number): OrchError {

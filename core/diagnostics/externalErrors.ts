@@ -7,8 +7,8 @@ import { diagnostic } from './codes.js';
 
 // E_EXTERNAL_MISSING: from __externals__ import X without a value for X
 
-export function externalNoValue(aName: string, guess: string | undefined, regionExternal: boolean, loc: SourceLoc, length: number): OrchError {
-  return new OrchError(diagnostic('E_EXTERNAL_MISSING', `external '${aName}' has no value`, { loc, length, hint: guess ? `did you mean '${guess}'? ` : regionExternal ? `'${aName}' is a region external of a rank layout: build with --layout NXxNY --rank-domain NX,NY,NZ (orch computes it per code path), or pass it with --externals` : `pass it with --externals '{"${aName}": ...}' or in the stencil's externals={...}` }));
+export function externalNoValue(name: string, guess: string | undefined, regionExternal: boolean, loc: SourceLoc, length: number): OrchError {
+  return new OrchError(diagnostic('E_EXTERNAL_MISSING', `external '${name}' has no value`, { loc, length, hint: guess ? `did you mean '${guess}'? ` : regionExternal ? `'${name}' is a region external of a rank layout: build with --layout NXxNY --rank-domain NX,NY,NZ (orch computes it per code path), or pass it with --externals` : `pass it with --externals '{"${name}": ...}' or in the stencil's externals={...}` }));
 }
 
 // E_EXTERNAL_FUNCTION: an external naming a function whose module cannot be found
@@ -29,12 +29,12 @@ export function externalsNotDict(why: string, loc: SourceLoc): OrchError {
 
 // E_COMPILETIME_MISSING: a compile-time program argument without a value
 
-export function constructorArgumentMissing(pName: string, clsName: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_COMPILETIME_MISSING', `constructor argument '${pName}' of '${clsName}' has no value`, { loc, hint: `pass --define ${pName}=<value> or give it a default` }));
+export function constructorArgumentMissing(name: string, clsName: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_COMPILETIME_MISSING', `constructor argument '${name}' of '${clsName}' has no value`, { loc, hint: `pass --define ${name}=<value> or give it a default` }));
 }
 
-export function compiletimeArgumentMissing(pName: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_COMPILETIME_MISSING', `compile-time argument '${pName}' has no value`, { loc, hint: `pass --define ${pName}=<value> or give it a default` }));
+export function compiletimeArgumentMissing(name: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_COMPILETIME_MISSING', `compile-time argument '${name}' has no value`, { loc, hint: `pass --define ${name}=<value> or give it a default` }));
 }
 
 // E_BACKEND_UNKNOWN: a backend= name orch maps to no preset

@@ -56,8 +56,8 @@ export function notAnAssignableValue(message: string, loc: SourceLoc): OrchError
   return new OrchError(diagnostic('E_UNKNOWN_NAME', message, { loc, hint: 'only numbers, booleans and fields can be assigned' }));
 }
 
-export function notGtscriptName(aName: string, guess: string | undefined, loc: SourceLoc, length: number): OrchError {
-  return new OrchError(diagnostic('E_UNKNOWN_NAME', `'${aName}' is not a gtscript name`, { loc, length, hint: guess ? `did you mean '${guess}'?` : 'import gtscript builtins such as computation, interval, PARALLEL, __INLINED' }));
+export function notGtscriptName(name: string, guess: string | undefined, loc: SourceLoc, length: number): OrchError {
+  return new OrchError(diagnostic('E_UNKNOWN_NAME', `'${name}' is not a gtscript name`, { loc, length, hint: guess ? `did you mean '${guess}'?` : 'import gtscript builtins such as computation, interval, PARALLEL, __INLINED' }));
 }
 
 // E_UNKNOWN_ATTRIBUTE: an attribute a compile-time value (a namespace, class or enum external) does not have
@@ -180,8 +180,8 @@ export function stencilStatementNotSupported(statement: string, loc: SourceLoc):
 
 // E_UNSUPPORTED_BUILTIN: a function that is not a gtscript builtin, used in a stencil
 
-export function notGtscriptBuiltin(spelled: string, instead: string, SUPPORTED: string, loc: SourceLoc, length: number): OrchError {
-  return new OrchError(diagnostic('E_UNSUPPORTED_BUILTIN', `'${spelled}' is not a gtscript builtin`, { loc, length, hint: instead ? `${instead}; the math builtins are: ${SUPPORTED}` : `the math builtins are: ${SUPPORTED}` }));
+export function notGtscriptBuiltin(spelled: string, instead: string, builtins: string, loc: SourceLoc, length: number): OrchError {
+  return new OrchError(diagnostic('E_UNSUPPORTED_BUILTIN', `'${spelled}' is not a gtscript builtin`, { loc, length, hint: instead ? `${instead}; the math builtins are: ${builtins}` : `the math builtins are: ${builtins}` }));
 }
 
 // E_NOT_CONSTANT: a value that must be known at compile time is not

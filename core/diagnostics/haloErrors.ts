@@ -69,8 +69,8 @@ export function haloWaitOutsideBlock(loc: SourceLoc): OrchError {
 
 // E_HALO_IN_FLIGHT: a field exchanged again while its exchange is in flight
 
-export function haloInFlight(f: string, line: number, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_HALO_IN_FLIGHT', `'${f}' is already being exchanged (halo_update_start at line ${line})`, { loc, hint: 'call halo_update_wait for it first' }));
+export function haloInFlight(field: string, line: number, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_HALO_IN_FLIGHT', `'${field}' is already being exchanged (halo_update_start at line ${line})`, { loc, hint: 'call halo_update_wait for it first' }));
 }
 
 // E_HALO_DIVERGED: ranks reached different halo exchanges
@@ -89,8 +89,8 @@ export function haloShapesDiffer(rank: number, shapes: string, shape0: string, l
   return new OrchError(diagnostic('E_HALO_SHAPE', `rank ${rank} exchanges fields of shape ${shapes}, rank 0 of ${shape0}`, { loc, hint: 'give every rank the same local shape (divide the global domain evenly)' }));
 }
 
-export function computeDomainBelowHalo(fName: string, shape: string, nx: number, ny: number, width: number, halo: number): OrchError {
-  return new OrchError(diagnostic('E_HALO_SHAPE', `field '${fName}' of shape ${shape} has a compute domain of ${nx}x${ny}, smaller than the halo width ${width}`, { hint: `arrays carry ${halo} halo points on each side of a compute domain at least ${width} wide` }));
+export function computeDomainBelowHalo(name: string, shape: string, nx: number, ny: number, width: number, halo: number): OrchError {
+  return new OrchError(diagnostic('E_HALO_SHAPE', `field '${name}' of shape ${shape} has a compute domain of ${nx}x${ny}, smaller than the halo width ${width}`, { hint: `arrays carry ${halo} halo points on each side of a compute domain at least ${width} wide` }));
 }
 
 // E_LAYOUT_RANKS: the run has another number of ranks than the layout
@@ -99,8 +99,8 @@ export function layoutRankCount(layoutText: string, tiles: number, size: number)
   return new OrchError(diagnostic('E_LAYOUT_RANKS', `layout ${layoutText} has ${tiles} ranks on its tile, but the run has ${size}`, { hint: `start ${tiles} ranks (mpirun -np ${tiles}), or pass the layout of this run (--layout, ORCH_LAYOUT); six-tile runs need the cubed sphere, not built yet` }));
 }
 
-export function haloNeedsRanks(nx: number, y: number, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_LAYOUT_RANKS', `halo exchange in a ${nx}x${y} layout: the interpreter runs one rank here`, { loc, hint: 'run the compiled program under mpirun (without --check or --mode python), or simulate every rank in one process with simulateRanks (core/interpreter/RankSimulation.ts)' }));
+export function haloNeedsRanks(nx: number, ny: number, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_LAYOUT_RANKS', `halo exchange in a ${nx}x${ny} layout: the interpreter runs one rank here`, { loc, hint: 'run the compiled program under mpirun (without --check or --mode python), or simulate every rank in one process with simulateRanks (core/interpreter/RankSimulation.ts)' }));
 }
 
 // E_LAYOUT_UNSUPPORTED: a rank layout orch does not support

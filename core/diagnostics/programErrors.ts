@@ -55,8 +55,8 @@ export function programVariadic(loc: SourceLoc): OrchError {
   return new OrchError(diagnostic('E_PARAM', 'programs cannot take *args/**kwargs', { loc, hint: 'declare every argument by name' }));
 }
 
-export function stencilVariadic(kind: string, pName: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_PARAM', `*${kind === 'kwargs' ? '*' : ''}${pName} is not allowed in a stencil signature`, { loc, hint: 'declare every field and scalar as a named parameter' }));
+export function stencilVariadic(kind: string, name: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_PARAM', `*${kind === 'kwargs' ? '*' : ''}${name} is not allowed in a stencil signature`, { loc, hint: 'declare every field and scalar as a named parameter' }));
 }
 
 // E_PARAM_TYPE: a program argument without a usable type annotation
@@ -65,20 +65,20 @@ export function dtypeNotType(loc: SourceLoc): OrchError {
   return new OrchError(diagnostic('E_PARAM_TYPE', 'dtype must be a type such as Float or np.float64', { loc, hint: 'write dtype=Float' }));
 }
 
-export function programParamUntyped(pName: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_PARAM_TYPE', `program argument '${pName}' has no type annotation`, { loc, hint: 'annotate fields (FloatField), scalars (Float, int, bool) and compile-time values (compiletime(int))' }));
+export function programParamUntyped(name: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_PARAM_TYPE', `program argument '${name}' has no type annotation`, { loc, hint: 'annotate fields (FloatField), scalars (Float, int, bool) and compile-time values (compiletime(int))' }));
 }
 
-export function programParamType(pName: string, why: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_PARAM_TYPE', `the annotation of '${pName}' is not a field, scalar or compiletime(...) type${why}`, { loc, hint: 'use FloatField, Float, int, bool or compiletime(int)' }));
+export function programParamType(name: string, why: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_PARAM_TYPE', `the annotation of '${name}' is not a field, scalar or compiletime(...) type${why}`, { loc, hint: 'use FloatField, Float, int, bool or compiletime(int)' }));
 }
 
-export function stencilParamUntyped(pName: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_PARAM_TYPE', `parameter '${pName}' has no type annotation`, { loc, hint: 'annotate fields with gtscript.Field[...] (or FloatField) and scalars with float, int or bool' }));
+export function stencilParamUntyped(name: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_PARAM_TYPE', `parameter '${name}' has no type annotation`, { loc, hint: 'annotate fields with gtscript.Field[...] (or FloatField) and scalars with float, int or bool' }));
 }
 
-export function stencilParamType(pName: string, why: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_PARAM_TYPE', `the annotation of '${pName}' is not a field or scalar type${why}`, { loc, hint: 'use gtscript.Field[np.float64], Field[IJ, float], NDSL aliases (FloatField, FloatFieldIJ, ...) or float/int/bool' }));
+export function stencilParamType(name: string, why: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_PARAM_TYPE', `the annotation of '${name}' is not a field or scalar type${why}`, { loc, hint: 'use gtscript.Field[np.float64], Field[IJ, float], NDSL aliases (FloatField, FloatFieldIJ, ...) or float/int/bool' }));
 }
 
 // E_CALL_ARGS: a call with arguments that do not match what it takes
@@ -103,8 +103,8 @@ export function rangeArgumentCount(loc: SourceLoc): OrchError {
   return new OrchError(diagnostic('E_CALL_ARGS', 'range() takes 1 to 3 arguments', { loc, hint: 'write range(stop), range(start, stop) or range(start, stop, step)' }));
 }
 
-export function temporaryUnknownParameter(kName: string | null, loc: SourceLoc, hint: string): OrchError {
-  return new OrchError(diagnostic('E_CALL_ARGS', `temporary() has no parameter '${kName}'`, { loc, hint }));
+export function temporaryUnknownParameter(name: string | null, loc: SourceLoc, hint: string): OrchError {
+  return new OrchError(diagnostic('E_CALL_ARGS', `temporary() has no parameter '${name}'`, { loc, hint }));
 }
 
 export function temporaryExtentCount(shapeCount: number, loc: SourceLoc, hint: string): OrchError {
@@ -127,8 +127,8 @@ export function compileAssertArgs(loc: SourceLoc): OrchError {
   return new OrchError(diagnostic('E_CALL_ARGS', 'compile_assert takes one condition', { loc, length: 'compile_assert'.length, hint: 'write compile_assert(N >= 1)' }));
 }
 
-export function callMissingArgument(fnName: string, pName: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_CALL_ARGS', `${fnName}() is missing argument '${pName}'`, { loc, hint: `pass ${pName}=...` }));
+export function callMissingArgument(fnName: string, name: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_CALL_ARGS', `${fnName}() is missing argument '${name}'`, { loc, hint: `pass ${name}=...` }));
 }
 
 // E_CALL_IN_CONDITION: a function call in an if or while condition that cannot be inlined there
@@ -261,12 +261,12 @@ export function closureNoFunction(file: string, name: string, loc: SourceLoc): O
   return new OrchError(diagnostic('E_CLOSURE', `${file} has no module-level function '${name}'`, { loc, hint: 'stencil definitions must be module-level functions' }));
 }
 
-export function closureMethodWithoutOwner(nName: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_CLOSURE', `method '${nName}' has no owning component`, { loc, hint: 'the closure file is written by the orch Python package' }));
+export function closureMethodWithoutOwner(name: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_CLOSURE', `method '${name}' has no owning component`, { loc, hint: 'the closure file is written by the orch Python package' }));
 }
 
-export function closureClassNoMethod(clsName: string, nName: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_CLOSURE', `class '${clsName}' has no method '${nName}'`, { loc, hint: 'orchestrated methods must be defined in the class body' }));
+export function closureClassNoMethod(clsName: string, name: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_CLOSURE', `class '${clsName}' has no method '${name}'`, { loc, hint: 'orchestrated methods must be defined in the class body' }));
 }
 
 export function closureParameterNotIdentifier(name: string, loc: SourceLoc): OrchError {
@@ -277,14 +277,14 @@ export function closureMemberUnresolved(type: string, key: string, loc: SourceLo
   return new OrchError(diagnostic('E_CLOSURE', `'${type}' object member ${key} was not resolved`, { loc, hint: 'this member is read in a way orch cannot follow: read it through a self.<attr> chain in the orchestrated method' }));
 }
 
-export function closureHaloFieldUnknown(f: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_CLOSURE', `halo exchange field '${f}' is not a closure array`, { loc, hint: 'the closure file is written by the orch Python package' }));
+export function closureHaloFieldUnknown(field: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_CLOSURE', `halo exchange field '${field}' is not a closure array`, { loc, hint: 'the closure file is written by the orch Python package' }));
 }
 
 export function closureNoMethodToOrchestrate(clsName: string, method: string, loc: SourceLoc): OrchError {
   return new OrchError(diagnostic('E_CLOSURE', `class '${clsName}' has no method '${method}' to orchestrate`, { loc, hint: 'pass method_to_orchestrate= the name of a method defined in the class body' }));
 }
 
-export function closureArgumentMissing(pName: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_CLOSURE', `argument '${pName}' is not described by the closure`, { loc, hint: 'the closure file is written by the orch Python package' }));
+export function closureArgumentMissing(name: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_CLOSURE', `argument '${name}' is not described by the closure`, { loc, hint: 'the closure file is written by the orch Python package' }));
 }

@@ -33,8 +33,8 @@ export function programHasNoStream(program: string): OrchError {
 
 // E_ARG_MISSING: a call without an argument the entry takes
 
-export function missingEntryArgument(prmName: string, pName: string): OrchError {
-  return new OrchError(diagnostic('E_ARG_MISSING', `missing argument '${prmName}' for ${pName}`, { hint: `pass ${prmName}` }));
+export function missingEntryArgument(prmName: string, name: string): OrchError {
+  return new OrchError(diagnostic('E_ARG_MISSING', `missing argument '${prmName}' for ${name}`, { hint: `pass ${prmName}` }));
 }
 
 export function inputFieldMissing(name: string, programName: string): OrchError {
@@ -49,8 +49,8 @@ export function stencilScalarMissing(name: string, defName: string): OrchError {
   return new OrchError(diagnostic('E_ARG_MISSING', `missing scalar argument '${name}' of stencil ${defName}`, { hint: `pass --scalars '{"${name}": ...}'` }));
 }
 
-export function programArgumentMissing(pName: string, kind: string, dtype: string, program: string): OrchError {
-  return new OrchError(diagnostic('E_ARG_MISSING', `missing argument '${pName}' (${kind} ${dtype}) of program '${program}'`));
+export function programArgumentMissing(name: string, kind: string, dtype: string, program: string): OrchError {
+  return new OrchError(diagnostic('E_ARG_MISSING', `missing argument '${name}' (${kind} ${dtype}) of program '${program}'`));
 }
 
 export function programNotBound(program: string): OrchError {
@@ -99,8 +99,8 @@ export function inputFieldDtype(name: string, dtype: string, programName: string
   return new OrchError(diagnostic('E_ARG_DTYPE', `field '${name}' has dtype ${dtype}, but ${programName} declares ${dtype2}`, { hint: `save it as ${dtype2}` }));
 }
 
-export function fieldDtypeUnsupported(aName: string, dtype: string): OrchError {
-  return new OrchError(diagnostic('E_ARG_DTYPE', `field '${aName}' has dtype ${dtype}, which orch does not support`, { hint: 'pass a float64, float32, int8, int16, int32, int64 or bool array' }));
+export function fieldDtypeUnsupported(name: string, dtype: string): OrchError {
+  return new OrchError(diagnostic('E_ARG_DTYPE', `field '${name}' has dtype ${dtype}, which orch does not support`, { hint: 'pass a float64, float32, int8, int16, int32, int64 or bool array' }));
 }
 
 // E_ARG_SHAPE: an array whose shape the entry cannot use
@@ -123,12 +123,12 @@ export function inputFieldShape(name: string, fmt: string, kind: string, dimsCou
 
 // E_ARG_AXES: a field with other axes than the stencil parameter
 
-export function argumentAxesMismatch(arrName: string, axes: string, defName: string, axes2: string, p: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_ARG_AXES', `'${arrName}' is a ${axes} field but ${defName}() expects ${axes2} for '${p}'`, { loc, hint: 'pass a field with matching dimensions' }));
+export function argumentAxesMismatch(arrName: string, axes: string, defName: string, expected: string, param: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_ARG_AXES', `'${arrName}' is a ${axes} field but ${defName}() expects ${expected} for '${param}'`, { loc, hint: 'pass a field with matching dimensions' }));
 }
 
-export function argumentDataDimsMismatch(arrName: string, dims: string, defName: string, dims2: string, p: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_ARG_AXES', `'${arrName}' has ${dims} but ${defName}() expects ${dims2} for '${p}'`, { loc, hint: 'pass a field whose Field[...] type has the same data dimensions' }));
+export function argumentDataDimsMismatch(arrName: string, dims: string, defName: string, expected: string, param: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_ARG_AXES', `'${arrName}' has ${dims} but ${defName}() expects ${expected} for '${param}'`, { loc, hint: 'pass a field whose Field[...] type has the same data dimensions' }));
 }
 
 // E_ARG_STALE: an array reallocated after bind()
@@ -145,8 +145,8 @@ export function domainEmptyAtOrigin(limiting: string, fmt: string, fmt2: string,
 
 // E_DOMAIN_FIT: the domain and origin reach outside an array
 
-export function domainOriginTooLarge(fmt: string, fmt2: string, fName: string, fmt3: string, fmt4: string): OrchError {
-  return new OrchError(diagnostic('E_DOMAIN_FIT', `domain ${fmt} at origin ${fmt2} needs field '${fName}' to have shape at least ${fmt3}, but it has shape ${fmt4}`, { hint: 'shrink --domain or move --origin so the domain fits inside every field' }));
+export function domainOriginTooLarge(fmt: string, fmt2: string, name: string, fmt3: string, fmt4: string): OrchError {
+  return new OrchError(diagnostic('E_DOMAIN_FIT', `domain ${fmt} at origin ${fmt2} needs field '${name}' to have shape at least ${fmt3}, but it has shape ${fmt4}`, { hint: 'shrink --domain or move --origin so the domain fits inside every field' }));
 }
 
 // E_RUNTIME: the library failed while running (out of memory, a bad domain)
@@ -169,8 +169,8 @@ export function runFailed(message: string): OrchError {
 
 // E_OUT_OF_BOUNDS: an array accessed outside its shape: a call's domain and origin that do not fit it, or a read at a variable K offset that leaves it
 
-export function dataIndexOutOfBoundsAtRun(launchName: string, name: string, d: number, x: number, dims: number, pt: string, loc: SourceLoc, hint: string): OrchError {
-  return new OrchError(diagnostic('E_OUT_OF_BOUNDS', `stencil '${launchName}': field '${name}' is indexed along data dimension ${d} at index ${x}, outside its ${dims} entries (compute point ${pt})`, { loc, hint }));
+export function dataIndexOutOfBoundsAtRun(launchName: string, name: string, dim: number, index: number, dims: number, pt: string, loc: SourceLoc, hint: string): OrchError {
+  return new OrchError(diagnostic('E_OUT_OF_BOUNDS', `stencil '${launchName}': field '${name}' is indexed along data dimension ${dim} at index ${index}, outside its ${dims} entries (compute point ${pt})`, { loc, hint }));
 }
 
 export function variableKOutOfBounds(launchName: string, name: string, verb: string, idx: number, shape: number, pt: string, loc: SourceLoc, hint: string): OrchError {

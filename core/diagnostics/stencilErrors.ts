@@ -57,12 +57,12 @@ export function intervalBoundDependsOnK(loc: SourceLoc): OrchError {
   return new OrchError(diagnostic('E_INTERVAL', 'an interval bound cannot depend on K', { loc, hint: 'bound the interval with scalars or IJ fields; test K inside the interval with if K < ...' }));
 }
 
-export function intervalBoundHasK(xName: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_INTERVAL', `Using field \`${xName}\` with a K-Axis as a bound for an interval is invalid.`, { loc, hint: `GT4Py rejects this too: bound intervals with a scalar or an IJ field (Field[IJ, int]); copy the level you need into one first` }));
+export function intervalBoundHasK(name: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_INTERVAL', `Using field \`${name}\` with a K-Axis as a bound for an interval is invalid.`, { loc, hint: `GT4Py rejects this too: bound intervals with a scalar or an IJ field (Field[IJ, int]); copy the level you need into one first` }));
 }
 
-export function intervalBoundAtOffset(xName: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_INTERVAL', `Invalid interval range specification: the interval bound '${xName}' is read at an offset`, { loc, hint: `GT4Py rejects this too: read the bound at the column itself, ${xName} or ${xName}[0, 0]` }));
+export function intervalBoundAtOffset(name: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_INTERVAL', `Invalid interval range specification: the interval bound '${name}' is read at an offset`, { loc, hint: `GT4Py rejects this too: read the bound at the column itself, ${name} or ${name}[0, 0]` }));
 }
 
 export function intervalBoundBool(loc: SourceLoc): OrchError {
@@ -99,14 +99,14 @@ export function intervalBoundNotInteger(described: string, loc: SourceLoc): Orch
 
 // E_INTERVAL_ORDER: intervals written out of the order a FORWARD or BACKWARD computation runs them
 
-export function intervalsOutOfOrder(intervalText: string, intervalText2: string, order: string, backward: boolean, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_INTERVAL_ORDER', `Intervals must be specified in order of execution: ${intervalText} comes after ${intervalText2} but runs before it in a ${order} computation`, { loc, length: 'interval'.length, hint: `write the intervals in the order they run (${backward ? 'top level first' : 'bottom level first'}), as GT4Py requires` }));
+export function intervalsOutOfOrder(interval: string, previous: string, order: string, backward: boolean, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_INTERVAL_ORDER', `Intervals must be specified in order of execution: ${interval} comes after ${previous} but runs before it in a ${order} computation`, { loc, length: 'interval'.length, hint: `write the intervals in the order they run (${backward ? 'top level first' : 'bottom level first'}), as GT4Py requires` }));
 }
 
 // E_INTERVAL_OVERLAP: two intervals of one computation share levels
 
-export function overlappingIntervals(intervalText: string, intervalText2: string, line: number, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_INTERVAL_OVERLAP', `Overlapping intervals detected: ${intervalText} overlaps ${intervalText2} (line ${line}) in the same computation`, { loc, length: 'interval'.length, hint: 'the intervals of one computation must not share levels: split the work into separate `with computation(...)` blocks, or adjust the bounds' }));
+export function overlappingIntervals(interval: string, previous: string, line: number, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_INTERVAL_OVERLAP', `Overlapping intervals detected: ${interval} overlaps ${previous} (line ${line}) in the same computation`, { loc, length: 'interval'.length, hint: 'the intervals of one computation must not share levels: split the work into separate `with computation(...)` blocks, or adjust the bounds' }));
 }
 
 // E_REGION: a horizontal(region[...]) orch cannot read
@@ -137,8 +137,8 @@ export function regionBoundNotIndex(described: string, loc: SourceLoc): OrchErro
 
 // E_DATA_DIMS: a field with data dimensions indexed or assigned in a way GT4Py does not define (wrong index count, index out of range, mismatched extents)
 
-export function dataDimsWithoutIndex(eName: string, dimsCount: number, dims: string, loc: SourceLoc, length: number): OrchError {
-  return new OrchError(diagnostic('E_DATA_DIMS', `'${eName}' has ${dimsCount} data dimensions and is used without a data index`, { loc, length, hint: `GT4Py unrolls whole-field expressions for vectors and matrices only: index each element (${eName}[0, 0, 0][${dims}])` }));
+export function dataDimsWithoutIndex(name: string, dimsCount: number, dims: string, loc: SourceLoc, length: number): OrchError {
+  return new OrchError(diagnostic('E_DATA_DIMS', `'${name}' has ${dimsCount} data dimensions and is used without a data index`, { loc, length, hint: `GT4Py unrolls whole-field expressions for vectors and matrices only: index each element (${name}[0, 0, 0][${dims}])` }));
 }
 
 export function operandDataDimsMismatch(op: string, treeDims: string, treeDims2: string, loc: SourceLoc): OrchError {
@@ -161,8 +161,8 @@ export function assignedDataDimsMismatch(target: string, dims: string, have: str
   return new OrchError(diagnostic('E_DATA_DIMS', `'${target}' has data dimensions (${dims}) but is assigned a value with (${have})`, { loc, hint: 'GT4Py rejects this too ("Assignment dimension mismatch"): assign a value with the same data dimensions, a scalar, or one element at a time' }));
 }
 
-export function readWithoutDataIndex(xName: string, dims: string, zeros: string, loc: SourceLoc, length: number): OrchError {
-  return new OrchError(diagnostic('E_DATA_DIMS', `field '${xName}' has data dimensions (${dims}) but is read without a data index`, { loc, length, hint: `index its elements as GT4Py requires here: ${xName}[0, 0, 0][${zeros}] or ${xName}.A[${zeros}]; a whole field is only assigned whole to a field with the same data dimensions` }));
+export function readWithoutDataIndex(name: string, dims: string, zeros: string, loc: SourceLoc, length: number): OrchError {
+  return new OrchError(diagnostic('E_DATA_DIMS', `field '${name}' has data dimensions (${dims}) but is read without a data index`, { loc, length, hint: `index its elements as GT4Py requires here: ${name}[0, 0, 0][${zeros}] or ${name}.A[${zeros}]; a whole field is only assigned whole to a field with the same data dimensions` }));
 }
 
 export function fieldNoDataIndex(name: string, axes: string, dtype: string, loc: SourceLoc, length: number): OrchError {
@@ -177,8 +177,8 @@ export function dataIndexNotIntegerValue(described: string, loc: SourceLoc): Orc
   return new OrchError(diagnostic('E_DATA_DIMS', `a data index must be an integer, got ${described}`, { loc, hint: 'index data dimensions with integer constants or int expressions' }));
 }
 
-export function dataIndexOutOfBounds(index: number, d: number, name: string, dims: number, last: number, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_DATA_DIMS', `Data index out of bounds: index ${index} is out of range for data dimension ${d} of '${name}', which has ${dims} entries`, { loc, hint: `GT4Py rejects this too ("Data index out of bounds"): use an index in [0, ${last}]` }));
+export function dataIndexOutOfBounds(index: number, dim: number, name: string, dims: number, last: number, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_DATA_DIMS', `Data index out of bounds: index ${index} is out of range for data dimension ${dim} of '${name}', which has ${dims} entries`, { loc, hint: `GT4Py rejects this too ("Data index out of bounds"): use an index in [0, ${last}]` }));
 }
 
 export function dataIndexNotInteger(dtype: string, loc: SourceLoc): OrchError {
@@ -203,20 +203,20 @@ export function fieldNoDataIndexForDecl(declName: string, loc: SourceLoc): OrchE
 
 // E_OFFSET: a field access with the wrong number or kind of offsets
 
-export function globalTableOffset(fName: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_OFFSET', `'${fName}' has no spatial axes (a GlobalTable), so it takes no offsets`, { loc, hint: `GT4Py rejects this too: index its data with ${fName}.A[...]` }));
+export function globalTableOffset(name: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_OFFSET', `'${name}' has no spatial axes (a GlobalTable), so it takes no offsets`, { loc, hint: `GT4Py rejects this too: index its data with ${name}.A[...]` }));
 }
 
-export function offsetCountMismatch(fName: string, found: string, axes: string, zeros: string, axes2: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_OFFSET', `Incorrect offset specification detected for ${fName}. Found index=[${found}], but ${fName} field has dimensions (${axes})`, { loc, hint: `give one offset per axis of the field: ${fName}[${zeros}], or name the axes (${fName}[${axes2} + 1])` }));
+export function offsetCountMismatch(name: string, found: string, axes: string, zeros: string, axes2: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_OFFSET', `Incorrect offset specification detected for ${name}. Found index=[${found}], but ${name} field has dimensions (${axes})`, { loc, hint: `give one offset per axis of the field: ${name}[${zeros}], or name the axes (${name}[${axes2} + 1])` }));
 }
 
-export function offsetNotConstant(axis: string, fName: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_OFFSET', `the ${axis} offset of '${fName}' must be a constant`, { loc, hint: 'only K offsets may be computed at run time (f[0, 0, lev]); I and J offsets are integer literals, constants or externals' }));
+export function offsetNotConstant(axis: string, name: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_OFFSET', `the ${axis} offset of '${name}' must be a constant`, { loc, hint: 'only K offsets may be computed at run time (f[0, 0, lev]); I and J offsets are integer literals, constants or externals' }));
 }
 
-export function fieldNoKOffset(fName: string, axes: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_OFFSET', `field '${fName}' has no K axis, so it takes no K offset`, { loc, hint: `'${fName}' is a ${axes} field` }));
+export function fieldNoKOffset(name: string, axes: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_OFFSET', `field '${name}' has no K axis, so it takes no K offset`, { loc, hint: `'${name}' is a ${axes} field` }));
 }
 
 export function variableKOffset(dtype: string, loc: SourceLoc): OrchError {
@@ -227,8 +227,8 @@ export function offsetNotInteger(described: string, loc: SourceLoc): OrchError {
   return new OrchError(diagnostic('E_OFFSET', `field offsets must be integers, got ${described}`, { loc, hint: 'write offsets like q[1, 0, -1]' }));
 }
 
-export function fieldOffsetOnMissingAxis(fName: string, axis: string, axes: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_OFFSET', `field '${fName}' has no ${axis} axis, so its ${axis} offset must be 0`, { loc, hint: `'${fName}' is a ${axes} field` }));
+export function fieldOffsetOnMissingAxis(name: string, axis: string, axes: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_OFFSET', `field '${name}' has no ${axis} axis, so its ${axis} offset must be 0`, { loc, hint: `'${name}' is a ${axes} field` }));
 }
 
 export function absoluteKBadSyntax(why: string, loc: SourceLoc, hint: string): OrchError {
@@ -247,28 +247,28 @@ export function absoluteKWithoutKAxis(id: string, axes: string, loc: SourceLoc):
   return new OrchError(diagnostic('E_OFFSET', `field '${id}' (${axes}) has no K axis, so it takes no absolute K index`, { loc, hint: `GT4Py rejects this too: read '${id}' without .at(K=...)` }));
 }
 
-export function absoluteKOfOffsetAlias(id: string, bName: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_OFFSET', `Absolute K index: '${id}' stands for '${bName}' at an I/J offset, and absolute K reads are centered in I and J`, { loc, hint: `pass '${bName}' itself to the helper, or copy it at its offset into a temporary first` }));
+export function absoluteKOfOffsetAlias(id: string, name: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_OFFSET', `Absolute K index: '${id}' stands for '${name}' at an I/J offset, and absolute K reads are centered in I and J`, { loc, hint: `pass '${name}' itself to the helper, or copy it at its offset into a temporary first` }));
 }
 
 export function absoluteKNotCalled(spelled: string, loc: SourceLoc): OrchError {
   return new OrchError(diagnostic('E_OFFSET', `Absolute K index: Bad syntax. '.at' is a method: call it as ${spelled}(K=...)`, { loc, hint: 'read a level with field.at(K=level), optionally with ddim=[...] for data dimensions' }));
 }
 
-export function offsetMixesNamesAndPlain(fName: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_OFFSET', `field '${fName}' is indexed by axis names and plain offsets at once`, { loc, hint: 'name every axis (q[I + 1, K - 1]) or give every offset (q[1, 0, -1])' }));
+export function offsetMixesNamesAndPlain(name: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_OFFSET', `field '${name}' is indexed by axis names and plain offsets at once`, { loc, hint: 'name every axis (q[I + 1, K - 1]) or give every offset (q[1, 0, -1])' }));
 }
 
-export function fieldNoOffsetAxis(fName: string, axes: string, axis: string, axes2: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_OFFSET', `field '${fName}' (${axes}) has no ${axis} axis`, { loc, hint: `'${fName}' is a ${axes} field: offset it along ${axes2}` }));
+export function fieldNoOffsetAxis(name: string, axes: string, axis: string, axes2: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_OFFSET', `field '${name}' (${axes}) has no ${axis} axis`, { loc, hint: `'${name}' is a ${axes} field: offset it along ${axes2}` }));
 }
 
-export function duplicateOffsetAxis(axis: string, fName: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_OFFSET', `Duplicate axis found: ${axis} (the ${axis} offset of '${fName}' is given twice)`, { loc, hint: `write each axis once: ${fName}[I + 1, K - 1]` }));
+export function duplicateOffsetAxis(axis: string, name: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_OFFSET', `Duplicate axis found: ${axis} (the ${axis} offset of '${name}' is given twice)`, { loc, hint: `write each axis once: ${name}[I + 1, K - 1]` }));
 }
 
-export function offsetAxisOrder(axis: string, later: string, fName: string, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_OFFSET', `Axis ${axis} is specified out of order (after ${later} in the index of '${fName}')`, { loc, hint: `GT4Py takes the axes in I, J, K order: ${fName}[I - 1, J]` }));
+export function offsetAxisOrder(axis: string, later: string, name: string, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_OFFSET', `Axis ${axis} is specified out of order (after ${later} in the index of '${name}')`, { loc, hint: `GT4Py takes the axes in I, J, K order: ${name}[I - 1, J]` }));
 }
 
 // E_AXIS_VALUE: the axis I or J used as a value, or K outside a stencil
@@ -337,24 +337,24 @@ export function writtenAtOffset(role: string, name: string, offset: string, loc:
 
 // E_WRITE_READ_OFFSET: a field (or a temporary from an earlier block) read at a horizontal offset in an interval that also writes it
 
-export function offsetReadInWhileLoop(xName: string, offsetText: string, at: { loc?: SourceLoc; length?: number }): OrchError {
-  return new OrchError(diagnostic('E_WRITE_READ_OFFSET', `Illegal write and read with horizontal offset detected for '${xName}': it is written in this while loop and read in it at horizontal offset ${offsetText}`, { ...at, hint: 'GT4Py rejects this: a while loop runs point by point, so neighbours would be at different iterations. Move the offset read out of the loop' }));
+export function offsetReadInWhileLoop(name: string, offsetText: string, at: { loc?: SourceLoc; length?: number }): OrchError {
+  return new OrchError(diagnostic('E_WRITE_READ_OFFSET', `Illegal write and read with horizontal offset detected for '${name}': it is written in this while loop and read in it at horizontal offset ${offsetText}`, { ...at, hint: 'GT4Py rejects this: a while loop runs point by point, so neighbours would be at different iterations. Move the offset read out of the loop' }));
 }
 
-export function offsetReadOfWrittenField(xName: string, offsetText: string, temp: boolean, loc: SourceLoc, length: number): OrchError {
-  return new OrchError(diagnostic('E_WRITE_READ_OFFSET', `Illegal write and read with horizontal offset detected for '${xName}': it is read at horizontal offset ${offsetText} in a computation interval that also writes it`, { loc, length, hint: temp ? `GT4Py rejects this for a temporary assigned in an earlier \`with computation(...)\` block (only temporaries first assigned in this block may be): assign the new values to a new temporary, or read '${xName}' in a separate block` : `GT4Py rejects this for field arguments (the result would depend on the order points are computed): write the new values to another field or a temporary, or read '${xName}' in a separate \`with computation(...)\` block` }));
+export function offsetReadOfWrittenField(name: string, offsetText: string, temp: boolean, loc: SourceLoc, length: number): OrchError {
+  return new OrchError(diagnostic('E_WRITE_READ_OFFSET', `Illegal write and read with horizontal offset detected for '${name}': it is read at horizontal offset ${offsetText} in a computation interval that also writes it`, { loc, length, hint: temp ? `GT4Py rejects this for a temporary assigned in an earlier \`with computation(...)\` block (only temporaries first assigned in this block may be): assign the new values to a new temporary, or read '${name}' in a separate block` : `GT4Py rejects this for field arguments (the result would depend on the order points are computed): write the new values to another field or a temporary, or read '${name}' in a separate \`with computation(...)\` block` }));
 }
 
 // E_SELF_ASSIGN_OFFSET: a field assigned from its own value at a horizontal offset
 
-export function selfAssignmentAtOffset(fName: string, offsetText: string, at: { loc?: SourceLoc; length?: number }): OrchError {
-  return new OrchError(diagnostic('E_SELF_ASSIGN_OFFSET', `Self-assignment with offset in I or J is illegal: '${fName}' is assigned from its own value at horizontal offset ${offsetText}`, { ...at, hint: `GT4Py rejects this: points would read neighbours that are already updated. Assign to a new temporary (${fName}_new = ...) and use that` }));
+export function selfAssignmentAtOffset(name: string, offsetText: string, at: { loc?: SourceLoc; length?: number }): OrchError {
+  return new OrchError(diagnostic('E_SELF_ASSIGN_OFFSET', `Self-assignment with offset in I or J is illegal: '${name}' is assigned from its own value at horizontal offset ${offsetText}`, { ...at, hint: `GT4Py rejects this: points would read neighbours that are already updated. Assign to a new temporary (${name}_new = ...) and use that` }));
 }
 
 // E_PARALLEL_K_OFFSET: a field written in a PARALLEL computation interval of more than one level and read in it at another (or a variable) K offset
 
-export function parallelKOffsetRead(what: string, xName: string, offsetText: string, loc: SourceLoc, length: number): OrchError {
-  return new OrchError(diagnostic('E_PARALLEL_K_OFFSET', `${what}: '${xName}' is written in this computation interval and read in it at K offset ${offsetText}`, { loc, length, hint: `the levels of a PARALLEL computation have no order, so the result would depend on it (GT4Py rejects it too): use computation(FORWARD) or computation(BACKWARD) for a recurrence, or write the new values to another field or a new temporary` }));
+export function parallelKOffsetRead(what: string, name: string, offsetText: string, loc: SourceLoc, length: number): OrchError {
+  return new OrchError(diagnostic('E_PARALLEL_K_OFFSET', `${what}: '${name}' is written in this computation interval and read in it at K offset ${offsetText}`, { loc, length, hint: `the levels of a PARALLEL computation have no order, so the result would depend on it (GT4Py rejects it too): use computation(FORWARD) or computation(BACKWARD) for a recurrence, or write the new values to another field or a new temporary` }));
 }
 
 // E_NOT_GTSCRIPT_FUNCTION: a stencil calls a function that is not decorated with @gtscript.function (GT4Py raises TypeError)
@@ -409,8 +409,8 @@ export function unpackNotHelperCall(loc: SourceLoc): OrchError {
   return new OrchError(diagnostic('E_UNPACK', 'only a helper call returning a tuple can be unpacked', { loc, hint: 'return a tuple from a @gtscript.function' }));
 }
 
-export function helperReturnCount(fnName: string, count: number, n: number, loc: SourceLoc): OrchError {
-  return new OrchError(diagnostic('E_UNPACK', `${fnName}() returns ${count} value(s), ${n} expected`, { loc, hint: 'match the number of targets to the helper\'s return' }));
+export function helperReturnCount(fnName: string, count: number, expected: number, loc: SourceLoc): OrchError {
+  return new OrchError(diagnostic('E_UNPACK', `${fnName}() returns ${count} value(s), ${expected} expected`, { loc, hint: 'match the number of targets to the helper\'s return' }));
 }
 
 export function helperReturnsTuple(fnName: string, rCount: number, loc: SourceLoc): OrchError {

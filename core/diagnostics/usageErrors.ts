@@ -21,8 +21,8 @@ export function serveNeedsEntry(target: string): OrchError {
 
 // E_USAGE_PATH: no such module or folder
 
-export function noSuchModule(p: string): OrchError {
-  return new OrchError(diagnostic('E_USAGE_PATH', `no such module or folder: ${p}`, { hint: 'pass .py files, folders or globs' }));
+export function noSuchModule(path: string): OrchError {
+  return new OrchError(diagnostic('E_USAGE_PATH', `no such module or folder: ${path}`, { hint: 'pass .py files, folders or globs' }));
 }
 
 export function noModulePaths(message: string): OrchError {
@@ -35,8 +35,8 @@ export function noSuchModulePath(shown: string): OrchError {
 
 // E_USAGE_MODE: a mode (--mode, ORCH_MODE) orch does not know
 
-export function unknownEnvMode(envMode: string, MODES: string): OrchError {
-  return new OrchError(diagnostic('E_USAGE_MODE', `ORCH_MODE=${envMode} is not a mode orch knows`, { hint: `use one of ${MODES}` }));
+export function unknownEnvMode(envMode: string, modes: string): OrchError {
+  return new OrchError(diagnostic('E_USAGE_MODE', `ORCH_MODE=${envMode} is not a mode orch knows`, { hint: `use one of ${modes}` }));
 }
 
 // E_USAGE_SHAPE: --shape that is not integers separated by commas
@@ -49,8 +49,8 @@ export function shapeNegative(shape: number, axis: string, text: string): OrchEr
   return new OrchError(diagnostic('E_USAGE_SHAPE', `--shape sizes must not be negative, got ${shape} along ${axis} ('${text}')`, { hint: 'write --shape 8,8,4' }));
 }
 
-export function shapeTooLarge(text: string, bytes: string, bytes2: number, fields: number, bytes3: string, largest: number): OrchError {
-  return new OrchError(diagnostic('E_USAGE_SHAPE', `--shape ${text} asks for ${bytes} (${bytes2} bytes) for ${fields} field(s), but this machine has ${bytes3} of memory${largest > 2 ** 32 ? ' and one array holds at most 2^32 elements' : ''}`, { hint: 'give a smaller --shape' }));
+export function shapeTooLarge(text: string, asked: string, askedBytes: number, fields: number, available: string, largest: number): OrchError {
+  return new OrchError(diagnostic('E_USAGE_SHAPE', `--shape ${text} asks for ${asked} (${askedBytes} bytes) for ${fields} field(s), but this machine has ${available} of memory${largest > 2 ** 32 ? ' and one array holds at most 2^32 elements' : ''}`, { hint: 'give a smaller --shape' }));
 }
 
 // E_USAGE_DOMAIN: --domain that is not three non-negative integers
@@ -99,8 +99,8 @@ export function originJsonNotMap(): OrchError {
 
 // E_USAGE_REPEAT: --repeat that is not a count (0 or more)
 
-export function repeatNotCount(t: string): OrchError {
-  return new OrchError(diagnostic('E_USAGE_REPEAT', `--repeat expects a count of further calls (0 or more), got '${t}'`, { hint: 'write --repeat 10' }));
+export function repeatNotCount(written: string): OrchError {
+  return new OrchError(diagnostic('E_USAGE_REPEAT', `--repeat expects a count of further calls (0 or more), got '${written}'`, { hint: 'write --repeat 10' }));
 }
 
 // E_USAGE_SCALARS: --scalars that is not a JSON object of numbers
@@ -141,24 +141,24 @@ export function defineNotNameValue(text: string): OrchError {
   return new OrchError(diagnostic('E_USAGE_DEFINE', `--define expects name=value, got '${text}'`, { hint: 'write --define n_sub=4' }));
 }
 
-export function defineNotNumber(k: string, raw: string): OrchError {
-  return new OrchError(diagnostic('E_USAGE_DEFINE', `--define ${k}: '${raw}' is not a number or boolean`, { hint: 'compile-time values are numbers or booleans' }));
+export function defineNotNumber(name: string, raw: string): OrchError {
+  return new OrchError(diagnostic('E_USAGE_DEFINE', `--define ${name}: '${raw}' is not a number or boolean`, { hint: 'compile-time values are numbers or booleans' }));
 }
 
 // E_USAGE_DEFINE_NAME: --define of a name the entry has no compile-time argument for
 
-export function defineNotUsable(k: string, what: string, loc: SourceLoc, length: number, hint: string): OrchError {
-  return new OrchError(diagnostic('E_USAGE_DEFINE_NAME', `--define ${k}: ${what}`, { loc, length, hint }));
+export function defineNotUsable(name: string, what: string, loc: SourceLoc, length: number, hint: string): OrchError {
+  return new OrchError(diagnostic('E_USAGE_DEFINE_NAME', `--define ${name}: ${what}`, { loc, length, hint }));
 }
 
-export function defineUnknownName(k: string, name: string, loc: SourceLoc, hint: string): OrchError {
-  return new OrchError(diagnostic('E_USAGE_DEFINE_NAME', `--define ${k}: program '${name}' has no compile-time argument '${k}'`, { loc, hint }));
+export function defineUnknownName(define: string, program: string, loc: SourceLoc, hint: string): OrchError {
+  return new OrchError(diagnostic('E_USAGE_DEFINE_NAME', `--define ${define}: program '${program}' has no compile-time argument '${define}'`, { loc, hint }));
 }
 
 // E_USAGE_IN: --in that is not name=path.npy
 
-export function inNotNamePath(s: string): OrchError {
-  return new OrchError(diagnostic('E_USAGE_IN', `--in expects name=path.npy, got '${s}'`, { hint: 'write --in q=inputs/q.npy' }));
+export function inNotNamePath(written: string): OrchError {
+  return new OrchError(diagnostic('E_USAGE_IN', `--in expects name=path.npy, got '${written}'`, { hint: 'write --in q=inputs/q.npy' }));
 }
 
 // E_USAGE_LAYOUT: --layout, --rank-domain or --halo that orch cannot use
@@ -199,8 +199,8 @@ export function rankNotNumber(rank: number): OrchError {
 
 // E_USAGE_BOUNDARY: an unknown tile boundary
 
-export function unknownTileBoundary(text: string, BOUNDARIES: string): OrchError {
-  return new OrchError(diagnostic('E_USAGE_BOUNDARY', `unknown tile boundary '${text}'`, { hint: `use one of: ${BOUNDARIES}` }));
+export function unknownTileBoundary(text: string, boundaries: string): OrchError {
+  return new OrchError(diagnostic('E_USAGE_BOUNDARY', `unknown tile boundary '${text}'`, { hint: `use one of: ${boundaries}` }));
 }
 
 // E_USAGE_CLOSURE: --closure that is not one readable closure file for the one class targeted
