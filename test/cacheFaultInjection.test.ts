@@ -226,7 +226,7 @@ fi('every file of a stencil and a program entry, corrupted every way: a clean re
   mkdirSync(project);
   writeFileSync(path.join(project, 'st.py'), STENCIL);
   writeFileSync(path.join(project, 'prog.py'), PROGRAM);
-  writeFileSync(path.join(project, 'orch.config.mjs'), ccache.config);
+  ccache.configure(project);
   await ccache.start();
   const b = await orch(['build', 'st.py', 'prog.py', '--json'], saved);
   assert.is(b.exitCode, 0, b.stderr);

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -117,7 +117,7 @@ t('without a layout, the region externals are missing (a located error)', async 
 });
 
 async function orch(args: string[], cwd: string, env: Record<string, string> = {}) {
-  writeFileSync(path.join(cwd, 'orch.config.mjs'), ccache.config);
+  ccache.configure(cwd);
   const r = await execa(process.execPath, [orchBin, ...args], { cwd, env: { ...ccache.env, GT_CACHE_ROOT: cwd, ...env }, reject: false });
   return { code: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
@@ -191,7 +191,7 @@ import tile_edges
 q = np.full((${N}, ${N}, 2), -1.0); h = np.full((${N}, ${N}, 2), -1.0)
 tile_edges.tile_edges(q, h)
 print(json.dumps(q[:, :, 0].tolist()))`;
-  writeFileSync(path.join(dir, 'orch.config.mjs'), ccache.config);
+  ccache.configure(dir);
   const r = await execa('python3', ['-c', code, path.join(repo, 'fixtures/layouts')], {
     cwd: dir,
     reject: false,

@@ -38,11 +38,23 @@ const requireCache = createRequire(import.meta.url).cache;
  * changes. Those files are dropped from the module cache again, so the next load reads
  * them afresh; packages under node_modules stay cached.
  */
+/**
+ * Where jiti keeps the config's transpiled JavaScript between runs: the project's
+ * node_modules/.cache, where other tools keep theirs (a tenth of a start saved: a cached
+ * file needs no TypeScript transform). Entries are checked against a hash of the source,
+ * so an edited config is transpiled again. Without a node_modules beside the config, no
+ * cache: never a folder shared with other users, such as /tmp.
+ */
+function transpileCache(file: string): string | false {
+  const modules = path.join(path.dirname(file), 'node_modules');
+  return existsSync(modules) ? path.join(modules, '.cache', 'jiti') : false;
+}
+
 export async function loadConfigFile(file: string): Promise<{ config: OrchConfig; files: string[] }> {
   // imported here, not at the top: loading jiti is about a tenth of an orch start, which a
   // project without a config file does not need
   const { createJiti } = await import('jiti');
-  const jiti = createJiti(import.meta.url, { moduleCache: true, fsCache: false });
+  const jiti = createJiti(import.meta.url, { moduleCache: true, fsCache: transpileCache(file) });
   const before = new Set(Object.keys(requireCache));
   let mod: unknown;
   const files: string[] = [];

@@ -1,4 +1,5 @@
 import type { HLoop, Launch, Range, VLoop } from './types.js';
+import { regionsOnly } from './regionsOnly.js';
 import { reads, writes } from './uses.js';
 
 /**
@@ -50,16 +51,22 @@ export interface VersionWriter {
 export function versionWriters(l: Launch, name: string): VersionWriter[] {
   const out: VersionWriter[] = [];
   const seen = new Set<string>();
+  const plain = new Set<string>();
   const key = (r: Range) => JSON.stringify([r.lo, r.hi]);
+  const rangeKey = (v: VLoop, h: HLoop) => `${key(v.k)}|${key(h.i)}|${key(h.j)}`;
   l.loops.forEach((v, vi) =>
     v.body.forEach((h, n) => {
       if (!writes(h.body).has(name)) return;
-      // nests over the same points commit the same points once
-      const k = `${key(v.k)}|${key(h.i)}|${key(h.j)}`;
+      // nests over the same points commit the same points once; a nest writing only in
+      // regions commits only their points (regionsOnly.ts), a plain one over its range all
+      const regions = regionsOnly(h);
+      const k = `${rangeKey(v, h)}${regions ? `|${JSON.stringify(regions)}` : ''}`;
+      if (!regions) plain.add(k);
       if (seen.has(k)) return;
       seen.add(k);
       out.push({ vi, n, v, h });
     }),
   );
-  return out;
+  // a plain writer over the same range commits the region writer's points too
+  return out.filter((w) => !regionsOnly(w.h) || !plain.has(rangeKey(w.v, w.h)));
 }

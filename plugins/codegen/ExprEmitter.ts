@@ -274,11 +274,7 @@ export class ExprEmitter {
 /** The condition of a horizontal region: `i` and `j` within one of the boxes, relative to the domain. */
 export function regionCondition(regions: readonly HorizontalRegion[]): string {
   const axisCond = (v: 'i' | 'j', dom: string, start: AxisBound | null, end: AxisBound | null): string[] => {
-    const bound = (b: AxisBound): string => {
-      const o = Math.trunc(b.offset);
-      if (b.level === 'start') return o < 0 ? `(${o}LL)` : `${o}LL`;
-      return o === 0 ? dom : o > 0 ? `(${dom} + ${o})` : `(${dom} - ${-o})`;
-    };
+    const bound = (b: AxisBound): string => regionBound(b, dom);
     const parts: string[] = [];
     if (start) parts.push(`${v} >= ${bound(start)}`);
     if (end) parts.push(`${v} < ${bound(end)}`);
@@ -289,4 +285,11 @@ export function regionCondition(regions: readonly HorizontalRegion[]): string {
     return parts.length ? `(${parts.join(' && ')})` : 'true';
   });
   return boxes.length ? boxes.join(' || ') : 'false';
+}
+
+/** A region's bound on one axis as a C index, relative to the domain (`dom`: its extent there). */
+export function regionBound(b: AxisBound, dom: string): string {
+  const o = Math.trunc(b.offset);
+  if (b.level === 'start') return o < 0 ? `(${o}LL)` : `${o}LL`;
+  return o === 0 ? dom : o > 0 ? `(${dom} + ${o})` : `(${dom} - ${-o})`;
 }

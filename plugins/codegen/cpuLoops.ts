@@ -10,6 +10,8 @@ import { emitHalo } from './haloExchange.js';
 import type { LoopStrategy } from './LoopStrategy.js';
 import { SweepStaging } from './sweepStaging.js';
 import { jammedColumns } from './columnJam.js';
+import { narrowToRegions } from './regionClip.js';
+import { regionsOnly } from '../../core/ir/regionsOnly.js';
 import { TileVersionCode } from './tileVersions.js';
 import { writes } from '../../core/ir/uses.js';
 import { writtenOrUntouched } from '../../core/ir/writtenBeforeRead.js';
@@ -166,8 +168,12 @@ export class CpuLoops implements LoopStrategy {
       });
     });
     const tk = tile.k;
+    // The last tile along I and J takes the remainder (up to twice the size) instead of a
+    // tile of its own: each cut over-computes the nests' halo again (ppm at 12x12x79: one
+    // 6x6 tile, not 4x6 + 2x6, 9% fewer instructions). K keeps its cut: full K tiles run a
+    // compile-time trip count.
     w.line(
-      `const int64_t nti = std::max<int64_t>(1, (dom0 + ${ti} - 1) / ${ti}), ntj = std::max<int64_t>(1, (dom1 + ${tj} - 1) / ${tj}), ntk = ${tk ? `std::max<int64_t>(1, (dom2 + ${tk - 1}) / ${tk})` : '1'};`,
+      `const int64_t nti = std::max<int64_t>(1, dom0 / ${ti}), ntj = std::max<int64_t>(1, dom1 / ${tj}), ntk = ${tk ? `std::max<int64_t>(1, (dom2 + ${tk - 1}) / ${tk})` : '1'};`,
     );
     const points = nests.map(({ vi, name }) => `(Ihi_${name} - Ilo_${name}) * (Jhi_${name} - Jlo_${name}) * (khi_${vi} - klo_${vi})`).join(' + ');
     w.line(`if (st->tiles.prepare(orch::max_threads())) return orch::fail(st, "%s: out of memory for the tile scratch arenas", ${where});`);
@@ -184,12 +190,14 @@ export class CpuLoops implements LoopStrategy {
     });
     for (const { h, name } of nests) {
       const g = h.grow ?? [0, 0, 0, 0];
+      const regions = regionsOnly(h);
       w.line(
-        `const int64_t ilo_${name} = ti == 0 ? Ilo_${name} : std::max<int64_t>(Ilo_${name}, ti * ${ti} - ${g[0]}), ` +
+        `${regions ? 'int64_t' : 'const int64_t'} ilo_${name} = ti == 0 ? Ilo_${name} : std::max<int64_t>(Ilo_${name}, ti * ${ti} - ${g[0]}), ` +
           `ihi_${name} = ti == nti - 1 ? Ihi_${name} : std::min<int64_t>(Ihi_${name}, (ti + 1) * ${ti} + ${g[1]}), ` +
           `jlo_${name} = tj == 0 ? Jlo_${name} : std::max<int64_t>(Jlo_${name}, tj * ${tj} - ${g[2]}), ` +
           `jhi_${name} = tj == ntj - 1 ? Jhi_${name} : std::min<int64_t>(Jhi_${name}, (tj + 1) * ${tj} + ${g[3]});`,
       );
+      if (regions) narrowToRegions(w, regions, { ilo: `ilo_${name}`, ihi: `ihi_${name}`, jlo: `jlo_${name}`, jhi: `jhi_${name}` });
     }
     // each tile-local array covers the points the tile's nests touch, offsets included
     w.line('size_t tile_bytes = 0;');

@@ -2,6 +2,8 @@ import type { Launch, Tiling } from '../../core/ir/types.js';
 import { versionReach, versionWriters } from '../../core/ir/tileVersions.js';
 import type { Codegen } from './Codegen.js';
 import { STORAGE } from './cText.js';
+import { narrowToRegions } from './regionClip.js';
+import { regionsOnly } from '../../core/ir/regionsOnly.js';
 
 /**
  * The CPU's code for arrays a tiled launch versions per tile (Tiling.versioned, see
@@ -47,12 +49,17 @@ export class TileVersionCode {
       const p = this.cg.ids.ptr(name);
       const index = (s: (pos: number) => string) => `i * ${s(0)} + j * ${s(1)} + k * ${s(2)}`;
       w.open(`if (${x}_ni > 0 && ${x}_nj > 0 && ${x}_nk > 0) {`);
-      for (const axis of order) {
+      // K innermost (C-ordered fields, the CPU presets): whole columns at a time
+      const kInner = order[2] === 'K';
+      for (const axis of kInner ? order.slice(0, 2) : order) {
         const v = axis.toLowerCase();
         w.open(`for (int64_t ${v} = ${x}_${v}0; ${v} <= ${x}_${v}1; ++${v}) {`);
       }
-      w.line(`${p}[${index((pos) => this.cg.ids.stride(name, pos))}] = ${g.ptr}[${index(g.stride)}];`);
-      for (let d = 0; d < 3; d++) w.close();
+      if (kInner) {
+        w.line(`const int64_t ck0 = ${x}_k0, ck1 = ${x}_k1 + 1;`);
+        this.column(STORAGE[this.cg.array(name).dtype], { p, s: (pos) => this.cg.ids.stride(name, pos) }, { p: g.ptr, s: g.stride });
+      } else w.line(`${p}[${index((pos) => this.cg.ids.stride(name, pos))}] = ${g.ptr}[${index(g.stride)}];`);
+      for (let d = kInner ? 1 : 0; d < 3; d++) w.close();
       w.close();
     }
   }
@@ -69,10 +76,13 @@ export class TileVersionCode {
     for (const { vi, n } of versionWriters(this.s, name)) {
       const c = `${vi}_${n}`;
       w.open('{');
+      // a writer that writes only in regions owns only their points (regionClip.ts)
+      const regions = regionsOnly(this.s.loops[vi].body[n]);
       w.line(
-        `const int64_t ci0 = ti == 0 ? Ilo_${c} : std::max<int64_t>(Ilo_${c}, ti * ${ti}), ci1 = ti == nti - 1 ? Ihi_${c} : std::min<int64_t>(Ihi_${c}, (ti + 1) * ${ti}), ` +
+        `${regions ? 'int64_t' : 'const int64_t'} ci0 = ti == 0 ? Ilo_${c} : std::max<int64_t>(Ilo_${c}, ti * ${ti}), ci1 = ti == nti - 1 ? Ihi_${c} : std::min<int64_t>(Ihi_${c}, (ti + 1) * ${ti}), ` +
           `cj0 = tj == 0 ? Jlo_${c} : std::max<int64_t>(Jlo_${c}, tj * ${tj}), cj1 = tj == ntj - 1 ? Jhi_${c} : std::min<int64_t>(Jhi_${c}, (tj + 1) * ${tj});`,
       );
+      if (regions) narrowToRegions(w, regions, { ilo: 'ci0', ihi: 'ci1', jlo: 'cj0', jhi: 'cj1' });
       const tk = this.tile.k;
       if (tk) w.line(`const int64_t ck0 = tk == 0 ? klo_${vi} : std::max<int64_t>(klo_${vi}, tk * ${tk}), ck1 = tk == ntk - 1 ? khi_${vi} : std::min<int64_t>(khi_${vi}, (tk + 1) * ${tk});`);
       else w.line(`const int64_t ck0 = klo_${vi}, ck1 = khi_${vi};`);
@@ -88,6 +98,28 @@ export class TileVersionCode {
     }
   }
 
+  /**
+   * Copies column (i, j) over [ck0, ck1) from `src` to `dst`. Strides are run-time values: g++
+   * checks them (and the pointers' overlap) per column, and a tile's columns are short, so
+   * where both K strides are 1 (C-ordered fields) the copy is a contiguous one, of the K tile's
+   * compile-time length in the full K tiles (a few vector moves).
+   */
+  private column(type: string, dst: { p: string; s: (pos: number) => string }, src: { p: string; s: (pos: number) => string }): void {
+    const w = this.cg.w;
+    const row = (x: { p: string; s: (pos: number) => string }) => `${x.p} + i * ${x.s(0)} + j * ${x.s(1)}`;
+    w.open(`if (${dst.s(2)} == 1 && ${src.s(2)} == 1) {`);
+    w.line(`${type}* __restrict__ const to = ${row(dst)};`);
+    w.line(`const ${type}* __restrict__ const from = ${row(src)};`);
+    // (a loop of constant length g++ unrolls into scalar moves; a memcpy of constant size into vector ones)
+    const tk = this.tile.k;
+    if (tk) w.line(`if (ck1 - ck0 == ${tk}) std::memcpy(to + ck0, from + ck0, ${tk} * sizeof(${type}));`);
+    w.line(`${tk ? 'else ' : ''}std::memcpy(to + ck0, from + ck0, static_cast<size_t>(ck1 - ck0) * sizeof(${type}));`);
+    w.reopen('} else {');
+    w.directive('#pragma GCC ivdep');
+    w.line(`for (int64_t k = ck0; k < ck1; ++k) ${dst.p}[i * ${dst.s(0)} + j * ${dst.s(1)} + k * ${dst.s(2)}] = ${src.p}[i * ${src.s(0)} + j * ${src.s(1)} + k * ${src.s(2)}];`);
+    w.close();
+  }
+
   /** At the end of a tile: the owned points go to the array, or to its shadow where a neighbour still reads them. */
   commit(): void {
     const w = this.cg.w;
@@ -95,14 +127,13 @@ export class TileVersionCode {
       const g = this.global(name);
       const p = this.cg.ids.ptr(name);
       const sp = this.cg.ids.ptr(shadow);
-      const at = (s: (pos: number) => string) => `i * ${s(0)} + j * ${s(1)} + k * ${s(2)}`;
+      const type = STORAGE[this.cg.array(name).dtype];
+      const version = (pos: number) => this.cg.ids.stride(name, pos);
       this.ownedColumns(name, (band) => {
         w.open(`if (${band}) {`);
-        w.directive('#pragma GCC ivdep');
-        w.line(`for (int64_t k = ck0; k < ck1; ++k) ${sp}[${at((pos) => this.cg.ids.stride(shadow, pos))}] = ${p}[${at((pos) => this.cg.ids.stride(name, pos))}];`);
+        this.column(type, { p: sp, s: (pos) => this.cg.ids.stride(shadow, pos) }, { p, s: version });
         w.reopen('} else {');
-        w.directive('#pragma GCC ivdep');
-        w.line(`for (int64_t k = ck0; k < ck1; ++k) ${g.ptr}[${at(g.stride)}] = ${p}[${at((pos) => this.cg.ids.stride(name, pos))}];`);
+        this.column(type, { p: g.ptr, s: g.stride }, { p, s: version });
         w.close();
       });
     }
@@ -114,11 +145,10 @@ export class TileVersionCode {
     for (const { name, shadow } of this.versioned) {
       const p = this.cg.ids.ptr(name);
       const sp = this.cg.ids.ptr(shadow);
-      const at = (a: string) => `i * ${this.cg.ids.stride(a, 0)} + j * ${this.cg.ids.stride(a, 1)} + k * ${this.cg.ids.stride(a, 2)}`;
+      const type = STORAGE[this.cg.array(name).dtype];
       this.ownedColumns(name, (band) => {
         w.line(`if (!${band}) continue;`);
-        w.directive('#pragma GCC ivdep');
-        w.line(`for (int64_t k = ck0; k < ck1; ++k) ${p}[${at(name)}] = ${sp}[${at(shadow)}];`);
+        this.column(type, { p, s: (pos) => this.cg.ids.stride(name, pos) }, { p: sp, s: (pos) => this.cg.ids.stride(shadow, pos) });
       });
     }
   }
