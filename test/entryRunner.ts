@@ -10,6 +10,7 @@ import { compareArrays } from '../core/runtime/compareArrays.js';
 import { cloneArray, type NDArray } from '../core/runtime/ndarray.js';
 import { EntryRunner as CoreRunner, ready } from '../core/runtime/EntryRunner.js';
 import { parseExternals } from '../core/frontend/externalsJson.js';
+import type { ResolvedConfig } from '../core/config/types.js';
 
 /**
  * Runs one entry of a module the two ways orch can (the interpreter, and the compiled
@@ -24,10 +25,12 @@ export class EntryRunner {
     return new CoreRunner(this.compiler, { externals: parseExternals(externals), defines: {} });
   }
 
-  static async create(opts: { pythonPath?: string[] } = {}): Promise<EntryRunner> {
+  /** `codegen`: merged over the preset's code generation options (a schedule under test). */
+  static async create(opts: { pythonPath?: string[]; codegen?: Partial<ResolvedConfig['codegen']> } = {}): Promise<EntryRunner> {
     const root = mkdtempSync(path.join(os.tmpdir(), 'orch-entry-runner-'));
     const config = await resolveConfig({ configFile: null, cwd: root });
     config.cacheRoot = root;
+    if (opts.codegen) config.codegen = { ...config.codegen, ...opts.codegen };
     if (opts.pythonPath) config.pythonPath = [...opts.pythonPath, ...config.pythonPath];
     return new EntryRunner(new Compiler({ ...config, verifyIR: true }, { verifyIR: true, printIrAfter: [], timePasses: false, print: () => undefined }));
   }

@@ -10,6 +10,8 @@ import { Compiler } from '../core/Compiler.js';
 import { resolveConfig } from '../cli/toolset.js';
 import { formatDiagnostic } from '../core/diagnostics.js';
 import { generateCpp } from '../plugins/codegen/generateCpp.js';
+import { loadInputs, readCaseSpec } from './caseFolder.js';
+import { EntryRunner } from './entryRunner.js';
 
 /**
  * Tiles of FORWARD/BACKWARD launches stage the fields they sweep (plugins/codegen/sweepStaging.ts,
@@ -57,6 +59,17 @@ test('recurrences with no temporaries are tiled to stage their fields (sweepTili
   const plain = await source(fixture, 'recurrences', false);
   assert.not.ok(plain.includes('orch::stage_columns'));
   assert.not.ok(plain.includes('scratch'), 'no tile: nothing would be kept in cache');
+});
+
+test('recurrences compiled bitwise equal to the interpreter: staged tiles, and untiled with 4 columns interleaved (stageSweeps false)', async () => {
+  const dir = path.resolve(here, '../../fixtures/language/column-recurrences');
+  const spec = readCaseSpec(dir);
+  const plain = await source(path.join(dir, 'module.py'), 'recurrences', false);
+  assert.ok(plain.includes('#pragma GCC unroll 4'), 'the column loop interleaves columns (columnJam.ts)');
+  for (const stageSweeps of [true, false]) {
+    const runner = await EntryRunner.create({ codegen: { stageSweeps } });
+    await runner.runAgreeing(path.join(dir, 'module.py'), spec.entry, { fields: loadInputs(dir), scalars: spec.scalars ?? {}, origin: spec.origin, domain: spec.domain }, '{}', 0);
+  }
 });
 
 test('stage_columns copies a box into [K][I][J] and back exactly (remainders, non-contiguous K)', () => {

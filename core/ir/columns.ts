@@ -23,3 +23,14 @@ export function independentColumns(v: VLoop, arrays: ReadonlyMap<string, ArrayDe
   }
   return !needsLevelBarrier(v);
 }
+
+/**
+ * Whether a FORWARD/BACKWARD VLoop carries a recurrence along K: it reads, at a K offset,
+ * an array it writes, so each level of a column waits on the level before.
+ */
+export function carriesRecurrence(v: VLoop): boolean {
+  if (v.order === 'PARALLEL') return false;
+  const bodies = v.body.flatMap((h) => h.body);
+  const written = writes(bodies);
+  return reads(bodies).some((r) => written.has(r.name) && !r.variableK && r.offset[2] !== 0);
+}

@@ -1,5 +1,5 @@
 import type { Launch } from '../../core/ir/types.js';
-import { independentColumns } from '../../core/ir/columns.js';
+import { carriesRecurrence, independentColumns } from '../../core/ir/columns.js';
 import { launchHasCheck, type CheckStmt } from '../../core/ir/debugChecks.js';
 import { tileLocalBoxes } from '../../core/ir/tileBoxes.js';
 import { axisIndices, type ArrayDecl, type Expr, type HaloStmt, type HLoop, type Tiling, type VLoop } from '../../core/ir/types.js';
@@ -9,6 +9,7 @@ import type { VariableKParts } from './ExprEmitter.js';
 import { emitHalo } from './haloExchange.js';
 import type { LoopStrategy } from './LoopStrategy.js';
 import { SweepStaging } from './sweepStaging.js';
+import { jammedColumns } from './columnJam.js';
 import { narrowToRegions } from './regionClip.js';
 import { regionsOnly } from '../../core/ir/regionsOnly.js';
 import { TileVersionCode } from './tileVersions.js';
@@ -357,6 +358,12 @@ export class CpuLoops implements LoopStrategy {
     this.openRegion(threaded, '(ihi0 - ilo0) * (jhi0 - jlo0) * (khi - klo) >= ORCH_OMP_MIN_POINTS', ctx);
     if (threaded) w.directive('#pragma omp for collapse(2)');
     w.open(this.loopHeader(ij[0], 0));
+    if (carriesRecurrence(v)) {
+      jammedColumns(this.cg, ij[1].toLowerCase(), v.order === 'FORWARD', v.body, ctx);
+      w.close();
+      this.closeRegion(threaded);
+      return;
+    }
     w.open(this.loopHeader(ij[1], 0));
     w.open(v.order === 'FORWARD' ? 'for (int64_t k = klo; k < khi; ++k) {' : 'for (int64_t k = khi - 1; k >= klo; --k) {');
     for (const h of v.body) {

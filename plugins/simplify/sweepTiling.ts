@@ -1,4 +1,5 @@
 import type { ArrayDecl, Launch } from '../../core/ir/types.js';
+import { carriesRecurrence } from '../../core/ir/columns.js';
 import { reads, variableKNames, writes } from '../../core/ir/uses.js';
 
 /**
@@ -36,8 +37,8 @@ export function sweepTilePays(l: Launch, decl: ReadonlyMap<string, ArrayDecl>): 
     for (const r of rs) {
       touched.add(r.name);
       if (r.variableK || r.computedData) return false;
-      if (v.order !== 'PARALLEL' && w.has(r.name) && r.offset[2] !== 0) recurrence = true;
     }
+    if (carriesRecurrence(v)) recurrence = true;
   }
   for (const n of written) touched.add(n);
   let copies = 0;
