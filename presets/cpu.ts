@@ -9,13 +9,12 @@ const cpu: Preset = {
     cxx: 'g++',
     flags: ['-O3', '-std=c++17', '-fopenmp', '-fPIC', '-shared', '-fno-math-errno'],
   },
-  // Tiles of 4x32 columns keep a stencil's temporaries in L2; rows along J are contiguous,
-  // and a FORWARD/BACKWARD tile sweeps 32-wide vectors level by level. A PARALLEL launch's
-  // tiles are also cut into 16 levels: a full tile's K loops then have a trip count g++
-  // knows, and unroll without run-time prologues (hdiff at 128x128x80, callgrind: 14.0
-  // instead of 17.4 instructions a point, L1 and L2 misses a little lower). Sweeps are
-  // never cut along K (plugins/simplify/tiling.ts).
-  codegen: { loopOrder: 'IJK', openmp: true, lineDirectives: true, tile: [4, 32, 16] },
+  // Tiles of 4x32 whole columns keep a stencil's temporaries in L2; rows along J are
+  // contiguous, and a FORWARD/BACKWARD tile sweeps 32-wide vectors level by level. Tiles cut
+  // into 16 levels ran fewer instructions (hdiff, callgrind: 14.0 instead of 17.4 a point,
+  // AVX2) but were 15-25% slower when timed with -march=native (AVX-512, 128x128x80, 1 thread),
+  // so 4x32x16 is left to orch tune.
+  codegen: { loopOrder: 'IJK', openmp: true, lineDirectives: true, tile: [4, 32] },
   plugins: [],
 };
 

@@ -69,7 +69,7 @@ export interface CodegenOptions {
   /**
    * CPU: a tile of a FORWARD/BACKWARD launch copies the fields it sweeps into a [K][I][J]
    * buffer first, and those it writes back at its end (plugins/codegen/sweepStaging.ts);
-   * default true.
+   * default false (timed slower than reading in place with AVX-512; orch tune tries it).
    */
   stageSweeps?: boolean;
 }

@@ -18,7 +18,7 @@ export interface CppOptions {
   sourceFileName?: string;
   /** Iterations a stencil's `while` loop may run before the run fails (default 1e7, as the interpreter). */
   maxWhileIterations?: number;
-  /** CPU: tiles of FORWARD/BACKWARD launches stage the fields they sweep (default true). */
+  /** CPU: tiles of FORWARD/BACKWARD launches stage the fields they sweep (default false). */
   stageSweeps?: boolean;
 }
 

@@ -89,7 +89,7 @@ export class CpuLoops implements LoopStrategy {
    */
   private sweepTileStages(s: Launch, tile: Tiling): boolean {
     if (tile.local.length || tile.versioned?.length) return true;
-    return this.cg.opts.stageSweeps !== false && s.loops.some((v) => v.order !== 'PARALLEL') && new SweepStaging(this.cg, s, tile).staged.length > 0;
+    return this.cg.opts.stageSweeps === true && s.loops.some((v) => v.order !== 'PARALLEL') && new SweepStaging(this.cg, s, tile).staged.length > 0;
   }
 
   /** After each VLoop of a launch: a variable-K read that failed ends the run here. */
@@ -150,7 +150,7 @@ export class CpuLoops implements LoopStrategy {
     // A launch with FORWARD/BACKWARD loops runs them level by level in a tile (vloop), so
     // there every nest runs K outermost and tile-local arrays are laid out to match.
     const tileOrder = s.loops.some((v) => v.order !== 'PARALLEL') ? planeOrder(this.cg.order) : undefined;
-    const staged = tileOrder !== undefined && this.cg.opts.stageSweeps !== false;
+    const staged = tileOrder !== undefined && this.cg.opts.stageSweeps === true;
     // Such a tile, staged, keeps its area but takes its columns along J as far as the domain
     // allows: a level of its staged arrays is then a few long contiguous rows (loop overhead
     // per row, not per point). Only where the shape changes no number: no versions, no growth.
