@@ -106,7 +106,10 @@ async function runDoc(doc: string, blocks: Block[]): Promise<void> {
     switch (b.lang) {
       case 'sh':
       case 'bash': {
-        const r = await execa('bash', ['-euo', 'pipefail', '-c', b.code], { cwd: dir, env, reject: false, all: true });
+        // one pipe for both streams, so the output keeps the order a terminal shows: with two
+        // pipes, one command's stderr and the next command's stdout could be read either way
+        // round (docs/ndsl.md's Build then Run failed so under load)
+        const r = await execa('bash', ['-euo', 'pipefail', '-c', `exec 2>&1\n${b.code}`], { cwd: dir, env, reject: false, all: true });
         assert.is(r.exitCode, 0, `${where}: sh block failed (exit ${r.exitCode}):\n${b.code}\n${r.all}`);
         lastOutput = String(r.all);
         break;
