@@ -47,8 +47,8 @@ inline void stage_transpose4(double* dst, int64_t dst_stride, const double* src,
  * sk, row stride rs), `in`: field to staged.
  */
 template <class T>
-inline void stage_columns(bool in, T* field, int64_t s0, int64_t s1, int64_t s2, T* staged, int64_t sk, int64_t rs, int64_t ni,
-                          int64_t nj, int64_t nk) {
+inline void stage_elementwise(bool in, T* field, int64_t s0, int64_t s1, int64_t s2, T* staged, int64_t sk, int64_t rs, int64_t ni,
+                              int64_t nj, int64_t nk) {
   for (int64_t i = 0; i < ni; ++i)
     for (int64_t j = 0; j < nj; ++j)
       for (int64_t k = 0; k < nk; ++k) {
@@ -59,19 +59,18 @@ inline void stage_columns(bool in, T* field, int64_t s0, int64_t s1, int64_t s2,
       }
 }
 
+template <class T>
+inline void stage_columns(bool in, T* field, int64_t s0, int64_t s1, int64_t s2, T* staged, int64_t sk, int64_t rs, int64_t ni,
+                          int64_t nj, int64_t nk) {
+  stage_elementwise(in, field, s0, s1, s2, staged, sk, rs, ni, nj, nk);
+}
+
 template <>
 inline void stage_columns<double>(bool in, double* field, int64_t s0, int64_t s1, int64_t s2, double* staged, int64_t sk, int64_t rs,
                                   int64_t ni, int64_t nj, int64_t nk) {
   if (s2 != 1) {
     // not K-contiguous (a view): element by element
-    for (int64_t i = 0; i < ni; ++i)
-      for (int64_t j = 0; j < nj; ++j)
-        for (int64_t k = 0; k < nk; ++k) {
-          double& f = field[i * s0 + j * s1 + k * s2];
-          double& s = staged[k * sk + i * rs + j];
-          if (in) s = f;
-          else f = s;
-        }
+    stage_elementwise(in, field, s0, s1, s2, staged, sk, rs, ni, nj, nk);
     return;
   }
   const int64_t nj4 = nj / 4 * 4, nk4 = nk / 4 * 4;
