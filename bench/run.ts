@@ -39,7 +39,7 @@ interface Fixture {
 }
 
 /** Fixtures `orch tune` tunes for the 'tuned vs default' column (its budget per fixture in seconds). */
-const TUNED = new Set(['hdiff', 'vertical_solver', 'pointwise_chain', 'deln_damping']);
+const TUNED = new Set(['hdiff', 'vertical_solver', 'pointwise_chain', 'deln_damping', 'dycore']);
 const TUNE_BUDGET_S = quick ? 30 : 180;
 
 const FIXTURES: Fixture[] = [
