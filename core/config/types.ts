@@ -72,6 +72,12 @@ export interface CodegenOptions {
    * default false (timed slower than reading in place with AVX-512; orch tune tries it).
    */
   stageSweeps?: boolean;
+  /**
+   * CPU: levels per tile of a launch whose tiles keep versions of in-place arrays
+   * (plugins/simplify/inPlaceVersions.ts) where `tile` cuts no K; false: whole columns.
+   * Default 16 (fewer cache misses in cachegrind); orch tune tries the others.
+   */
+  versionedTileK?: number | false;
 }
 
 /** A preset is data: options and plugins for one kind of hardware. */

@@ -1,5 +1,5 @@
 import type { Compiler } from '../../core/Compiler.js';
-import type { OrchPlugin, PassName } from '../../core/config/types.js';
+import type { CodegenOptions, OrchPlugin, PassName } from '../../core/config/types.js';
 import type { Program } from '../../core/ir/types.js';
 import type { StageName } from '../../core/pipeline.js';
 import { tapStage } from '../../core/stagePlugin.js';
@@ -18,7 +18,8 @@ interface SimplifyPass {
   name: PassName;
   stage: Extract<StageName, 'simplify1' | 'simplify2'>;
   order: number;
-  run: (p: Program) => Program;
+  /** `codegen`: the entry's codegen options (a schedule orch tune chose included) */
+  run: (p: Program, codegen: CodegenOptions) => Program;
 }
 
 /** The simplify passes; tap stage numbers leave gaps so custom passes can go between. */
@@ -37,7 +38,7 @@ export const SIMPLIFY_PASSES: SimplifyPass[] = [
   { name: 'mergeBlocks', stage: 'simplify2', order: 50, run: mergeBlocks },
   { name: 'deadCode', stage: 'simplify2', order: 60, run: deadCode },
   // it decides which transients live per tile, so no pass may drop one after it
-  { name: 'tiling', stage: 'simplify2', order: 70, run: tiling },
+  { name: 'tiling', stage: 'simplify2', order: 70, run: (p, codegen) => tiling(p, { versionK: codegen.versionedTileK }) },
   // after tiling: what a tile keeps in cache needs no plane
   { name: 'planes', stage: 'simplify2', order: 80, run: planes },
 ];
@@ -53,7 +54,7 @@ export class SimplifyPlugin implements OrchPlugin {
         pass.stage,
         `orch:${pass.name}`,
         (build) => {
-          build.program = pass.run(build.program);
+          build.program = pass.run(build.program, build.codegen ?? compiler.config.codegen);
         },
         pass.order,
       );
