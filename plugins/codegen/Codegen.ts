@@ -20,6 +20,8 @@ export interface CppOptions {
   maxWhileIterations?: number;
   /** CPU: tiles of FORWARD/BACKWARD launches stage the fields they sweep (default false). */
   stageSweeps?: boolean;
+  /** CPU: in a tile, the nests of a PARALLEL loop run fused point by point (default false). */
+  fuseNests?: boolean;
 }
 
 /** What a point body needs to address arrays: the arrays hoisted by the current launch. */

@@ -10,6 +10,8 @@ import { emitHalo } from './haloExchange.js';
 import type { LoopStrategy } from './LoopStrategy.js';
 import { SweepStaging } from './sweepStaging.js';
 import { jammedColumns } from './columnJam.js';
+import { fusedNests } from './fusedNests.js';
+import { fusionDelays, type Delay } from '../../core/ir/nestFusion.js';
 import { narrowToRegions } from './regionClip.js';
 import { regionsOnly } from '../../core/ir/regionsOnly.js';
 import { TileVersionCode } from './tileVersions.js';
@@ -328,7 +330,10 @@ export class CpuLoops implements LoopStrategy {
       w.line(`const int64_t klo = kclo_${t}, khi = kchi_${t};`);
       v.body.forEach((_, n) => w.line(`const int64_t ilo${n} = ilo_${t}_${n}, ihi${n} = ihi_${t}_${n}, jlo${n} = jlo_${t}_${n}, jhi${n} = jhi_${t}_${n};`));
     }
-    if (v.order === 'PARALLEL') {
+    const delays = this.fusion(v);
+    if (delays) {
+      this.fusedLoop(v, delays, ctx);
+    } else if (v.order === 'PARALLEL') {
       v.body.forEach((h, n) => this.parallelNest(h, n, ctx));
     } else if (this.tileScope === undefined && independentColumns(v, this.cg.arrays)) {
       // (inside a tile, level by level instead: the tile's columns are independent chains
@@ -344,6 +349,26 @@ export class CpuLoops implements LoopStrategy {
       this.closeRegion(threaded);
     }
     w.close();
+  }
+
+  /** The delays of a PARALLEL loop's nests fused in a tile (codegen.fuseNests), or undefined where they run one after another. */
+  private fusion(v: VLoop): Delay[] | undefined {
+    const order = this.cg.order;
+    if (!this.cg.opts.fuseNests || this.tileScope === undefined || this.tileOrder !== undefined || !order.endsWith('K')) return undefined;
+    return fusionDelays(v, order[0] === 'I' ? 0 : 1);
+  }
+
+  /** A PARALLEL loop's nests fused (fusedNests.ts); in a tile cut along K, full tiles run a compile-time trip count (see parallelNest). */
+  private fusedLoop(v: VLoop, delays: Delay[], ctx: PointContext): void {
+    const w = this.cg.w;
+    const tk = this.tileK;
+    if (tk) {
+      w.open(`if (khi - klo == ${tk}) {`);
+      fusedNests(this.cg, v.body, delays, this.cg.order, ctx, `for (int64_t k = klo; k < klo + ${tk}; ++k) {`);
+      w.reopen('} else {');
+    }
+    fusedNests(this.cg, v.body, delays, this.cg.order, ctx, 'for (int64_t k = klo; k < khi; ++k) {');
+    if (tk) w.close();
   }
 
   /**
