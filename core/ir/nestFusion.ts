@@ -58,3 +58,23 @@ export function fusionDelays(v: VLoop, outer: 0 | 1): Delay[] | undefined {
   });
   return delays;
 }
+
+/**
+ * Rows (along the outer axis) array `name` needs in a fused loop with `delays` (a power of
+ * two, so a row's slot is its index masked): at iteration r a nest with delay d accessing it
+ * at outer offset o touches row r - d + o, so row a is touched from iteration a + min(d - o)
+ * to a + max(d - o), and rows more than that span apart are never live together. Undefined
+ * if no nest of `v` touches it.
+ */
+export function rollingRows(v: VLoop, delays: readonly Delay[], outer: 0 | 1, name: string): number | undefined {
+  const at: number[] = [];
+  v.body.forEach((h, n) => {
+    for (const r of reads(h.body)) if (r.name === name) at.push(delays[n][0] - r.offset[outer]);
+    if (writes(h.body).has(name)) at.push(delays[n][0]);
+  });
+  if (!at.length) return undefined;
+  const span = Math.max(...at) - Math.min(...at) + 1;
+  let rows = 1;
+  while (rows < span) rows *= 2;
+  return rows;
+}

@@ -12,10 +12,11 @@ import type { KnobContext, ScheduleKnob } from '../../core/config/ScheduleKnob.j
  * Tile shapes around the default 4x32 (long along J, the contiguous rows), and some cut along
  * K: a full K cut runs loops of a known trip count, and wider tiles over-compute less halo
  * (hdiff at 64x64x80, callgrind: 4x32 17.4 instructions a point, 8x16x40 11.4, 16x16x16 12.7).
+ * Tall tiles (32x32) pay off with fuseNests, whose temporaries keep a few rows whatever the tile.
  */
 const TILES: readonly ([number, number] | [number, number, number])[] = [
   [2, 32], [4, 16], [4, 32], [4, 64], [8, 16], [8, 32], [8, 64], [16, 16], [16, 32], [2, 64],
-  [4, 32, 16], [8, 32, 16], [8, 16, 32], [8, 16, 40], [16, 16, 16], [8, 32, 20], [16, 32, 20],
+  [32, 32], [4, 32, 16], [8, 32, 16], [8, 16, 32], [8, 16, 40], [16, 16, 16], [8, 32, 20], [16, 32, 20],
 ];
 
 /** Tiles no larger than the domain needs: a tile twice the domain runs like one that just covers it. */
