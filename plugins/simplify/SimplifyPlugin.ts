@@ -7,6 +7,7 @@ import { constantFolding } from './constantFolding.js';
 import { copyPropagation } from './copyPropagation.js';
 import { deadCode } from './deadCode.js';
 import { fusion } from './fusion.js';
+import { launchLoopUnroll } from './launchLoopUnroll.js';
 import { mergeBlocks } from './mergeBlocks.js';
 import { scalarization } from './scalarization.js';
 import { sweepFusion } from './sweepFusion.js';
@@ -20,6 +21,8 @@ interface SimplifyPass {
   order: number;
   /** `codegen`: the entry's codegen options (a schedule orch tune chose included) */
   run: (p: Program, codegen: CodegenOptions) => Program;
+  /** Runs only for the entry's codegen options this accepts (a schedule choice `orch tune` searches). */
+  when?: (codegen: CodegenOptions) => boolean;
 }
 
 /** The simplify passes; tap stage numbers leave gaps so custom passes can go between. */
@@ -30,6 +33,8 @@ export const SIMPLIFY_PASSES: SimplifyPass[] = [
   // after library expansion: the loop-nest optimizations
   { name: 'copyPropagation', stage: 'simplify2', order: 0, run: copyPropagation },
   { name: 'deadCode', stage: 'simplify2', order: 10, run: deadCode },
+  // a short loop of launches into straight-line launches, so fusion merges its iterations
+  { name: 'loopUnroll', stage: 'simplify2', order: 12, run: launchLoopUnroll, when: (codegen) => codegen.unrollLoops === true },
   // PARALLEL loops into the sweep after them, before fusion merges the nests of each level
   { name: 'sweepFusion', stage: 'simplify2', order: 15, run: sweepFusion },
   { name: 'fusion', stage: 'simplify2', order: 20, run: fusion },
@@ -54,7 +59,9 @@ export class SimplifyPlugin implements OrchPlugin {
         pass.stage,
         `orch:${pass.name}`,
         (build) => {
-          build.program = pass.run(build.program, build.codegen ?? compiler.config.codegen);
+          const codegen = build.codegen ?? compiler.config.codegen;
+          if (pass.when && !pass.when(codegen)) return;
+          build.program = pass.run(build.program, codegen);
         },
         pass.order,
       );
