@@ -7,6 +7,7 @@ import { Compiler } from '../core/Compiler.js';
 import { resolveConfig } from '../cli/toolset.js';
 import { formatDiagnostic } from '../core/diagnostics.js';
 import { compulsoryBytes, substepBytes } from './compulsoryTraffic.js';
+import type { Program } from '../core/ir/types.js';
 import type { MeasureRequest } from './measure.js';
 import type { CodegenOptions } from '../core/config/types.js';
 
@@ -107,6 +108,14 @@ function measure(req: Omit<MeasureRequest, 'cacheRoot' | 'preset' | 'minSeconds'
   return (JSON.parse(out.trim().split('\n').pop()!) as { median_s: number }).median_s;
 }
 
+/** The fixture's IR with its program loops kept (codegen.unrollLoops off), not compiled. */
+async function loopsAsWritten(config: Awaited<ReturnType<typeof resolveConfig>>, file: string, entry: string): Promise<Program> {
+  const compiler = new Compiler({ ...config, codegen: { ...config.codegen, unrollLoops: false } }, { verifyIR: false, printIrAfter: [], timePasses: false, print: () => undefined });
+  const built = await compiler.build({ modules: [file], entry, externals: {}, defines: {}, mode: 'python' });
+  if (built.errors.length) throw new Error(built.errors.map((d) => formatDiagnostic(d)).join('\n'));
+  return built.entries[0].program!;
+}
+
 async function main(): Promise<void> {
   log(`orch bench (preset ${PRESET}${quick ? ', quick' : ''}) in ${work}`);
   gxx(path.join(work, 'stream_triad'), path.join(repo, 'native/stream_triad.cpp'));
@@ -127,7 +136,8 @@ async function main(): Promise<void> {
     const pipeline = ['parse', 'simplify1', 'regionExpansion', 'libraryExpansion', 'simplify2', 'pooling', 'debugInsertion', 'codegen'].reduce((a, k) => a + (t[k] ?? 0), 0);
     const gxxTime = t.compile ?? NaN;
     const bytes = compulsoryBytes(e.program!, LARGE);
-    const perSubstep = substepBytes(e.program!, LARGE);
+    // substeps as the program writes them: unrollLoops may have fused them into one launch
+    const perSubstep = substepBytes(await loopsAsWritten(config, file, f.name), LARGE);
     const shapeOf = (s: number[]) => [s[0] + 2 * HALO, s[1] + 2 * HALO, s[2]];
     const bw: Record<number, number> = {};
     const secs: Record<number, number> = {};

@@ -100,6 +100,27 @@ for (const c of CASES) {
   }
 }
 
+// codegen.versionedTileK reaches the tiling pass: whole columns, and the numbers stay bitwise
+t('dycore: codegen.versionedTileK false keeps whole columns; compiled, it matches the interpreter bitwise', async () => {
+  const kOf = async (codegen: object) => {
+    const compiler = new Compiler({ ...base, codegen: { ...base.codegen, ...codegen } }, { verifyIR: true, printIrAfter: [], timePasses: false, print: () => undefined });
+    const r = await compiler.build({ modules: [path.join(fixtures, 'dycore.py')], entry: 'dycore', externals: {}, defines: {}, mode: 'python' });
+    if (r.errors.length) throw new Error(formatDiagnostic(r.errors[0]));
+    return tilings(r.entries[0].program!).filter((x) => x.versioned).map((x) => x.k);
+  };
+  assert.equal(await kOf({}), [16]);
+  assert.equal(await kOf({ versionedTileK: 8 }), [8]);
+  assert.equal(await kOf({ versionedTileK: false }), [undefined]);
+  const dir = mkdtempSync(path.join(cacheRoot, 'whole-columns-'));
+  writeFileSync(path.join(dir, 'orch.config.ts'), 'export default { codegen: { versionedTileK: false } };\n');
+  const args = ['run', `${path.join(fixtures, 'dycore.py')}:dycore`, '--config', path.join(dir, 'orch.config.ts'), '--shape', '70,100,20', '--scalars', JSON.stringify({ dt: 0.1 }), '--mode', 'build-and-run', '--check', '--json'];
+  const r = await execa(process.execPath, [orchBin, ...args], { cwd: dir, env: { GT_CACHE_ROOT: dir, OMP_NUM_THREADS: '2' }, reject: false });
+  assert.is(r.exitCode, 0, String(r.stderr));
+  const check = JSON.parse(String(r.stdout)).check;
+  assert.ok(check.passed, String(r.stdout));
+  assert.is(check.maxAbs, 0, String(r.stdout));
+});
+
 // p is written before it is read (unfilled): no tile reads the array p itself, so its band
 // points need not wait in the shadow for the other tiles, nor a second pass to publish them
 t('dycore: an unfilled version commits straight to its array; filled ones go through their shadows', async () => {

@@ -80,7 +80,11 @@ const PASSES: Record<string, PassRun> = {
   loopUnroll: noOptions(launchLoopUnroll),
   mergeBlocks: noOptions(mergeBlocks),
   scalarization: noOptions(scalarization),
-  tiling: noOptions(tiling),
+  tiling: (p, opts) => {
+    for (const k of opts.keys()) assert.is(k, 'versionK', `unknown tiling option '${k}'`);
+    const v = opts.get('versionK');
+    return tiling(p, v === undefined ? {} : { versionK: v === 'false' ? false : Number(v) });
+  },
   planes: noOptions(planes),
   regionExpansion: noOptions(splitRegions),
   libraryExpansion: (p, opts) => {

@@ -73,6 +73,12 @@ export interface CodegenOptions {
    */
   stageSweeps?: boolean;
   /**
+   * CPU: levels per tile of a launch whose tiles keep versions of in-place arrays
+   * (plugins/simplify/inPlaceVersions.ts) where `tile` cuts no K; false: whole columns.
+   * Default 16 (fewer cache misses in cachegrind); orch tune tries the others.
+   */
+  versionedTileK?: number | false;
+  /**
    * CPU: unroll a program loop of a few compile-time iterations whose body is only launches
    * (del-n damping's `for it in range(n_pass)`), so its iterations' launches fuse into one
    * tiled launch (plugins/simplify/launchLoopUnroll.ts); default false (`orch tune` tries it).

@@ -33,6 +33,7 @@ function tilesFor(ctx: KnobContext): unknown[] {
 export const cpuScheduleKnobs: readonly ScheduleKnob[] = [
   { option: 'tile', describe: 'points per tile along I, J (and K), or false for untiled launches', values: tilesFor },
   { option: 'loopOrder', describe: 'loop order, outermost first (K innermost: the contiguous axis)', values: () => ['IJK', 'JIK'] },
+  { option: 'versionedTileK', describe: 'levels per tile of launches with versions of in-place arrays (false: whole columns)', values: () => [16, 8, false] },
   { option: 'unrollLoops', describe: 'short compile-time program loops of launches unrolled, their launches fused into one (true) or run one per iteration', values: () => [true, false] },
   { option: 'fuseNests', describe: 'in a tile, the nests of a PARALLEL loop run fused column by column (true) or one after another', values: () => [true, false] },
   { option: 'stageSweeps', describe: 'tiles of FORWARD/BACKWARD launches copy their fields into [K][I][J] buffers (true) or read them in place', values: () => [true, false] },

@@ -19,7 +19,8 @@ interface SimplifyPass {
   name: PassName;
   stage: Extract<StageName, 'simplify1' | 'simplify2'>;
   order: number;
-  run: (p: Program) => Program;
+  /** `codegen`: the entry's codegen options (a schedule orch tune chose included) */
+  run: (p: Program, codegen: CodegenOptions) => Program;
   /** Runs only for the entry's codegen options this accepts (a schedule choice `orch tune` searches). */
   when?: (codegen: CodegenOptions) => boolean;
 }
@@ -42,7 +43,7 @@ export const SIMPLIFY_PASSES: SimplifyPass[] = [
   { name: 'mergeBlocks', stage: 'simplify2', order: 50, run: mergeBlocks },
   { name: 'deadCode', stage: 'simplify2', order: 60, run: deadCode },
   // it decides which transients live per tile, so no pass may drop one after it
-  { name: 'tiling', stage: 'simplify2', order: 70, run: tiling },
+  { name: 'tiling', stage: 'simplify2', order: 70, run: (p, codegen) => tiling(p, { versionK: codegen.versionedTileK }) },
   // after tiling: what a tile keeps in cache needs no plane
   { name: 'planes', stage: 'simplify2', order: 80, run: planes },
 ];
@@ -58,8 +59,9 @@ export class SimplifyPlugin implements OrchPlugin {
         pass.stage,
         `orch:${pass.name}`,
         (build) => {
-          if (pass.when && !pass.when(build.codegen ?? compiler.config.codegen)) return;
-          build.program = pass.run(build.program);
+          const codegen = build.codegen ?? compiler.config.codegen;
+          if (pass.when && !pass.when(codegen)) return;
+          build.program = pass.run(build.program, codegen);
         },
         pass.order,
       );

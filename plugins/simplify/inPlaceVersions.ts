@@ -30,11 +30,13 @@ export function versionable(a: ArrayDecl | undefined, variableK: Set<string>): a
 const TILE_PER_BAND = 4;
 
 /**
- * Levels per tile of a versioned launch that may be cut along K where the preset cuts none:
- * the versions, the tile-local arrays and the fields a tile reads must stay in L2 together,
- * and widened tiles of whole columns did not (cachegrind: more misses than untiled).
+ * Levels per tile of a versioned launch that may be cut along K where the preset cuts none
+ * (`codegen.versionedTileK`, false for whole columns): the versions, the tile-local arrays
+ * and the fields a tile reads must stay in L2 together, and widened tiles of whole columns
+ * did not (cachegrind: more misses than untiled). Whether that makes them faster is for
+ * orch tune to time.
  */
-const VERSION_K = 16;
+export const VERSION_K = 16;
 
 function unique(base: string, taken: Set<string>): string {
   let name = base;
@@ -48,7 +50,7 @@ function shapeOf(a: ArrayDecl): Expr[] {
 }
 
 /** Versions each of `arrays` in the tiled launch `l`; the shadow transients are returned to be declared. */
-export function versionInPlace(l: Launch, arrays: ArrayDecl[], taken: Set<string>, mayCutK: boolean): { launch: Launch; decls: ArrayDecl[] } {
+export function versionInPlace(l: Launch, arrays: ArrayDecl[], taken: Set<string>, mayCutK: boolean, versionK: number | false = VERSION_K): { launch: Launch; decls: ArrayDecl[] } {
   const tile = l.tile!;
   const decls: ArrayDecl[] = [];
   const origins = { ...l.origins };
@@ -70,7 +72,7 @@ export function versionInPlace(l: Launch, arrays: ArrayDecl[], taken: Set<string
     }
   }
   return {
-    launch: { ...l, origins, transients: [...l.transients, ...versioned.map((x) => x.shadow)], tile: { ...tile, size, ...(mayCutK && !tile.k ? { k: VERSION_K } : {}), versioned } },
+    launch: { ...l, origins, transients: [...l.transients, ...versioned.map((x) => x.shadow)], tile: { ...tile, size, ...(mayCutK && !tile.k && versionK !== false ? { k: versionK } : {}), versioned } },
     decls,
   };
 }

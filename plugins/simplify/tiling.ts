@@ -106,7 +106,7 @@ interface Tiled {
   decls: ArrayDecl[];
 }
 
-function tileLaunch(l: Launch, program: Program, temporaries: Map<string, Set<Launch>>, taken: Set<string>): Tiled {
+function tileLaunch(l: Launch, program: Program, temporaries: Map<string, Set<Launch>>, taken: Set<string>, opts: TilingOptions): Tiled {
   if (!l.tile) return { launch: l, decls: [] };
   const { tile: _, ...untiled } = l;
   const none = { launch: untiled, decls: [] };
@@ -151,7 +151,7 @@ function tileLaunch(l: Launch, program: Program, temporaries: Map<string, Set<La
   const zeroFilled = (name: string) => ({ name, zeroFill: !definitelyWritten(name, grown) });
   const tiled: Launch = { ...grown, tile: { size: l.tile.size, ...k, local: [...local].map(zeroFilled) } };
   if (versioned.size === 0) return { launch: tiled, decls: [] };
-  return versionInPlace(tiled, [...versioned].map((name) => decl.get(name)!), taken, cutsAlongK(l));
+  return versionInPlace(tiled, [...versioned].map((name) => decl.get(name)!), taken, cutsAlongK(l), opts.versionK);
 }
 
 /**
@@ -165,14 +165,19 @@ function cutsAlongK(l: Launch): boolean {
   return l.loops.every((v) => v.body.every((h) => reads(h.body).every((r) => !written.has(r.name) || (r.offset[2] === 0 && !r.variableK))));
 }
 
-export function tiling(p: Program): Program {
+/** `versionK`: levels per tile of launches with versions where the tile cuts no K (codegen.versionedTileK). */
+export interface TilingOptions {
+  versionK?: number | false;
+}
+
+export function tiling(p: Program, opts: TilingOptions = {}): Program {
   const temporaries = temporaryUsers(p);
   const taken = new Set(p.arrays.map((a) => a.name));
   const decls: ArrayDecl[] = [];
   const body = mapStmtLists(p.body, (list) =>
     list.map((s) => {
       if (s.kind !== 'launch') return s;
-      const t = tileLaunch(s, p, temporaries, taken);
+      const t = tileLaunch(s, p, temporaries, taken, opts);
       decls.push(...t.decls);
       return t.launch;
     }),
