@@ -26,8 +26,9 @@ function tilesFor(ctx: KnobContext): unknown[] {
 }
 
 export const cpuScheduleKnobs: readonly ScheduleKnob[] = [
+  // first: one build, and the fused launch is what the tile sizes are then tried for
+  { option: 'unrollLoops', describe: 'short compile-time program loops of launches unrolled, their launches fused into one (true) or run one per iteration', values: () => [true, false] },
   { option: 'tile', describe: 'points per tile along I, J (and K), or false for untiled launches', values: tilesFor },
   { option: 'loopOrder', describe: 'loop order, outermost first (K innermost: the contiguous axis)', values: () => ['IJK', 'JIK'] },
-  { option: 'unrollLoops', describe: 'short compile-time program loops of launches unrolled, their launches fused into one (true) or run one per iteration', values: () => [true, false] },
   { option: 'stageSweeps', describe: 'tiles of FORWARD/BACKWARD launches copy their fields into [K][I][J] buffers (true) or read them in place', values: () => [true, false] },
 ];
