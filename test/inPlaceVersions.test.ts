@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -99,6 +99,23 @@ for (const c of CASES) {
     });
   }
 }
+
+// p is written before it is read (unfilled): no tile reads the array p itself, so its band
+// points need not wait in the shadow for the other tiles, nor a second pass to publish them
+t('dycore: an unfilled version commits straight to its array; filled ones go through their shadows', async () => {
+  const config = { ...base, codegen: { ...base.codegen, lineDirectives: false } };
+  const compiler = new Compiler(config, { verifyIR: true, printIrAfter: [], timePasses: false, print: () => undefined });
+  const r = await compiler.build({ modules: [path.join(fixtures, 'dycore.py')], entry: 'dycore', externals: {}, defines: {}, mode: 'build' });
+  if (r.errors.length) throw new Error(formatDiagnostic(r.errors[0]));
+  const cpp = readFileSync(path.join(r.entries[0].dir!, 'orch_dycore.cpp'), 'utf8');
+  const versions = tilings(r.entries[0].program!).flatMap((x) => x.versioned ?? []);
+  assert.equal(versions.filter((v) => !v.fill).map((v) => v.name), ['p']);
+  for (const v of versions) {
+    const copies = cpp.split('\n').filter((line) => line.includes(`p_${v.shadow} +`)).length;
+    // commit into the shadow, publish out of it
+    assert.is(copies, v.fill ? 2 : 0, `${v.shadow}: ${copies} column copies`);
+  }
+});
 
 // codegen.unrollLoops: the n_pass (del-n) and n_split (dycore) iterations fuse into one launch, versioned once for all
 for (const c of CASES.filter((x) => !x.dir)) {

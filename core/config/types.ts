@@ -78,6 +78,12 @@ export interface CodegenOptions {
    * tiled launch (plugins/simplify/launchLoopUnroll.ts); default false (`orch tune` tries it).
    */
   unrollLoops?: boolean;
+  /**
+   * CPU: in a tile, the nests of a PARALLEL loop run fused, column by column, each shifted by
+   * the offsets it reads the others at (core/ir/nestFusion.ts, plugins/codegen/fusedNests.ts),
+   * so a temporary is read back from L1; default false (orch tune tries it).
+   */
+  fuseNests?: boolean;
 }
 
 /** A preset is data: options and plugins for one kind of hardware. */
