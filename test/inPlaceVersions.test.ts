@@ -138,28 +138,33 @@ t('dycore: an unfilled version commits straight to its array; filled ones go thr
   }
 });
 
-
-// codegen.unrollLoops: del-n's n_pass iterations fuse into one launch, versioned once for both
-t('deln_damping, unrollLoops: both iterations run in one tiled launch versioning q', async () => {
-  const e = await build('deln_damping', true, undefined, fixtures, true);
-  const ls = launches(e.program!.body);
-  assert.is(ls.length, 1, ls.map((l) => l.stencil).join(' | '));
-  assert.equal((ls[0].tile?.versioned ?? []).map((v) => v.name), ['q']);
-});
-
-for (const tile of [undefined, [3, 2, 4] as [number, number, number]]) {
-  t(`deln_damping, unrollLoops: the fused launch${tile ? ` (${tile.join('x')} preset tiles)` : ''} gives the untiled, unfused results bitwise on ${SHAPE.join('x')}`, async () => {
-    const inputs = syntheticInputs((await build('deln_damping', false)).iface!, SHAPE, {});
-    const out: Record<string, NDArray>[] = [];
-    for (const [tiling, unroll] of [[false, false], [true, true]]) {
-      const e = await build('deln_damping', tiling, tile, fixtures, unroll);
-      const fields = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, cloneArray(v)]));
-      new Interpreter(e.program!).run(buildEntryArgs(e.iface!, { fields, scalars: { damp: 0.05 } }));
-      out.push(fields);
-    }
-    const [a, b] = [out[0].q.data, out[1].q.data];
-    for (let n = 0; n < a.length; n++) if (Number(a[n]) !== Number(b[n])) assert.unreachable(`q[${n}] is ${b[n]} fused, ${a[n]} unfused`);
+// codegen.unrollLoops: the n_pass (del-n) and n_split (dycore) iterations fuse into one launch, versioned once for all
+for (const c of CASES.filter((x) => !x.dir)) {
+  t(`${c.entry}, unrollLoops: all iterations run in one tiled launch versioning ${c.versioned.join(', ')}`, async () => {
+    const e = await build(c.entry, true, undefined, fixtures, true);
+    const ls = launches(e.program!.body);
+    assert.is(ls.length, 1, ls.map((l) => l.stencil).join(' | '));
+    assert.equal((ls[0].tile?.versioned ?? []).map((v) => v.name).sort(), [...c.versioned].sort());
   });
+
+  for (const tile of [undefined, [3, 2, 4] as [number, number, number]]) {
+    t(`${c.entry}, unrollLoops: the fused launch${tile ? ` (${tile.join('x')} preset tiles)` : ''} gives the untiled, unfused results bitwise on ${SHAPE.join('x')}`, async () => {
+      const inputs = syntheticInputs((await build(c.entry, false)).iface!, SHAPE, {});
+      const out: Record<string, NDArray>[] = [];
+      for (const [tiling, unroll] of [[false, false], [true, true]]) {
+        const e = await build(c.entry, tiling, tile, fixtures, unroll);
+        const fields = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, cloneArray(v)]));
+        new Interpreter(e.program!).run(buildEntryArgs(e.iface!, { fields, scalars: c.scalars }));
+        out.push(fields);
+      }
+      for (const [k, v] of Object.entries(out[0])) {
+        for (let n = 0; n < v.data.length; n++) {
+          const [a, b] = [Number(v.data[n]), Number(out[1][k].data[n])];
+          if (!(a === b || (Number.isNaN(a) && Number.isNaN(b)))) assert.unreachable(`${k}[${n}] is ${b} fused, ${a} unfused`);
+        }
+      }
+    });
+  }
 }
 
 for (const shape of [SHAPE, [70, 100, 4]]) {

@@ -273,8 +273,13 @@ export class CpuLoops implements LoopStrategy {
           w.line(fill);
           w.reopen(`} else if (${x}_i0 < ilo_${c} || ${x}_i1 >= ihi_${c} || ${x}_j0 < jlo_${c} || ${x}_j1 >= jhi_${c}) {`);
           w.open(`for (int64_t i = ${x}_i0; i <= ${x}_i1; ++i) {`);
+          w.line(`const bool inside = i >= ilo_${c} && i < ihi_${c};`);
           w.open(`for (int64_t j = ${x}_j0; j <= ${x}_j1; ++j) {`);
-          w.line(`if (i >= ilo_${c} && i < ihi_${c} && j >= jlo_${c} && j < jhi_${c}) continue;`);
+          // a row inside the clip has its zeros at both ends only: skip what the nest writes
+          w.open(`if (inside && j >= jlo_${c} && j < jhi_${c}) {`);
+          w.line(`j = jhi_${c} - 1;`);
+          w.line('continue;');
+          w.close();
           w.line(`for (int64_t k = ${x}_k0; k <= ${x}_k1; ++k) ${p}[${at}] = 0;`);
           w.close();
           w.close();

@@ -17,10 +17,14 @@ import type { KnobContext, ScheduleKnob } from '../../core/config/ScheduleKnob.j
  * preset, 134x134x80, 1 MB LL: LL misses 4.84M -> 3.34M a call, instructions 283M -> 329M,
  * against the 12x32x16 the default 4x32 widens to).
  * Tall tiles (32x32) pay off with fuseNests, whose temporaries keep a few rows whatever the tile.
+ * 32x64 and 64x64 are for launches with versions per tile and wide reaches (del-n, the dycore,
+ * their iterations fused by unrollLoops): fewer tiles over-compute less halo and commit less
+ * band, and their arrays stay in L3 anyway (-march=native, 128x128x80, 1 thread, under load:
+ * del-n fused 32x64x16 4.0 ms, 64x64x16 3.1-3.5 ms; unfused 16x32x16 6.3-8.0 ms, 64x64x16 3.5 ms).
  */
 const TILES: readonly ([number, number] | [number, number, number])[] = [
   [2, 32], [4, 16], [4, 32], [4, 64], [8, 16], [8, 32], [8, 64], [16, 16], [16, 32], [2, 64],
-  [32, 32], [4, 32, 16], [8, 32, 16], [8, 16, 32], [8, 16, 40], [16, 16, 16], [8, 32, 20], [16, 32, 20], [16, 32, 8],
+  [32, 32], [32, 64], [64, 64], [4, 32, 16], [8, 32, 16], [8, 16, 32], [8, 16, 40], [16, 16, 16], [8, 32, 20], [16, 32, 20], [16, 32, 8],
 ];
 
 /** Tiles no larger than the domain needs: a tile twice the domain runs like one that just covers it. */
@@ -31,10 +35,11 @@ function tilesFor(ctx: KnobContext): unknown[] {
 }
 
 export const cpuScheduleKnobs: readonly ScheduleKnob[] = [
+  // first: one build, and the fused launch is what the tile sizes are then tried for
+  { option: 'unrollLoops', describe: 'short compile-time program loops of launches unrolled, their launches fused into one (true) or run one per iteration', values: () => [true, false] },
   { option: 'tile', describe: 'points per tile along I, J (and K), or false for untiled launches', values: tilesFor },
   { option: 'loopOrder', describe: 'loop order, outermost first (K innermost: the contiguous axis)', values: () => ['IJK', 'JIK'] },
   { option: 'versionedTileK', describe: 'levels per tile of launches with versions of in-place arrays (false: whole columns)', values: () => [16, 8, false] },
-  { option: 'unrollLoops', describe: 'short compile-time program loops of launches unrolled, their launches fused into one (true) or run one per iteration', values: () => [true, false] },
   { option: 'fuseNests', describe: 'in a tile, the nests of a PARALLEL loop run fused column by column (true) or one after another', values: () => [true, false] },
   { option: 'stageSweeps', describe: 'tiles of FORWARD/BACKWARD launches copy their fields into [K][I][J] buffers (true) or read them in place', values: () => [true, false] },
 ];
