@@ -72,6 +72,13 @@ export interface CodegenOptions {
    * default false (timed slower than reading in place with AVX-512; orch tune tries it).
    */
   stageSweeps?: boolean;
+  /**
+   * CPU: tiles of FORWARD/BACKWARD launches are blocks of this many columns along J, staged as
+   * with stageSweeps (8x8 transposes where compiled for AVX-512), the next block's columns
+   * prefetched while the levels run, and written fields streamed back past the caches
+   * (plugins/codegen/sweepBlocks.ts); default false (orch tune tries it).
+   */
+  sweepBlock?: number | false;
 }
 
 /** A preset is data: options and plugins for one kind of hardware. */

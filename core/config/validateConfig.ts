@@ -32,6 +32,7 @@ const EXPECTED: Record<string, [must: string, example: string]> = {
   'codegen.syncLaunches': ['true or false', 'codegen: { syncLaunches: true }'],
   'codegen.maxWhileIterations': ['a positive integer', 'codegen: { maxWhileIterations: 100000000 } (the default is 10000000, as Python mode)'],
   'codegen.stageSweeps': ['true or false', 'codegen: { stageSweeps: false } (tiles of FORWARD/BACKWARD launches then read fields in place)'],
+  'codegen.sweepBlock': ['a positive integer (columns per block along J), or false', 'codegen: { sweepBlock: 32 }'],
   'codegen.tile': ['[ti, tj] or [ti, tj, tk], positive integers, or false', 'write codegen: { tile: [8, 8, 16] }, or tile: false to run launches untiled'],
   cacheRoot: ['a folder (a string)', "cacheRoot: '.cache'"],
   pythonPath: ['a list of folders (strings)', "pythonPath: ['lib']"],

@@ -29,4 +29,9 @@ export const cpuScheduleKnobs: readonly ScheduleKnob[] = [
   { option: 'tile', describe: 'points per tile along I, J (and K), or false for untiled launches', values: tilesFor },
   { option: 'loopOrder', describe: 'loop order, outermost first (K innermost: the contiguous axis)', values: () => ['IJK', 'JIK'] },
   { option: 'stageSweeps', describe: 'tiles of FORWARD/BACKWARD launches copy their fields into [K][I][J] buffers (true) or read them in place', values: () => [true, false] },
+  {
+    option: 'sweepBlock',
+    describe: 'tiles of FORWARD/BACKWARD launches as staged blocks of this many columns along J, next block prefetched, outputs streamed (or false)',
+    values: (ctx) => [false, ...[16, 32, 64].filter((n) => n < 2 * ctx.domain[1])],
+  },
 ];
