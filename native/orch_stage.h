@@ -184,31 +184,34 @@ inline void stage_fence() {
 }
 
 /*
- * Prefetches a tile's next columns while its sweeps run: `rows` rows of `bytes` from `at`,
+ * Prefetches a tile's next columns while its sweeps run: `rows` rows of `bytes` from `start`,
  * `row_stride` bytes apart, a few lines per level (next()), so the memory is busy while the
  * tile computes and the next tile's copy reads from cache. A hint only: it never faults and
- * changes no value. Into L2 (locality 1): L1 keeps the tile's buffers.
+ * changes no value. Into L2 (locality 1): L1 keeps the tile's buffers. next() runs once a
+ * level for a row of a few dozen points, so it is a compare and a few prefetches.
  */
 struct stage_prefetch {
-  uintptr_t row = 0;  // an address, not a pointer: the next columns may lie past the array's end
-  int64_t rows = 0, row_stride = 0, bytes = 0, at = 0, step = 0;
+  uintptr_t at = 0, end = 0, row = 0;  // addresses, not pointers: the next columns may lie past the array's end
+  int64_t rows = 0, row_stride = 0, bytes = 0, step = 0;
 
   stage_prefetch() = default;
   stage_prefetch(uintptr_t start, int64_t rows_, int64_t row_stride_, int64_t bytes_, int64_t levels)
-      : row(start), rows(rows_), row_stride(row_stride_), bytes(bytes_) {
-    const int64_t lines = rows > 0 && bytes > 0 ? rows * ((bytes + 63) / 64) : 0;
-    step = levels > 0 ? (lines + levels - 1) / levels : lines;
+      : at(start), end(start), row(start), rows(rows_), row_stride(row_stride_), bytes(bytes_) {
+    if (rows <= 0 || bytes <= 0) return;
+    end = start + static_cast<uintptr_t>(bytes);
+    const int64_t lines = rows * ((bytes + 63) / 64);
+    step = 64 * (levels > 0 ? (lines + levels - 1) / levels : lines);
   }
 
   void next() {
-    for (int64_t n = 0; n < step && rows > 0; ++n) {
-      __builtin_prefetch(reinterpret_cast<const void*>(row + static_cast<uintptr_t>(at)), 0, 1);
-      at += 64;
-      if (at >= bytes) {
-        at = 0;
-        row += static_cast<uintptr_t>(row_stride);
-        --rows;
-      }
+    if (at < end) {
+      const uintptr_t stop = at + static_cast<uintptr_t>(step);
+      for (; at < stop; at += 64) __builtin_prefetch(reinterpret_cast<const void*>(at), 0, 1);
+    } else if (rows > 1) {
+      --rows;
+      row += static_cast<uintptr_t>(row_stride);
+      at = row;
+      end = row + static_cast<uintptr_t>(bytes);
     }
   }
 };

@@ -483,12 +483,16 @@ export class CpuLoops implements LoopStrategy {
     const w = this.cg.w;
     const ij = [...this.cg.order].filter((c) => c !== 'K');
     if (this.threaded()) w.directive('#pragma omp for');
-    w.open(this.loopHeader(ij[0], n));
-    this.innerDirectives();
-    w.open(this.loopHeader(ij[1], n));
-    this.cg.points.pointLocals(h, ctx);
-    this.cg.points.stmts(h.body, ctx);
-    w.close();
-    w.close();
+    const rows = (inner?: string) => {
+      w.open(this.loopHeader(ij[0], n));
+      this.innerDirectives();
+      w.open(inner ?? this.loopHeader(ij[1], n));
+      this.cg.points.pointLocals(h, ctx);
+      this.cg.points.stmts(h.body, ctx);
+      w.close();
+      w.close();
+    };
+    if (this.blocks && ij[1] === 'J') this.blocks.rows(n, rows);
+    else rows();
   }
 }
