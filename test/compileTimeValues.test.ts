@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { REPO, stencilModule, TempProject } from './TempProject.js';
+import { withinSeconds } from './withinSeconds.js';
 
 /**
  * Compile-time values from the command line (issue 12, item 13): axis-index externals and
@@ -48,7 +49,7 @@ values('--define of a fraction, a huge number or an infinity names the argument,
   ];
   for (const mode of ['python', 'build']) {
     for (const [define, message, hint] of cases) {
-      const r = await Promise.race([run(define, mode), new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`--define ${define} did not finish in 30 s`)), 30_000))]);
+      const r = await withinSeconds(30, `--define ${define} did not finish in 30 s`, run(define, mode));
       const name = define.split('=')[0];
       assert.is(r.stderr.trimEnd(), `${file}:${line}:${col(name)}: error E_USAGE_DEFINE: ${message}\n${frame(name)}\nhint: ${hint}`, define);
       assert.is(r.code, 2, define);

@@ -4,6 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { writeNpy } from '../core/runtime/npy.js';
 import { stencilModule, TempProject } from './TempProject.js';
+import { withinSeconds } from './withinSeconds.js';
 
 /**
  * `--in` files (issue 12, items 6 and 15): only regular files are read, and the size the
@@ -29,10 +30,7 @@ function npyFile(header: string, data: number): Buffer {
 
 async function refused(p: TempProject, file: string, text: string) {
   // a timeout turns "reads /dev/zero until memory runs out" into a failure, not a hung suite
-  const r = await Promise.race([
-    p.orch(['run', 'm.py:s', '--scalars', '{"w": 2.0}', '--shape', '3,3,3', '--in', `a=${file}`], { NO_COLOR: '1' }),
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`orch run --in a=${file} did not finish in 20 s`)), 20_000)),
-  ]);
+  const r = await withinSeconds(20, `orch run --in a=${file} did not finish in 20 s`, p.orch(['run', 'm.py:s', '--scalars', '{"w": 2.0}', '--shape', '3,3,3', '--in', `a=${file}`], { NO_COLOR: '1' }));
   assert.is(r.stderr.trimEnd(), text);
   assert.is(r.code, 1);
 }
