@@ -51,11 +51,12 @@ test('sweepBlock 32: one row of 32 columns per tile, kdiff and q prefetched a fe
   assert.not.ok(plain.includes('orch::stage_'), 'off by default');
 });
 
-test('orch tune tries sweepBlock false, 16, 32 and 64 (blocks no wider than twice the domain)', () => {
+test('orch tune tries sweepBlock 16, 32 and 64 (blocks narrower than twice the domain), and false where the config sets blocks', () => {
   const knob = cpuScheduleKnobs.find((k) => k.option === 'sweepBlock')!;
   const base = { loopOrder: 'IJK', openmp: true, lineDirectives: true };
-  assert.equal(knob.values({ base, domain: [128, 128, 80] }), [false, 16, 32, 64]);
-  assert.equal(knob.values({ base, domain: [12, 12, 79] }), [false, 16]);
+  assert.equal(knob.values({ base, domain: [128, 128, 80] }), [16, 32, 64]);
+  assert.equal(knob.values({ base, domain: [12, 12, 79] }), [16]);
+  assert.equal(knob.values({ base: { ...base, sweepBlock: 32 }, domain: [128, 128, 80] }), [false, 16, 32, 64]);
 });
 
 /** As the cpu-native preset: the machine's own instructions, and no FMA contraction (which the interpreter does not do). */
