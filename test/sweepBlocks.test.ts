@@ -75,10 +75,12 @@ test('the Thomas solver and column recurrences compiled with sweepBlock 8, 16 an
     await runner.runAgreeing(path.join(dir, 'module.py'), spec.entry, { fields: loadInputs(dir), scalars: spec.scalars ?? {}, origin: spec.origin, domain: spec.domain }, '{}', 0);
     const py = await runner.build(solver, 'vertical_solver', 'python');
     // J of 39 and 35 points: blocks with a wider last one; K of 13 (no whole 8-level block at
-    // the end, column starts not whole lines apart: no streaming) and 16 (streamed)
+    // the end, column starts not whole lines apart: no streaming) and 16 (streamed); 32x64x16
+    // points: enough for the tiles to be shared by threads (ORCH_OMP_MIN_POINTS)
     for (const shape of [
       [11, 45, 13],
       [9, 41, 16],
+      [38, 70, 16],
     ]) {
       const fields = syntheticInputs(py.iface!, shape, {});
       await runner.runAgreeing(solver, 'vertical_solver', { fields, scalars: { dt: 0.1 } }, '{}', 0);
