@@ -162,16 +162,31 @@ inline void stage_columns_back<double>(double* field, int64_t s0, int64_t s1, in
   // levels before the first whole line (the same in every column: s1, s0 are whole lines)
   const int64_t head = std::min<int64_t>(nk, static_cast<int64_t>((64 - at % 64) % 64 / sizeof(double)));
   const int64_t nkb = head + (nk - head) / 8 * 8, njb = nj / 8 * 8;
+  // A box of whole columns that start off a line (numpy's arrays are 16 bytes past one): a
+  // column's last levels and the next one's first share a line, streamed whole as a seam
+  // (stored in parts, it would be read first: 2 lines in 11 of a column of 80).
+  const bool seams = head > 0 && nk == s1;
   for (int64_t i = 0; i < ni; ++i) {
     double* const frow = field + i * s0;
     double* const srow = staged + i * rs;
-    stage_elementwise(false, frow, 0, s1, 1, srow, sk, 0, 1, nj, head);
+    stage_elementwise(false, frow, 0, s1, 1, srow, sk, 0, 1, seams ? 1 : nj, head);
     for (int64_t j = 0; j < njb; j += 8) {
       for (int64_t k = head; k < nkb; k += 8) stage_transpose8<true>(frow + j * s1 + k, s1, srow + k * sk + j, sk);
-      stage_elementwise(false, frow + j * s1 + nkb, 0, s1, 1, srow + nkb * sk + j, sk, 0, 1, 8, nk - nkb);
+      if (!seams) stage_elementwise(false, frow + j * s1 + nkb, 0, s1, 1, srow + nkb * sk + j, sk, 0, 1, 8, nk - nkb);
     }
     for (int64_t j = njb; j < nj; ++j)
-      for (int64_t k = head; k < nk; ++k) frow[j * s1 + k] = srow[k * sk + j];
+      for (int64_t k = head; k < (seams ? nkb : nk); ++k) frow[j * s1 + k] = srow[k * sk + j];
+    if (!seams) continue;
+    const int64_t tail = nk - nkb;  // 8 - head
+    for (int64_t j = 1; j < nj; ++j) {
+      double line[8];
+      for (int64_t n = 0; n < tail; ++n) line[n] = srow[(nkb + n) * sk + j - 1];
+      for (int64_t n = 0; n < head; ++n) line[tail + n] = srow[n * sk + j];
+      stage_v8d v;
+      std::memcpy(&v, line, sizeof v);
+      __builtin_ia32_movntpd512(frow + j * s1 - tail, v);
+    }
+    stage_elementwise(false, frow + (nj - 1) * s1 + nkb, 0, s1, 1, srow + nkb * sk + nj - 1, sk, 0, 1, 1, tail);
   }
 }
 #endif

@@ -96,30 +96,33 @@ test('stage_columns_back streams exactly what stage_columns copies back, at ever
     `#include "orch_stage.h"
 #include <cstdio>
 #include <vector>
-int check(int64_t ni, int64_t nj, int64_t nk, int64_t kpad, int64_t off) {
+// a box of nk levels from level k0 of columns of nk + kpad levels, off elements into the buffer (offsets 0-7 meet every alignment to a line)
+int check(int64_t ni, int64_t nj, int64_t nk, int64_t kpad, int64_t k0, int64_t off) {
   const int64_t NJ = nj + 3, NK = nk + kpad, s1 = NK, s0 = NJ * NK;
   std::vector<double> f((ni + 1) * s0 + 16), back((ni + 1) * s0 + 16, -1.0);
   for (size_t p = 0; p < f.size(); ++p) f[p] = 0.5 + p;
   const int64_t sk = orch::stage_plane(ni * nj);
   std::vector<double> st(sk * nk, -7.0);
-  double* box = f.data() + off + 1 * s0 + 2 * s1 + 1;
+  double* box = f.data() + off + 1 * s0 + 2 * s1 + k0;
   // a hint over the box and far past the array's end: no fault, no value changed
   orch::stage_prefetch pf(reinterpret_cast<uintptr_t>(box), ni + 4, s0 * 8, nj * s1 * 8, 3);
   for (int n = 0; n < 1000; ++n) pf.next();
   orch::stage_columns<double>(true, box, s0, s1, 1, st.data(), sk, nj, ni, nj, nk);
-  double* bbox = back.data() + off + 1 * s0 + 2 * s1 + 1;
+  double* bbox = back.data() + off + 1 * s0 + 2 * s1 + k0;
   orch::stage_columns_back<double>(bbox, s0, s1, 1, st.data(), sk, nj, ni, nj, nk);
   orch::stage_fence();
   for (size_t p = 0; p < back.size(); ++p) {
     const int64_t q = (int64_t)p - off, i = q / s0, j = q % s0 / s1, k = q % s1;
-    const bool inside = q >= 0 && i >= 1 && i < 1 + ni && j >= 2 && j < 2 + nj && k >= 1 && k < 1 + nk;
-    if (back[p] != (inside ? f[p] : -1.0)) { std::printf("%lld %lld %lld %lld %lld at %lld\\n", (long long)ni, (long long)nj, (long long)nk, (long long)kpad, (long long)off, (long long)p); return 1; }
+    const bool inside = q >= 0 && i >= 1 && i < 1 + ni && j >= 2 && j < 2 + nj && k >= k0 && k < k0 + nk;
+    if (back[p] != (inside ? f[p] : -1.0)) { std::printf("%lld %lld %lld %lld %lld %lld at %lld\\n", (long long)ni, (long long)nj, (long long)nk, (long long)kpad, (long long)k0, (long long)off, (long long)p); return 1; }
   }
   return 0;
 }
 int main() {
   int bad = 0;
-  for (int64_t ni : {1, 3}) for (int64_t nj : {1, 7, 8, 17, 32}) for (int64_t nk : {1, 6, 7, 8, 15, 79, 80}) for (int64_t kpad : {1, 2, 9}) for (int64_t off = 0; off < 8; ++off) bad |= check(ni, nj, nk, kpad, off);
+  // boxes of whole columns (kpad 0: a column's end shares a line with the next one's start) and of part columns
+  for (int64_t ni : {1, 3}) for (int64_t nj : {1, 7, 8, 17, 32}) for (int64_t nk : {1, 6, 7, 8, 15, 16, 79, 80}) for (int64_t kpad : {0, 1, 2, 9})
+    for (int64_t k0 = 0; k0 <= (kpad ? 1 : 0); ++k0) for (int64_t off = 0; off < 8; ++off) bad |= check(ni, nj, nk, kpad, k0, off);
   std::printf(bad ? "bad\\n" : "ok\\n");
   return bad;
 }
