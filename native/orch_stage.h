@@ -12,6 +12,7 @@
 #define ORCH_STAGE_H
 
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 
 namespace orch {
@@ -40,6 +41,43 @@ inline void stage_transpose4(double* dst, int64_t dst_stride, const double* src,
   std::memcpy(dst + 2 * dst_stride, &o2, sizeof o2);
   std::memcpy(dst + 3 * dst_stride, &o3, sizeof o3);
 }
+
+#ifdef __AVX512F__
+typedef double stage_v8d __attribute__((vector_size(64)));
+typedef long long stage_v8i __attribute__((vector_size(64)));
+
+/*
+ * An 8x8 block of doubles transposed in AVX-512 registers (GCC vector extensions): 8 loads,
+ * 24 two-source shuffles, 8 stores, streamed past the caches when `stream` (each row then a
+ * whole aligned line).
+ */
+template <bool stream>
+inline void stage_transpose8(double* dst, int64_t dst_stride, const double* src, int64_t src_stride) {
+  stage_v8d r[8], t[8], u[8];
+  for (int n = 0; n < 8; ++n) std::memcpy(&r[n], src + n * src_stride, sizeof r[n]);
+  // pairs of rows interleaved, then pairs of pairs, then halves: row n of the result is column n
+  for (int n = 0; n < 8; n += 2) {
+    t[n] = __builtin_shuffle(r[n], r[n + 1], stage_v8i{0, 8, 2, 10, 4, 12, 6, 14});
+    t[n + 1] = __builtin_shuffle(r[n], r[n + 1], stage_v8i{1, 9, 3, 11, 5, 13, 7, 15});
+  }
+  for (int n = 0; n < 8; n += 4)
+    for (int h = 0; h < 2; ++h) {
+      u[n + h] = __builtin_shuffle(t[n + h], t[n + 2 + h], stage_v8i{0, 1, 8, 9, 4, 5, 12, 13});
+      u[n + 2 + h] = __builtin_shuffle(t[n + h], t[n + 2 + h], stage_v8i{2, 3, 10, 11, 6, 7, 14, 15});
+    }
+  for (int n = 0; n < 4; ++n) {
+    const stage_v8d lo = __builtin_shuffle(u[n], u[n + 4], stage_v8i{0, 1, 2, 3, 8, 9, 10, 11});
+    const stage_v8d hi = __builtin_shuffle(u[n], u[n + 4], stage_v8i{4, 5, 6, 7, 12, 13, 14, 15});
+    if (stream) {
+      __builtin_ia32_movntpd512(dst + n * dst_stride, lo);  // _mm512_stream_pd, without <immintrin.h>
+      __builtin_ia32_movntpd512(dst + (n + 4) * dst_stride, hi);
+    } else {
+      std::memcpy(dst + n * dst_stride, &lo, sizeof lo);
+      std::memcpy(dst + (n + 4) * dst_stride, &hi, sizeof hi);
+    }
+  }
+}
+#endif
 
 /*
  * Copies between a field's box of ni x nj x nk points (`field` at the box's first point,
@@ -73,28 +111,125 @@ inline void stage_columns<double>(bool in, double* field, int64_t s0, int64_t s1
     stage_elementwise(in, field, s0, s1, s2, staged, sk, rs, ni, nj, nk);
     return;
   }
-  const int64_t nj4 = nj / 4 * 4, nk4 = nk / 4 * 4;
+#ifdef __AVX512F__
+  constexpr int64_t B = 8;
+#else
+  constexpr int64_t B = 4;
+#endif
+  const int64_t njb = nj / B * B, nkb = nk / B * B;
   for (int64_t i = 0; i < ni; ++i) {
     double* const frow = field + i * s0;
     double* const srow = staged + i * rs;
-    for (int64_t j = 0; j < nj4; j += 4) {
-      for (int64_t k = 0; k < nk4; k += 4) {
+    for (int64_t j = 0; j < njb; j += B) {
+      for (int64_t k = 0; k < nkb; k += B) {
+#ifdef __AVX512F__
+        if (in) stage_transpose8<false>(srow + k * sk + j, sk, frow + j * s1 + k, s1);
+        else stage_transpose8<false>(frow + j * s1 + k, s1, srow + k * sk + j, sk);
+#else
         if (in) stage_transpose4(srow + k * sk + j, sk, frow + j * s1 + k, s1);
         else stage_transpose4(frow + j * s1 + k, s1, srow + k * sk + j, sk);
+#endif
       }
-      for (int64_t jj = j; jj < j + 4; ++jj)
-        for (int64_t k = nk4; k < nk; ++k) {
-          if (in) srow[k * sk + jj] = frow[jj * s1 + k];
-          else frow[jj * s1 + k] = srow[k * sk + jj];
-        }
+      stage_elementwise(in, frow + j * s1 + nkb, 0, s1, 1, srow + nkb * sk + j, sk, 0, 1, B, nk - nkb);
     }
-    for (int64_t j = nj4; j < nj; ++j)
-      for (int64_t k = 0; k < nk; ++k) {
-        if (in) srow[k * sk + j] = frow[j * s1 + k];
-        else frow[j * s1 + k] = srow[k * sk + j];
-      }
+    stage_elementwise(in, frow + njb * s1, 0, s1, 1, srow + njb, sk, 0, 1, nj - njb, nk);
   }
 }
+
+/*
+ * The copy back of stage_columns (staged to field), with the field's whole lines written by
+ * streaming stores where the machine has AVX-512 and the columns allow it (K-contiguous,
+ * column starts a whole number of lines apart): a sweep's output is not read again by the
+ * tile, and a store that misses would first read the line it overwrites (a third more
+ * traffic for the Thomas solver). The caller ends its writes with stage_fence(). Only
+ * copies: bitwise the same as stage_columns.
+ */
+template <class T>
+inline void stage_columns_back(T* field, int64_t s0, int64_t s1, int64_t s2, T* staged, int64_t sk, int64_t rs, int64_t ni, int64_t nj,
+                               int64_t nk) {
+  stage_columns<T>(false, field, s0, s1, s2, staged, sk, rs, ni, nj, nk);
+}
+
+#ifdef __AVX512F__
+template <>
+inline void stage_columns_back<double>(double* field, int64_t s0, int64_t s1, int64_t s2, double* staged, int64_t sk, int64_t rs, int64_t ni,
+                                       int64_t nj, int64_t nk) {
+  const uintptr_t at = reinterpret_cast<uintptr_t>(field);
+  if (s2 != 1 || s1 % 8 != 0 || s0 % 8 != 0 || at % sizeof(double) != 0) {
+    stage_columns<double>(false, field, s0, s1, s2, staged, sk, rs, ni, nj, nk);
+    return;
+  }
+  // levels before the first whole line (the same in every column: s1, s0 are whole lines)
+  const int64_t head = std::min<int64_t>(nk, static_cast<int64_t>((64 - at % 64) % 64 / sizeof(double)));
+  const int64_t nkb = head + (nk - head) / 8 * 8, njb = nj / 8 * 8;
+  // A box of whole columns that start off a line (numpy's arrays are 16 bytes past one): a
+  // column's last levels and the next one's first share a line, streamed whole as a seam
+  // (stored in parts, it would be read first: 2 lines in 11 of a column of 80).
+  const bool seams = head > 0 && nk == s1;
+  for (int64_t i = 0; i < ni; ++i) {
+    double* const frow = field + i * s0;
+    double* const srow = staged + i * rs;
+    stage_elementwise(false, frow, 0, s1, 1, srow, sk, 0, 1, seams ? 1 : nj, head);
+    for (int64_t j = 0; j < njb; j += 8) {
+      for (int64_t k = head; k < nkb; k += 8) stage_transpose8<true>(frow + j * s1 + k, s1, srow + k * sk + j, sk);
+      if (!seams) stage_elementwise(false, frow + j * s1 + nkb, 0, s1, 1, srow + nkb * sk + j, sk, 0, 1, 8, nk - nkb);
+    }
+    for (int64_t j = njb; j < nj; ++j)
+      for (int64_t k = head; k < (seams ? nkb : nk); ++k) frow[j * s1 + k] = srow[k * sk + j];
+    if (!seams) continue;
+    const int64_t tail = nk - nkb;  // 8 - head
+    for (int64_t j = 1; j < nj; ++j) {
+      double line[8];
+      for (int64_t n = 0; n < tail; ++n) line[n] = srow[(nkb + n) * sk + j - 1];
+      for (int64_t n = 0; n < head; ++n) line[tail + n] = srow[n * sk + j];
+      stage_v8d v;
+      std::memcpy(&v, line, sizeof v);
+      __builtin_ia32_movntpd512(frow + j * s1 - tail, v);
+    }
+    stage_elementwise(false, frow + (nj - 1) * s1 + nkb, 0, s1, 1, srow + nkb * sk + nj - 1, sk, 0, 1, 1, tail);
+  }
+}
+#endif
+
+/* Orders the streaming stores of stage_columns_back before what follows (the tile's end, a barrier). */
+inline void stage_fence() {
+#ifdef __SSE2__
+  __builtin_ia32_sfence();
+#endif
+}
+
+/*
+ * Prefetches a tile's next columns while its sweeps run: `rows` rows of `bytes` from `start`,
+ * `row_stride` bytes apart, a few lines per level (next()), so the memory is busy while the
+ * tile computes and the next tile's copy reads from cache. A hint only: it never faults and
+ * changes no value. Into L2 (locality 1): L1 keeps the tile's buffers. next() runs once a
+ * level for a row of a few dozen points, so it is a compare and a few prefetches.
+ */
+struct stage_prefetch {
+  uintptr_t at = 0, end = 0, row = 0;  // addresses, not pointers: the next columns may lie past the array's end
+  int64_t rows = 0, row_stride = 0, bytes = 0, step = 0;
+
+  stage_prefetch() = default;
+  stage_prefetch(uintptr_t start, int64_t rows_, int64_t row_stride_, int64_t bytes_, int64_t levels)
+      : at(start), end(start), row(start), rows(rows_), row_stride(row_stride_), bytes(bytes_) {
+    if (rows <= 0 || bytes <= 0) return;
+    end = start + static_cast<uintptr_t>(bytes);
+    const int64_t lines = rows * ((bytes + 63) / 64);
+    step = 64 * (levels > 0 ? (lines + levels - 1) / levels : lines);
+  }
+
+  void next() {
+    if (at < end) {
+      const uintptr_t stop = at + static_cast<uintptr_t>(step);
+      for (; at < stop; at += 64) __builtin_prefetch(reinterpret_cast<const void*>(at), 0, 1);
+    } else if (rows > 1) {
+      --rows;
+      row += static_cast<uintptr_t>(row_stride);
+      at = row;
+      end = row + static_cast<uintptr_t>(bytes);
+    }
+  }
+};
 
 /* A plane stride for `points` elements per level that is not a multiple of 4 KB apart
    (levels an L1 set apart would evict each other while a column is copied): whole lines, plus one. */

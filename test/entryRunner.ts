@@ -25,12 +25,13 @@ export class EntryRunner {
     return new CoreRunner(this.compiler, { externals: parseExternals(externals), defines });
   }
 
-  /** `codegen`: merged over the preset's code generation options (a schedule under test). */
-  static async create(opts: { pythonPath?: string[]; codegen?: Partial<ResolvedConfig['codegen']> } = {}): Promise<EntryRunner> {
+  /** `codegen`: merged over the preset's code generation options (a schedule under test); `extraFlags`: compiler flags appended to the preset's (e.g. -march=native). */
+  static async create(opts: { pythonPath?: string[]; codegen?: Partial<ResolvedConfig['codegen']>; extraFlags?: string[] } = {}): Promise<EntryRunner> {
     const root = mkdtempSync(path.join(os.tmpdir(), 'orch-entry-runner-'));
     const config = await resolveConfig({ configFile: null, cwd: root });
     config.cacheRoot = root;
     if (opts.codegen) config.codegen = { ...config.codegen, ...opts.codegen };
+    if (opts.extraFlags) config.compiler = { ...config.compiler, flags: [...config.compiler.flags, ...opts.extraFlags] };
     if (opts.pythonPath) config.pythonPath = [...opts.pythonPath, ...config.pythonPath];
     return new EntryRunner(new Compiler({ ...config, verifyIR: true }, { verifyIR: true, printIrAfter: [], timePasses: false, print: () => undefined }));
   }

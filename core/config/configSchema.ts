@@ -33,6 +33,7 @@ export const codegenSchema = z.strictObject({
   tile: z.union([z.tuple([positiveInt, positiveInt]), z.tuple([positiveInt, positiveInt, positiveInt]), z.literal(false)]),
   stageSweeps: z.boolean(),
   versionedTileK: z.union([positiveInt, z.literal(false)]),
+  sweepBlock: z.union([positiveInt, z.literal(false)]),
   unrollLoops: z.boolean(),
   fuseNests: z.boolean(),
   maxWhileIterations: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),

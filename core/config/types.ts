@@ -79,6 +79,13 @@ export interface CodegenOptions {
    */
   versionedTileK?: number | false;
   /**
+   * CPU: tiles of FORWARD/BACKWARD launches are blocks of this many columns along J, staged as
+   * with stageSweeps (8x8 transposes where compiled for AVX-512), the next block's columns
+   * prefetched while the levels run, and written fields streamed back past the caches
+   * (plugins/codegen/sweepBlocks.ts); default false (orch tune tries it).
+   */
+  sweepBlock?: number | false;
+  /**
    * CPU: unroll a program loop of a few compile-time iterations whose body is only launches
    * (del-n damping's `for it in range(n_pass)`), so its iterations' launches fuse into one
    * tiled launch (plugins/simplify/launchLoopUnroll.ts); default false (`orch tune` tries it).

@@ -34,6 +34,7 @@ const EXPECTED: Record<string, [must: string, example: string]> = {
   'codegen.fuseNests': ['true or false', 'codegen: { fuseNests: true } (the nests of a tile then run fused, column by column)'],
   'codegen.stageSweeps': ['true or false', 'codegen: { stageSweeps: false } (tiles of FORWARD/BACKWARD launches then read fields in place)'],
   'codegen.versionedTileK': ['a positive integer, or false', 'codegen: { versionedTileK: false } (tiles with versions of in-place arrays then hold whole columns)'],
+  'codegen.sweepBlock': ['a positive integer (columns per block along J), or false', 'codegen: { sweepBlock: 32 }'],
   'codegen.unrollLoops': ['true or false', 'codegen: { unrollLoops: true } (the launches of a short compile-time loop fuse into one)'],
   'codegen.tile': ['[ti, tj] or [ti, tj, tk], positive integers, or false', 'write codegen: { tile: [8, 8, 16] }, or tile: false to run launches untiled'],
   cacheRoot: ['a folder (a string)', "cacheRoot: '.cache'"],

@@ -20,6 +20,8 @@ export interface CppOptions {
   maxWhileIterations?: number;
   /** CPU: tiles of FORWARD/BACKWARD launches stage the fields they sweep (default false). */
   stageSweeps?: boolean;
+  /** CPU: FORWARD/BACKWARD tiles are staged blocks of this many columns along J (sweepBlocks.ts; default false). */
+  sweepBlock?: number | false;
   /** CPU: in a tile, the nests of a PARALLEL loop run fused point by point (default false). */
   fuseNests?: boolean;
 }

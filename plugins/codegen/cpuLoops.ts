@@ -9,6 +9,7 @@ import type { VariableKParts } from './ExprEmitter.js';
 import { emitHalo } from './haloExchange.js';
 import type { LoopStrategy } from './LoopStrategy.js';
 import { SweepStaging } from './sweepStaging.js';
+import { SweepBlocks, blockColumns, stagesSweeps } from './sweepBlocks.js';
 import { jammedColumns } from './columnJam.js';
 import { fusedNests } from './fusedNests.js';
 import { fusionDelays, rollingRows, type Delay } from '../../core/ir/nestFusion.js';
@@ -50,6 +51,8 @@ export class CpuLoops implements LoopStrategy {
   private tileK: number | undefined;
   /** Inside a staged sweep tile (sweepStaging.ts): rows are long and contiguous, so their loops are unrolled twice. */
   private unrollRows = false;
+  /** Inside a tile of codegen.sweepBlock columns: its prefetches, a few lines each level. */
+  private blocks: SweepBlocks | undefined;
 
   constructor(private readonly cg: Codegen) {}
 
@@ -91,7 +94,7 @@ export class CpuLoops implements LoopStrategy {
    */
   private sweepTileStages(s: Launch, tile: Tiling): boolean {
     if (tile.local.length || tile.versioned?.length) return true;
-    return this.cg.opts.stageSweeps === true && s.loops.some((v) => v.order !== 'PARALLEL') && new SweepStaging(this.cg, s, tile).staged.length > 0;
+    return stagesSweeps(this.cg.opts) && s.loops.some((v) => v.order !== 'PARALLEL') && new SweepStaging(this.cg, s, tile).staged.length > 0;
   }
 
   /** After each VLoop of a launch: a variable-K read that failed ends the run here. */
@@ -152,12 +155,18 @@ export class CpuLoops implements LoopStrategy {
     // A launch with FORWARD/BACKWARD loops runs them level by level in a tile (vloop), so
     // there every nest runs K outermost and tile-local arrays are laid out to match.
     const tileOrder = s.loops.some((v) => v.order !== 'PARALLEL') ? planeOrder(this.cg.order) : undefined;
-    const staged = tileOrder !== undefined && this.cg.opts.stageSweeps === true;
+    const staged = tileOrder !== undefined && stagesSweeps(this.cg.opts);
     // Such a tile, staged, keeps its area but takes its columns along J as far as the domain
     // allows: a level of its staged arrays is then a few long contiguous rows (loop overhead
     // per row, not per point). Only where the shape changes no number: no versions, no growth.
     const reshaped = staged && !tile.versioned?.length && !tile.k && s.loops.every((v) => v.body.every((h) => !(h.grow ?? []).some((g) => g !== 0)));
-    if (reshaped) w.line(`const int64_t tsj = std::min<int64_t>(${ti0 * tj0}, std::max<int64_t>(1, dom1)), tsi = std::max<int64_t>(1, ${ti0 * tj0} / tsj);`);
+    // or, with codegen.sweepBlock, is a block of a row (sweepBlocks.ts)
+    const columns = reshaped ? blockColumns(this.cg.opts) : undefined;
+    const sweepLevels = s.loops.flatMap((v, vi) => (v.order === 'PARALLEL' ? [] : [`(kchi_${vi} - kclo_${vi})`])).join(' + ');
+    const staging = staged ? new SweepStaging(this.cg, s, tile, columns !== undefined) : undefined;
+    const blocks = columns !== undefined && staging ? new SweepBlocks(this.cg, columns, staging, sweepLevels) : undefined;
+    if (blocks) blocks.shape();
+    else if (reshaped) w.line(`const int64_t tsj = std::min<int64_t>(${ti0 * tj0}, std::max<int64_t>(1, dom1)), tsi = std::max<int64_t>(1, ${ti0 * tj0} / tsj);`);
     const ti = reshaped ? 'tsi' : String(ti0);
     const tj = reshaped ? 'tsj' : String(tj0);
     const nests: { vi: number; n: number; h: HLoop; name: string }[] = [];
@@ -207,7 +216,6 @@ export class CpuLoops implements LoopStrategy {
     const versions = new TileVersionCode(this.cg, s, tile);
     versions.keepGlobals();
     // a sweep's fields are copied into [K][I][J] buffers first (sweepStaging.ts)
-    const staging = staged ? new SweepStaging(this.cg, s, tile) : undefined;
     staging?.reserve();
     // a versioned array's version is laid out like any tile-local array
     const perTile = [...tile.local, ...(tile.versioned ?? []).map((x) => ({ name: x.name, zeroFill: false }))];
@@ -291,6 +299,8 @@ export class CpuLoops implements LoopStrategy {
     ctx.rolled = new Map([...rolled].map(([name, rows]) => [name, { axis: rollAxis === 'i' ? 0 : 1, mask: rows - 1 }]));
     versions.fill((name) => this.cg.ids.local(`tile_${name}`), tileOrder ?? this.cg.order);
     staging?.stageIn();
+    blocks?.prefetchNext();
+    this.blocks = blocks;
     this.tileOrder = tileOrder;
     this.tileK = tile.k;
     this.unrollRows = staged;
@@ -305,6 +315,8 @@ export class CpuLoops implements LoopStrategy {
     ctx.rolled = undefined;
     versions.commit();
     staging?.stageOut();
+    blocks?.end();
+    this.blocks = undefined;
     w.close();
     w.close();
     w.close();
@@ -358,6 +370,7 @@ export class CpuLoops implements LoopStrategy {
       const threaded = this.threaded();
       this.openRegion(threaded, `${points} >= ORCH_OMP_MIN_POINTS`, ctx);
       w.open(v.order === 'FORWARD' ? 'for (int64_t k = klo; k < khi; ++k) {' : 'for (int64_t k = khi - 1; k >= klo; --k) {');
+      this.blocks?.level();
       v.body.forEach((h, n) => this.planeNest(h, n, ctx));
       w.close();
       this.closeRegion(threaded);
@@ -529,12 +542,16 @@ export class CpuLoops implements LoopStrategy {
     const w = this.cg.w;
     const ij = [...this.cg.order].filter((c) => c !== 'K');
     if (this.threaded()) w.directive('#pragma omp for');
-    w.open(this.loopHeader(ij[0], n));
-    this.innerDirectives();
-    w.open(this.loopHeader(ij[1], n));
-    this.cg.points.pointLocals(h, ctx);
-    this.cg.points.stmts(h.body, ctx);
-    w.close();
-    w.close();
+    const rows = (inner?: string) => {
+      w.open(this.loopHeader(ij[0], n));
+      this.innerDirectives();
+      w.open(inner ?? this.loopHeader(ij[1], n));
+      this.cg.points.pointLocals(h, ctx);
+      this.cg.points.stmts(h.body, ctx);
+      w.close();
+      w.close();
+    };
+    if (this.blocks && ij[1] === 'J') this.blocks.rows(n, rows);
+    else rows();
   }
 }

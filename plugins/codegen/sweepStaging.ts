@@ -30,6 +30,8 @@ export class SweepStaging {
     private readonly cg: Codegen,
     s: Launch,
     tile: Tiling,
+    /** copy written fields back with streaming stores (orch::stage_columns_back; sweepBlocks.ts) */
+    private readonly stream = false,
   ) {
     const excluded = new Set([...tile.local.map((l) => l.name), ...(tile.versioned ?? []).map((x) => x.name)]);
     const written = new Map<string, { vi: number; n: number }[]>();
@@ -63,7 +65,8 @@ export class SweepStaging {
     this.boxes = accessBoxes(s, new Set(this.staged.map((x) => x.name)));
   }
 
-  private x(name: string): string {
+  /** The prefix of the staged copy's locals (`<prefix>_g` the field's pointer, `_i0`.. its box, `_s0`.. its strides). */
+  prefix(name: string): string {
     return this.cg.ids.local(`stage_${name}`);
   }
 
@@ -71,7 +74,7 @@ export class SweepStaging {
   reserve(): void {
     const w = this.cg.w;
     for (const { name } of this.staged) {
-      const x = this.x(name);
+      const x = this.prefix(name);
       const type = STORAGE[this.cg.array(name).dtype];
       w.line(`${type}* __restrict__ const ${x}_g = const_cast<${type}*>(${this.cg.ids.ptr(name)});`);
       w.line(`const int64_t ${x}_s0 = ${this.cg.ids.stride(name, 0)}, ${x}_s1 = ${this.cg.ids.stride(name, 1)}, ${x}_s2 = ${this.cg.ids.stride(name, 2)};`);
@@ -96,7 +99,7 @@ export class SweepStaging {
   stageIn(): void {
     const w = this.cg.w;
     for (const { name, written, fill } of this.staged) {
-      const x = this.x(name);
+      const x = this.prefix(name);
       const type = STORAGE[this.cg.array(name).dtype];
       w.line(`${type}* __restrict__ const ${x}_p = reinterpret_cast<${type}*>(scratch.base() + ${x}_at);`);
       if (fill) w.line(`if (${x}_nk > 0) orch::stage_columns<${type}>(true, ${x}_g + ${x}_i0 * ${x}_s0 + ${x}_j0 * ${x}_s1 + ${x}_k0 * ${x}_s2, ${x}_s0, ${x}_s1, ${x}_s2, ${x}_p, ${x}_sk, ${x}_nj, ${x}_ni, ${x}_nj, ${x}_nk);`);
@@ -113,19 +116,36 @@ export class SweepStaging {
     const w = this.cg.w;
     for (const { name, written, fill } of this.staged) {
       if (!written.length) continue;
-      const x = this.x(name);
+      const x = this.prefix(name);
       const type = STORAGE[this.cg.array(name).dtype];
       const copy = (i0: string, i1: string, j0: string, j1: string, k0: string, k1: string) =>
-        `orch::stage_columns<${type}>(false, ${x}_g + ${i0} * ${x}_s0 + ${j0} * ${x}_s1 + ${k0} * ${x}_s2, ${x}_s0, ${x}_s1, ${x}_s2, ` +
+        `${this.stream ? `orch::stage_columns_back<${type}>(` : `orch::stage_columns<${type}>(false, `}${x}_g + ${i0} * ${x}_s0 + ${j0} * ${x}_s1 + ${k0} * ${x}_s2, ${x}_s0, ${x}_s1, ${x}_s2, ` +
         `${x}_p + (${k0} - ${x}_k0) * ${x}_sk + (${i0} - ${x}_i0) * ${x}_nj + (${j0} - ${x}_j0), ${x}_sk, ${x}_nj, ${i1} - ${i0}, ${j1} - ${j0}, ${k1} - ${k0});`;
       if (fill) {
         w.line(`if (${x}_nk > 0) ${copy(`${x}_i0`, `${x}_i1 + 1`, `${x}_j0`, `${x}_j1 + 1`, `${x}_k0`, `${x}_k1 + 1`)}`);
         continue;
       }
-      for (const { vi, n } of written) {
-        const c = `${vi}_${n}`;
-        w.line(`if (ilo_${c} < ihi_${c} && jlo_${c} < jhi_${c} && kclo_${vi} < kchi_${vi}) ${copy(`ilo_${c}`, `ihi_${c}`, `jlo_${c}`, `jhi_${c}`, `kclo_${vi}`, `kchi_${vi}`)}`);
+      const each = () => {
+        for (const { vi, n } of written) {
+          const c = `${vi}_${n}`;
+          w.line(`if (ilo_${c} < ihi_${c} && jlo_${c} < jhi_${c} && kclo_${vi} < kchi_${vi}) ${copy(`ilo_${c}`, `ihi_${c}`, `jlo_${c}`, `jhi_${c}`, `kclo_${vi}`, `kchi_${vi}`)}`);
+        }
+      };
+      if (!this.stream || written.length !== 2) {
+        each();
+        continue;
       }
+      // Two writers of the same columns over adjacent levels (a solver's last level and the
+      // rest): one copy of their union, so the streamed lines are not cut where they meet.
+      const [a, b] = written.map(({ vi, n }) => ({ c: `${vi}_${n}`, vi }));
+      const same = ['ilo', 'ihi', 'jlo', 'jhi'].map((r) => `${r}_${a.c} == ${r}_${b.c}`).join(' && ');
+      w.open(
+        `if (${same} && ilo_${a.c} < ihi_${a.c} && jlo_${a.c} < jhi_${a.c} && kclo_${a.vi} < kchi_${a.vi} && kclo_${b.vi} < kchi_${b.vi} && (kchi_${a.vi} == kclo_${b.vi} || kchi_${b.vi} == kclo_${a.vi})) {`,
+      );
+      w.line(copy(`ilo_${a.c}`, `ihi_${a.c}`, `jlo_${a.c}`, `jhi_${a.c}`, `std::min<int64_t>(kclo_${a.vi}, kclo_${b.vi})`, `std::max<int64_t>(kchi_${a.vi}, kchi_${b.vi})`));
+      w.reopen('} else {');
+      each();
+      w.close();
     }
   }
 }
