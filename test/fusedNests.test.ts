@@ -46,6 +46,8 @@ t('hdiff: fused, flx and out a row behind lap, fly a column behind; lap, flx and
     assert.ok(src.includes(`p_hdiff_stencil_0_${x}[(i & 1) * s0_hdiff_stencil_0_${x}`), `${x}: rows addressed by slot`);
   }
   assert.ok(src.includes('p_hdiff_stencil_0_lap[((i + 1) & 1) * s0_hdiff_stencil_0_lap'), 'flx reads the next row of lap');
+  // nothing hdiff writes is read at a K offset: where all four points are in range they share one K loop
+  assert.ok(src.includes('if (row_in && c >= cin_lo && c < cin_hi) {'), 'the nests share a K loop inside the tile');
   const plain = await source(file, 'hdiff', {});
   assert.not.ok(plain.includes(FUSED_LOOP), 'fuseNests is off in the default preset');
   assert.not.ok(plain.includes('& 1)'));

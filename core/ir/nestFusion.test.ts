@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Expr, HLoop, Offset, Stmt, VLoop } from './types.js';
-import { fusionDelays, rollingRows } from './nestFusion.js';
+import { fusionDelays, levelsJam, rollingRows } from './nestFusion.js';
 
 /** The delays that let a PARALLEL loop's nests run fused point by point, and the rows each temporary then keeps. */
 
@@ -44,6 +44,13 @@ test('rows a temporary keeps: from its first access to its last, rounded up to a
   assert.equal(d, [[0, 0], [1, 0]]);
   // a's row x is written at iteration x and read up to iteration x + 2: 3 rows live, 4 kept
   assert.is(rollingRows(v, d, 0, 'a'), 4);
+});
+
+test('fused nests share one K loop unless something they write is accessed at a K offset', () => {
+  assert.ok(levelsJam(hdiff));
+  assert.ok(levelsJam(loop([nest(assign('a', fld('q', [0, 0, 1]))), nest(assign('b', fld('a')))])), 'q is only read');
+  assert.not.ok(levelsJam(loop([nest(assign('a', fld('q'))), nest(assign('b', fld('a', [0, 0, -1])))])), 'b reads the level of a below');
+  assert.not.ok(levelsJam(loop([nest({ ...assign('a', fld('q')), kOffset: 1 } as Stmt), nest(assign('b', fld('a')))])), 'a is written a level up');
 });
 
 test('not fused: one nest, FORWARD loops, debug checks, while loops, variable K accesses', () => {

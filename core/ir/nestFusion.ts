@@ -78,3 +78,22 @@ export function rollingRows(v: VLoop, delays: readonly Delay[], outer: 0 | 1, na
   while (rows < span) rows *= 2;
   return rows;
 }
+
+/**
+ * Whether the fused nests may also share one K loop (each level of every nest's point in
+ * turn): no array the loop writes is accessed at a K offset, so level k of a nest reads
+ * only level k of what the nests before it wrote, and no nest writes a level another
+ * reads at a different one.
+ */
+export function levelsJam(v: VLoop): boolean {
+  const written = new Set<string>();
+  for (const h of v.body) writes(h.body, written);
+  let offK = false;
+  for (const h of v.body) {
+    if (reads(h.body).some((r) => written.has(r.name) && r.offset[2] !== 0)) offK = true;
+    forEachStmt(h.body, (s) => {
+      if (s.kind === 'assign' && (s.kOffset ?? 0) !== 0) offK = true;
+    });
+  }
+  return !offK;
+}
