@@ -33,6 +33,7 @@ const EXPECTED: Record<string, [must: string, example: string]> = {
   'codegen.maxWhileIterations': ['a positive integer', 'codegen: { maxWhileIterations: 100000000 } (the default is 10000000, as Python mode)'],
   'codegen.fuseNests': ['true or false', 'codegen: { fuseNests: true } (the nests of a tile then run fused, column by column)'],
   'codegen.stageSweeps': ['true or false', 'codegen: { stageSweeps: false } (tiles of FORWARD/BACKWARD launches then read fields in place)'],
+  'codegen.unrollLoops': ['true or false', 'codegen: { unrollLoops: true } (the launches of a short compile-time loop fuse into one)'],
   'codegen.tile': ['[ti, tj] or [ti, tj, tk], positive integers, or false', 'write codegen: { tile: [8, 8, 16] }, or tile: false to run launches untiled'],
   cacheRoot: ['a folder (a string)', "cacheRoot: '.cache'"],
   pythonPath: ['a list of folders (strings)', "pythonPath: ['lib']"],

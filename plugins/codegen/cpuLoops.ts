@@ -303,7 +303,7 @@ export class CpuLoops implements LoopStrategy {
     w.close();
     w.close();
     w.close();
-    if (tile.versioned?.length) {
+    if (versions.publishes()) {
       // after every tile has read its neighbours' input values (the barrier ending the loop above)
       if (this.cg.opts.openmp) w.directive('#pragma omp for collapse(3) schedule(static)');
       w.open('for (int64_t ti = 0; ti < nti; ++ti) {');
