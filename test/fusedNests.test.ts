@@ -84,6 +84,15 @@ for (const [entry, scalars] of BENCH) {
   });
 }
 
+t('loop order JIK (the outer loop and the rolled rows along J): hdiff and the dycore compiled bitwise equal to the interpreter', async () => {
+  const runner = await EntryRunner.create({ codegen: { fuseNests: true, loopOrder: 'JIK', tile: [5, 7] } });
+  for (const [entry, scalars] of BENCH.filter(([e]) => e === 'hdiff' || e === 'dycore')) {
+    const file = path.join(fixtures, `${entry}.py`);
+    const iface = (await runner.build(file, entry, 'python')).iface!;
+    for (const shape of [[19, 45, 5], [31, 17, 4]]) await runner.runAgreeing(file, entry, { fields: syntheticInputs(iface, shape, {}), scalars }, '{}', 0);
+  }
+});
+
 /** Conformance and language cases whose generated code the schedule changes (3x2x4 tiles: many tiles with edges). */
 const caseDirs = [CASES_DIR, path.resolve(here, '../../fixtures/language')].flatMap((base) =>
   existsSync(base) ? readdirSync(base).sort().map((c) => path.join(base, c)).filter((d) => existsSync(path.join(d, 'case.json'))) : [],
