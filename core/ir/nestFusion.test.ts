@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Expr, HLoop, Offset, Stmt, VLoop } from './types.js';
-import { fusionDelays, rollingRows } from './nestFusion.js';
+import { fusionDelays, levelsJam, rollingRows } from './nestFusion.js';
 
 /** The delays that let a PARALLEL loop's nests run fused point by point, and the rows each temporary then keeps. */
 
@@ -46,13 +46,24 @@ test('rows a temporary keeps: from its first access to its last, rounded up to a
   assert.is(rollingRows(v, d, 0, 'a'), 4);
 });
 
-test('not fused: one nest, FORWARD loops, debug checks, while loops, variable K accesses', () => {
+test('fused nests share one K loop unless something they write is accessed at a K offset', () => {
+  assert.ok(levelsJam(hdiff));
+  assert.ok(levelsJam(loop([nest(assign('a', fld('q', [0, 0, 1]))), nest(assign('b', fld('a')))])), 'q is only read');
+  assert.not.ok(levelsJam(loop([nest(assign('a', fld('q'))), nest(assign('b', fld('a', [0, 0, -1])))])), 'b reads the level of a below');
+  assert.not.ok(levelsJam(loop([nest({ ...assign('a', fld('q')), kOffset: 1 } as Stmt), nest(assign('b', fld('a')))])), 'a is written a level up');
+  const cond: Stmt = { kind: 'if', cond: { kind: 'lit', value: true, dtype: 'bool' }, then: [assign('b', fld('a'))], else: [], loc: at };
+  assert.not.ok(levelsJam(loop([nest(assign('a', fld('q'))), nest(cond)])), 'a conditional store');
+});
+
+test('not fused: one nest, FORWARD loops, debug checks, while loops, variable K accesses, horizontal regions', () => {
   assert.is(fusionDelays(loop([nest(assign('a', fld('q')))]), 0), undefined);
   assert.is(fusionDelays(loop([nest(assign('a', fld('q'))), nest(assign('b', fld('a')))], 'FORWARD'), 0), undefined);
   const check: Stmt = { kind: 'check', target: 'a', check: { test: 'nan', action: 'log', program: 'p', stencil: 's' } as never, loc: at };
   assert.is(fusionDelays(loop([nest(assign('a', fld('q')), check), nest(assign('b', fld('a')))]), 0), undefined);
   const loopWhile: Stmt = { kind: 'while', cond: { kind: 'lit', value: false, dtype: 'bool' }, body: [], loc: at };
   assert.is(fusionDelays(loop([nest(assign('a', fld('q'))), nest(loopWhile, assign('b', fld('a')))]), 0), undefined);
+  const region: Stmt = { kind: 'region', regions: [], body: [assign('b', fld('a'))], loc: at } as unknown as Stmt;
+  assert.is(fusionDelays(loop([nest(assign('a', fld('q'))), nest(region)]), 0), undefined, 'horizontal regions');
   const vk: Expr = { kind: 'field', name: 'q', offset: [0, 0, 0], kOffset: int(1), dtype: 'float64' } as Expr;
   assert.is(fusionDelays(loop([nest(assign('a', vk)), nest(assign('b', fld('a')))]), 0), undefined);
   assert.is(fusionDelays(loop([nest({ ...assign('a', fld('q')), kVar: int(1) } as Stmt), nest(assign('b', fld('a')))]), 0), undefined);

@@ -12,7 +12,7 @@ import { SweepStaging } from './sweepStaging.js';
 import { SweepBlocks, blockColumns, stagesSweeps } from './sweepBlocks.js';
 import { jammedColumns } from './columnJam.js';
 import { fusedNests } from './fusedNests.js';
-import { fusionDelays, rollingRows, type Delay } from '../../core/ir/nestFusion.js';
+import { fusionDelays, levelsJam, rollingRows, type Delay } from '../../core/ir/nestFusion.js';
 import { narrowToRegions } from './regionClip.js';
 import { regionsOnly } from '../../core/ir/regionsOnly.js';
 import { TileVersionCode } from './tileVersions.js';
@@ -409,12 +409,13 @@ export class CpuLoops implements LoopStrategy {
   private fusedLoop(v: VLoop, delays: Delay[], ctx: PointContext): void {
     const w = this.cg.w;
     const tk = this.tileK;
+    const jam = levelsJam(v);
     if (tk) {
       w.open(`if (khi - klo == ${tk}) {`);
-      fusedNests(this.cg, v.body, delays, this.cg.order, ctx, `for (int64_t k = klo; k < klo + ${tk}; ++k) {`);
+      fusedNests(this.cg, v.body, delays, this.cg.order, ctx, `for (int64_t k = klo; k < klo + ${tk}; ++k) {`, jam);
       w.reopen('} else {');
     }
-    fusedNests(this.cg, v.body, delays, this.cg.order, ctx, 'for (int64_t k = klo; k < khi; ++k) {');
+    fusedNests(this.cg, v.body, delays, this.cg.order, ctx, 'for (int64_t k = klo; k < khi; ++k) {', jam);
     if (tk) w.close();
   }
 

@@ -35,8 +35,12 @@ function tilesFor(ctx: KnobContext): unknown[] {
 }
 
 export const cpuScheduleKnobs: readonly ScheduleKnob[] = [
-  // first: one build, and the fused launch is what the tile sizes are then tried for
+  // knobs are tried in this order, each from the best found so far:
+  // unrollLoops first: one build, and the fused launch is what the tile sizes are then tried for
   { option: 'unrollLoops', describe: 'short compile-time program loops of launches unrolled, their launches fused into one (true) or run one per iteration', values: () => [true, false] },
+  // fuseNests before the tiles: fused nests keep a few rows of each temporary, which changes
+  // which tile is best (tall ones)
+  { option: 'fuseNests', describe: 'in a tile, the nests of a PARALLEL loop run fused column by column (true) or one after another', values: () => [true, false] },
   { option: 'tile', describe: 'points per tile along I, J (and K), or false for untiled launches', values: tilesFor },
   // right after the tiles, so a budget of a few minutes reaches it: the Thomas solver's schedule
   // (2.3 against 3.7 ns a point for the default, 128x128x80, 1 thread, timed under load); where
@@ -48,6 +52,5 @@ export const cpuScheduleKnobs: readonly ScheduleKnob[] = [
   },
   { option: 'loopOrder', describe: 'loop order, outermost first (K innermost: the contiguous axis)', values: () => ['IJK', 'JIK'] },
   { option: 'versionedTileK', describe: 'levels per tile of launches with versions of in-place arrays (false: whole columns)', values: () => [16, 8, false] },
-  { option: 'fuseNests', describe: 'in a tile, the nests of a PARALLEL loop run fused column by column (true) or one after another', values: () => [true, false] },
   { option: 'stageSweeps', describe: 'tiles of FORWARD/BACKWARD launches copy their fields into [K][I][J] buffers (true) or read them in place', values: () => [true, false] },
 ];
