@@ -6,10 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Compiler } from '../core/Compiler.js';
 import { resolveConfig } from '../cli/toolset.js';
 import { formatDiagnostic } from '../core/diagnostics.js';
-import type { Program, Stmt } from '../core/ir/types.js';
-import { writes, reads } from '../core/ir/uses.js';
-import { launches } from '../core/ir/visit.js';
-import { bytesPerElement } from '../core/runtime/ndarray.js';
+import { compulsoryBytes, substepBytes } from './compulsoryTraffic.js';
 import type { MeasureRequest } from './measure.js';
 import type { CodegenOptions } from '../core/config/types.js';
 
@@ -42,7 +39,7 @@ interface Fixture {
 }
 
 /** Fixtures `orch tune` tunes for the 'tuned vs default' column (its budget per fixture in seconds). */
-const TUNED = new Set(['hdiff', 'vertical_solver', 'pointwise_chain', 'deln_damping']);
+const TUNED = new Set(['hdiff', 'vertical_solver', 'pointwise_chain', 'deln_damping', 'dycore']);
 const TUNE_BUDGET_S = quick ? 30 : 180;
 
 const FIXTURES: Fixture[] = [
@@ -110,33 +107,6 @@ function measure(req: Omit<MeasureRequest, 'cacheRoot' | 'preset' | 'minSeconds'
   return (JSON.parse(out.trim().split('\n').pop()!) as { median_s: number }).median_s;
 }
 
-/**
- * Compulsory bytes of one call over the interior: every argument whose input value can be
- * observed (its first access in execution order is a read) is read once, every argument
- * written is written once. Temporaries and transients are not compulsory.
- */
-function compulsoryBytes(program: Program, interior: number[]): number {
-  const first = new Map<string, 'read' | 'write'>();
-  const written = new Set<string>();
-  const visitPoint = (stmts: Stmt[]) => {
-    for (const s of stmts) {
-      for (const r of reads([s])) if (!first.has(r.name)) first.set(r.name, 'read');
-      for (const w of writes([s])) {
-        if (!first.has(w)) first.set(w, 'write');
-        written.add(w);
-      }
-    }
-  };
-  for (const l of launches(program.body)) for (const v of l.loops) for (const h of v.body) visitPoint(h.body);
-  let total = 0;
-  for (const a of program.arrays) {
-    if (a.role !== 'arg') continue;
-    const n = [...a.axes].reduce((acc, ax) => acc * interior['IJK'.indexOf(ax)], 1);
-    total += n * bytesPerElement(a.dtype) * (Number(first.get(a.name) === 'read') + Number(written.has(a.name)));
-  }
-  return total;
-}
-
 async function main(): Promise<void> {
   log(`orch bench (preset ${PRESET}${quick ? ', quick' : ''}) in ${work}`);
   gxx(path.join(work, 'stream_triad'), path.join(repo, 'native/stream_triad.cpp'));
@@ -157,6 +127,7 @@ async function main(): Promise<void> {
     const pipeline = ['parse', 'simplify1', 'regionExpansion', 'libraryExpansion', 'simplify2', 'pooling', 'debugInsertion', 'codegen'].reduce((a, k) => a + (t[k] ?? 0), 0);
     const gxxTime = t.compile ?? NaN;
     const bytes = compulsoryBytes(e.program!, LARGE);
+    const perSubstep = substepBytes(e.program!, LARGE);
     const shapeOf = (s: number[]) => [s[0] + 2 * HALO, s[1] + 2 * HALO, s[2]];
     const bw: Record<number, number> = {};
     const secs: Record<number, number> = {};
@@ -199,6 +170,10 @@ async function main(): Promise<void> {
       gbps_2t: bw[2],
       frac_triad_1t: bw[1] / triadGbps[1],
       frac_triad_2t: bw[2] / triadGbps[2],
+      // time per call over the time the per-substep compulsory bytes take at triad (target <= 1.5)
+      substep_bytes_per_call: perSubstep ?? null,
+      over_substep_1t: perSubstep === undefined ? null : secs[1] / (perSubstep / (triadGbps[1] * 1e9)),
+      over_substep_2t: perSubstep === undefined ? null : secs[2] / (perSubstep / (triadGbps[2] * 1e9)),
       target: f.target,
       target_1t: f.target1t ?? f.target,
       orchestrated_speedup: speedups,
@@ -244,10 +219,10 @@ async function main(): Promise<void> {
     '',
     `STREAM triad: ${triadGbps[1].toFixed(2)} GB/s at 1 thread, ${triadGbps[2].toFixed(2)} GB/s at 2 threads (preset ${PRESET})`,
     '',
-    `${pad('fixture', 17)}${pad('kind', 17)}${pad('GB/s 1t', 9)}${pad('triad 1t', 10)}${pad('GB/s 2t', 9)}${pad('triad 2t', 10)}${pad('target', 10)}${pad('tuned/def 2t', 14)}${SIZES.map((s) => pad(`orch/sbs ${s.join('x')}`, 20)).join('')}${pad(`orch/py-sbs ${SIZES[0].join('x')} 1t/2t`, 28)}${pad('pipeline s', 12)}${pad('g++ s', 8)}pipe/g++`,
+    `${pad('fixture', 17)}${pad('kind', 17)}${pad('GB/s 1t', 9)}${pad('triad 1t', 10)}${pad('GB/s 2t', 9)}${pad('triad 2t', 10)}${pad('target', 10)}${pad('tuned/def 2t', 14)}${pad('x substep 1t/2t', 26)}${SIZES.map((s) => pad(`orch/sbs ${s.join('x')}`, 20)).join('')}${pad(`orch/py-sbs ${SIZES[0].join('x')} 1t/2t`, 28)}${pad('pipeline s', 12)}${pad('g++ s', 8)}pipe/g++`,
     ...rows.map(
       (r) =>
-        `${pad(r.fixture, 17)}${pad(r.kind, 17)}${pad(r.gbps_1t.toFixed(2), 9)}${pad(r.frac_triad_1t.toFixed(2), 10)}${pad(r.gbps_2t.toFixed(2), 9)}${pad(r.frac_triad_2t.toFixed(2), 10)}${pad(r.target_1t === r.target ? `>=${r.target}` : `>=${r.target_1t}/${r.target}`, 10)}${pad(r.tuned ? `${r.tuned.speedup_2t.toFixed(2)}x` : '-', 14)}${Object.values(r.orchestrated_speedup).map((v) => pad(`${v.toFixed(2)}x`, 20)).join('')}${pad(Number.isNaN(r.python_sbs_speedup[1]) ? '-' : `${r.python_sbs_speedup[1].toFixed(2)}x/${r.python_sbs_speedup[2].toFixed(2)}x (>=5x)`, 28)}${pad(r.pipeline_s.toFixed(3), 12)}${pad(r.gxx_s.toFixed(3), 8)}${r.pipeline_over_gxx.toFixed(3)}`,
+        `${pad(r.fixture, 17)}${pad(r.kind, 17)}${pad(r.gbps_1t.toFixed(2), 9)}${pad(r.frac_triad_1t.toFixed(2), 10)}${pad(r.gbps_2t.toFixed(2), 9)}${pad(r.frac_triad_2t.toFixed(2), 10)}${pad(r.target_1t === r.target ? `>=${r.target}` : `>=${r.target_1t}/${r.target}`, 10)}${pad(r.tuned ? `${r.tuned.speedup_2t.toFixed(2)}x` : '-', 14)}${pad(r.kind === 'program' && r.over_substep_1t !== null && r.over_substep_2t !== null ? `${r.over_substep_1t.toFixed(2)}x/${r.over_substep_2t.toFixed(2)}x (<=1.5x)` : '-', 26)}${Object.values(r.orchestrated_speedup).map((v) => pad(`${v.toFixed(2)}x`, 20)).join('')}${pad(Number.isNaN(r.python_sbs_speedup[1]) ? '-' : `${r.python_sbs_speedup[1].toFixed(2)}x/${r.python_sbs_speedup[2].toFixed(2)}x (>=5x)`, 28)}${pad(r.pipeline_s.toFixed(3), 12)}${pad(r.gxx_s.toFixed(3), 8)}${r.pipeline_over_gxx.toFixed(3)}`,
     ),
     '',
     only ? 'per-call overhead not measured (--fixtures)' : `per-call overhead: C ${overhead.c_1?.toFixed(0)} ns (1 field), ${overhead.c_16?.toFixed(0)} ns (16 fields); Python (ctypes, bound once) ${overhead.python_1 !== undefined ? (overhead.python_1 / 1000).toFixed(2) : '-'} us (1 field), ${overhead.python_16 !== undefined ? (overhead.python_16 / 1000).toFixed(2) : '-'} us (16 fields)`,
@@ -257,6 +232,7 @@ async function main(): Promise<void> {
     `tuned/def 2t: the default preset's time over the schedule orch tune chose for ${LARGE.join('x')} at 2 threads (budget ${TUNE_BUDGET_S} s, every candidate bitwise equal to the interpreter): ${rows.filter((r) => r.tuned).map((r) => `${r.fixture} ${r.tuned!.schedule}`).join(', ') || 'none'}`,
     'orch/sbs: stencil by stencil from a Node host (bench/stencilByStencil.ts); orch/py-sbs: from Python through the orch package, each stencil its own library (bench/python_stencil_by_stencil.py)',
     `effective bandwidth counts compulsory bytes (each argument field read once and written once over the ${LARGE.join('x')} interior) / median time`,
+    `x substep (program rows): median time per call / the time the per-substep compulsory bytes take at triad, where every iteration of a program loop (a substep, trip counts from the IR) reads once and writes once each argument it touches, temporaries not counted (${rows.filter((r) => r.kind === 'program').map((r) => `${r.fixture} ${r.substep_bytes_per_call === null ? 'unknown trip count' : `${(r.substep_bytes_per_call / 1e6).toFixed(1)} MB/call against ${(r.bytes_per_call / 1e6).toFixed(1)} MB one pass`}`).join(', ') || 'none'}); 1.00x is the floor without fusing substeps in time`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ preset: PRESET, triad_gbps: triadGbps, sizes: SIZES, fixtures: rows, call_overhead_ns: overhead, watch }, null, 1));

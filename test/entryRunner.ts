@@ -21,8 +21,8 @@ export class EntryRunner {
   private constructor(private readonly compiler: Compiler) {}
 
   /** The core's runner with the externals of one test. */
-  private runner(externals: string): CoreRunner {
-    return new CoreRunner(this.compiler, { externals: parseExternals(externals), defines: {} });
+  private runner(externals: string, defines: Record<string, number | boolean> = {}): CoreRunner {
+    return new CoreRunner(this.compiler, { externals: parseExternals(externals), defines });
   }
 
   /** `codegen`: merged over the preset's code generation options (a schedule under test). */
@@ -36,8 +36,8 @@ export class EntryRunner {
   }
 
   /** Lowers (python mode) or builds an entry; returns its result with errors, if any. */
-  async build(module: string, entry: string, mode: 'python' | 'build', externals = '{}'): Promise<EntryResult> {
-    return this.runner(externals).result(module, entry, mode);
+  async build(module: string, entry: string, mode: 'python' | 'build', externals = '{}', defines: Record<string, number | boolean> = {}): Promise<EntryResult> {
+    return this.runner(externals, defines).result(module, entry, mode);
   }
 
   /** The first diagnostic of building the entry in python mode (fails the test if it builds). */
@@ -51,19 +51,19 @@ export class EntryRunner {
    * Runs the entry interpreted and compiled on copies of `call.fields`; returns both
    * results, or the diagnostic each run raised.
    */
-  async runBoth(module: string, entry: string, call: CallSpec, externals = '{}'): Promise<{ interpreted: Outcome; compiled: Outcome }> {
-    const py = await this.build(module, entry, 'python', externals);
+  async runBoth(module: string, entry: string, call: CallSpec, externals = '{}', defines: Record<string, number | boolean> = {}): Promise<{ interpreted: Outcome; compiled: Outcome }> {
+    const py = await this.build(module, entry, 'python', externals, defines);
     if (py.errors.length) assert.unreachable(py.errors.map((d) => formatDiagnostic(d)).join('\n'));
-    const runner = this.runner(externals);
+    const runner = this.runner(externals, defines);
     const interpreted = outcome(call, (args) => runner.run(ready(py), args), py);
-    const built = await this.build(module, entry, 'build', externals);
+    const built = await this.build(module, entry, 'build', externals, defines);
     if (built.errors.length) assert.unreachable(built.errors.map((d) => formatDiagnostic(d, { verbose: true })).join('\n'));
     return { interpreted, compiled: outcome(call, (args) => runner.run(ready(built), args), built) };
   }
 
   /** `runBoth`, then checks the two runs agree to `tol` and returns the fields. */
-  async runAgreeing(module: string, entry: string, call: CallSpec, externals = '{}', tol = 1e-12): Promise<Record<string, NDArray>> {
-    const { interpreted, compiled } = await this.runBoth(module, entry, call, externals);
+  async runAgreeing(module: string, entry: string, call: CallSpec, externals = '{}', tol = 1e-12, defines: Record<string, number | boolean> = {}): Promise<Record<string, NDArray>> {
+    const { interpreted, compiled } = await this.runBoth(module, entry, call, externals, defines);
     if ('error' in interpreted) throw new Error(`interpreter: ${formatDiagnostic(interpreted.error)}`);
     if ('error' in compiled) throw new Error(`compiled: ${formatDiagnostic(compiled.error)}`);
     const cmp = compareArrays(interpreted.fields, compiled.fields);

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,8 +37,8 @@ const CASES: { entry: string; scalars: Record<string, number>; versioned: string
 // several tiles along I and J, whatever size the tiling pass widens them to
 const SHAPE = [45, 70, 4];
 
-async function build(entry: string, tiling: boolean, tile?: [number, number, number], dir = fixtures) {
-  const config = { ...base, passes: { ...base.passes, tiling }, codegen: { ...base.codegen, ...(tile ? { tile } : {}) } };
+async function build(entry: string, tiling: boolean, tile?: [number, number, number], dir = fixtures, unrollLoops = false) {
+  const config = { ...base, passes: { ...base.passes, tiling }, codegen: { ...base.codegen, ...(tile ? { tile } : {}), ...(unrollLoops ? { unrollLoops } : {}) } };
   const compiler = new Compiler(config, { verifyIR: true, printIrAfter: [], timePasses: false, print: () => undefined });
   const r = await compiler.build({ modules: [path.join(dir, `${entry}.py`)], entry, externals: {}, defines: {}, mode: 'python' });
   if (r.errors.length) throw new Error(formatDiagnostic(r.errors[0]));
@@ -98,6 +98,60 @@ for (const c of CASES) {
       assert.is(check.maxAbs, 0, String(r.stdout));
     });
   }
+}
+
+// p is written before it is read (unfilled): no tile reads the array p itself, so its band
+// points need not wait in the shadow for the other tiles, nor a second pass to publish them
+t('dycore: an unfilled version commits straight to its array; filled ones go through their shadows', async () => {
+  const config = { ...base, codegen: { ...base.codegen, lineDirectives: false } };
+  const compiler = new Compiler(config, { verifyIR: true, printIrAfter: [], timePasses: false, print: () => undefined });
+  const r = await compiler.build({ modules: [path.join(fixtures, 'dycore.py')], entry: 'dycore', externals: {}, defines: {}, mode: 'build' });
+  if (r.errors.length) throw new Error(formatDiagnostic(r.errors[0]));
+  const cpp = readFileSync(path.join(r.entries[0].dir!, 'orch_dycore.cpp'), 'utf8');
+  const versions = tilings(r.entries[0].program!).flatMap((x) => x.versioned ?? []);
+  assert.equal(versions.filter((v) => !v.fill).map((v) => v.name), ['p']);
+  for (const v of versions) {
+    const copies = cpp.split('\n').filter((line) => line.includes(`p_${v.shadow} +`)).length;
+    // commit into the shadow, publish out of it
+    assert.is(copies, v.fill ? 2 : 0, `${v.shadow}: ${copies} column copies`);
+  }
+});
+
+
+// codegen.unrollLoops: del-n's n_pass iterations fuse into one launch, versioned once for both
+t('deln_damping, unrollLoops: both iterations run in one tiled launch versioning q', async () => {
+  const e = await build('deln_damping', true, undefined, fixtures, true);
+  const ls = launches(e.program!.body);
+  assert.is(ls.length, 1, ls.map((l) => l.stencil).join(' | '));
+  assert.equal((ls[0].tile?.versioned ?? []).map((v) => v.name), ['q']);
+});
+
+for (const tile of [undefined, [3, 2, 4] as [number, number, number]]) {
+  t(`deln_damping, unrollLoops: the fused launch${tile ? ` (${tile.join('x')} preset tiles)` : ''} gives the untiled, unfused results bitwise on ${SHAPE.join('x')}`, async () => {
+    const inputs = syntheticInputs((await build('deln_damping', false)).iface!, SHAPE, {});
+    const out: Record<string, NDArray>[] = [];
+    for (const [tiling, unroll] of [[false, false], [true, true]]) {
+      const e = await build('deln_damping', tiling, tile, fixtures, unroll);
+      const fields = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, cloneArray(v)]));
+      new Interpreter(e.program!).run(buildEntryArgs(e.iface!, { fields, scalars: { damp: 0.05 } }));
+      out.push(fields);
+    }
+    const [a, b] = [out[0].q.data, out[1].q.data];
+    for (let n = 0; n < a.length; n++) if (Number(a[n]) !== Number(b[n])) assert.unreachable(`q[${n}] is ${b[n]} fused, ${a[n]} unfused`);
+  });
+}
+
+for (const shape of [SHAPE, [70, 100, 4]]) {
+  t(`deln_damping, unrollLoops: the compiled fused launch matches the interpreter bitwise on ${shape.join('x')}`, async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'orch-unroll-'));
+    writeFileSync(path.join(dir, 'orch.config.ts'), 'export default { codegen: { unrollLoops: true } };\n');
+    const args = ['run', `${path.join(fixtures, 'deln_damping.py')}:deln_damping`, '--shape', shape.join(','), '--scalars', JSON.stringify({ damp: 0.05 }), '--mode', 'build-and-run', '--check', '--json'];
+    const r = await execa(process.execPath, [orchBin, ...args], { cwd: dir, env: { GT_CACHE_ROOT: dir, OMP_NUM_THREADS: '2' }, reject: false });
+    assert.is(r.exitCode, 0, String(r.stderr));
+    const check = JSON.parse(String(r.stdout)).check;
+    assert.ok(check.passed, String(r.stdout));
+    assert.is(check.maxAbs, 0, String(r.stdout));
+  });
 }
 
 t.run();

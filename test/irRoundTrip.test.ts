@@ -23,6 +23,7 @@ import { copyPropagation } from '../plugins/simplify/copyPropagation.js';
 import { deadCode } from '../plugins/simplify/deadCode.js';
 import { fusion } from '../plugins/simplify/fusion.js';
 import { sweepFusion } from '../plugins/simplify/sweepFusion.js';
+import { launchLoopUnroll } from '../plugins/simplify/launchLoopUnroll.js';
 import { mergeBlocks } from '../plugins/simplify/mergeBlocks.js';
 import { planes } from '../plugins/simplify/planes.js';
 import { scalarization } from '../plugins/simplify/scalarization.js';
@@ -74,6 +75,7 @@ const STEPS: [string, (p: Program) => Program][] = [
   ['libraryExpansion', (p) => expandProgram(p, { tile: [8, 8, 16] })],
   ['copyPropagation', copyPropagation],
   ['deadCode', deadCode],
+  ['loopUnroll', launchLoopUnroll],
   ['sweepFusion', sweepFusion],
   ['fusion', fusion],
   ['scalarization', scalarization],

@@ -16,6 +16,7 @@ import { constantFolding } from '../plugins/simplify/constantFolding.js';
 import { copyPropagation } from '../plugins/simplify/copyPropagation.js';
 import { deadCode } from '../plugins/simplify/deadCode.js';
 import { fusion } from '../plugins/simplify/fusion.js';
+import { launchLoopUnroll } from '../plugins/simplify/launchLoopUnroll.js';
 import { sweepFusion } from '../plugins/simplify/sweepFusion.js';
 import { mergeBlocks } from '../plugins/simplify/mergeBlocks.js';
 import { planes } from '../plugins/simplify/planes.js';
@@ -76,6 +77,7 @@ const PASSES: Record<string, PassRun> = {
   deadCode: noOptions(deadCode),
   fusion: noOptions(fusion),
   sweepFusion: noOptions(sweepFusion),
+  loopUnroll: noOptions(launchLoopUnroll),
   mergeBlocks: noOptions(mergeBlocks),
   scalarization: noOptions(scalarization),
   tiling: noOptions(tiling),

@@ -32,6 +32,8 @@ export const codegenSchema = z.strictObject({
   syncLaunches: z.boolean(),
   tile: z.union([z.tuple([positiveInt, positiveInt]), z.tuple([positiveInt, positiveInt, positiveInt]), z.literal(false)]),
   stageSweeps: z.boolean(),
+  unrollLoops: z.boolean(),
+  fuseNests: z.boolean(),
   maxWhileIterations: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
 });
 

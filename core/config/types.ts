@@ -72,6 +72,18 @@ export interface CodegenOptions {
    * default false (timed slower than reading in place with AVX-512; orch tune tries it).
    */
   stageSweeps?: boolean;
+  /**
+   * CPU: unroll a program loop of a few compile-time iterations whose body is only launches
+   * (del-n damping's `for it in range(n_pass)`), so its iterations' launches fuse into one
+   * tiled launch (plugins/simplify/launchLoopUnroll.ts); default false (`orch tune` tries it).
+   */
+  unrollLoops?: boolean;
+  /**
+   * CPU: in a tile, the nests of a PARALLEL loop run fused, column by column, each shifted by
+   * the offsets it reads the others at (core/ir/nestFusion.ts, plugins/codegen/fusedNests.ts),
+   * so a temporary is read back from L1; default false (orch tune tries it).
+   */
+  fuseNests?: boolean;
 }
 
 /** A preset is data: options and plugins for one kind of hardware. */
@@ -117,9 +129,9 @@ export interface OrchConfig {
 }
 
 /** The optimizing passes that can be turned off. */
-export type PassName = 'constantFolding' | 'copyPropagation' | 'deadCode' | 'mergeBlocks' | 'fusion' | 'sweepFusion' | 'scalarization' | 'tiling' | 'planes' | 'regionExpansion' | 'pooling';
+export type PassName = 'constantFolding' | 'copyPropagation' | 'deadCode' | 'mergeBlocks' | 'fusion' | 'sweepFusion' | 'scalarization' | 'loopUnroll' | 'tiling' | 'planes' | 'regionExpansion' | 'pooling';
 
-export const PASS_NAMES: PassName[] = ['constantFolding', 'copyPropagation', 'deadCode', 'mergeBlocks', 'fusion', 'sweepFusion', 'scalarization', 'tiling', 'planes', 'regionExpansion', 'pooling'];
+export const PASS_NAMES: PassName[] = ['constantFolding', 'copyPropagation', 'deadCode', 'mergeBlocks', 'fusion', 'sweepFusion', 'loopUnroll', 'scalarization', 'tiling', 'planes', 'regionExpansion', 'pooling'];
 
 /** A rank layout: NXxNY ranks per tile, each with compute domain `domain` and halo `halo` (default 3). */
 export interface LayoutConfig {

@@ -101,7 +101,8 @@ export class VersionedTiles {
         const [klo, khi] = clip.k(this.evalHost(v.k.lo), this.evalHost(v.k.hi));
         for (let i = ilo; i < ihi; i++) {
           for (let j = jlo; j < jhi; j++) {
-            const later = band(i, j);
+            // an unfilled version's array is not read inside the launch: nobody waits for it
+            const later = it.fill && band(i, j);
             for (let k = klo; k < khi; k++) {
               const at = VersionedTiles.at(it.global, i, j, k);
               if (later) it.pending.push([at, it.version[at]]);

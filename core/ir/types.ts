@@ -266,7 +266,8 @@ export interface Tiling {
    * cut, core/ir/tileVersions.ts) go to the transient `shadow` instead and reach `name`
    * after every tile has run, so every tile reads its neighbours' input values. `fill`
    * false: the launch writes every point of `name` it reads before reading it, so a tile
-   * needs none of its input values.
+   * needs none of its input values, and no tile reads `name` itself: its points all go to
+   * `name` directly and the shadow stays unused.
    */
   versioned?: { name: string; shadow: string; fill: boolean }[];
 }

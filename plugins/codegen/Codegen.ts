@@ -20,6 +20,8 @@ export interface CppOptions {
   maxWhileIterations?: number;
   /** CPU: tiles of FORWARD/BACKWARD launches stage the fields they sweep (default false). */
   stageSweeps?: boolean;
+  /** CPU: in a tile, the nests of a PARALLEL loop run fused point by point (default false). */
+  fuseNests?: boolean;
 }
 
 /** What a point body needs to address arrays: the arrays hoisted by the current launch. */
@@ -31,6 +33,8 @@ export interface PointContext {
   origins: Record<string, Expr[]>;
   /** The launch can fail at a point: it reads at variable K offsets or has a bounded while loop (so it has a `vkerr`). */
   variableK: boolean;
+  /** Tile-local arrays of fused nests that keep only a few rows: the axis rolled (0 I, 1 J) and the mask of a row's slot. */
+  rolled?: Map<string, { axis: number; mask: number }>;
 }
 
 /**

@@ -214,7 +214,8 @@ export class ExprEmitter {
       const v = 'ijk'[a];
       const o = offset[a];
       const index = o === 0 ? v : o > 0 ? `(${v} + ${o})` : `(${v} - ${-o})`;
-      return `${index} * ${this.cg.ids.stride(name, pos)}`;
+      const roll = ctx?.rolled?.get(name);
+      return `${roll && roll.axis === a ? `(${index} & ${roll.mask})` : index} * ${this.cg.ids.stride(name, pos)}`;
     });
     const flat = data?.length ? flatDataIndex(this.cg.array(name).dims ?? [], data.map(constIndex)) : 0;
     if (flat) terms.push(String(flat));

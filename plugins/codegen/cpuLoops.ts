@@ -10,10 +10,12 @@ import { emitHalo } from './haloExchange.js';
 import type { LoopStrategy } from './LoopStrategy.js';
 import { SweepStaging } from './sweepStaging.js';
 import { jammedColumns } from './columnJam.js';
+import { fusedNests } from './fusedNests.js';
+import { fusionDelays, rollingRows, type Delay } from '../../core/ir/nestFusion.js';
 import { narrowToRegions } from './regionClip.js';
 import { regionsOnly } from '../../core/ir/regionsOnly.js';
 import { TileVersionCode } from './tileVersions.js';
-import { writes } from '../../core/ir/uses.js';
+import { touches, writes } from '../../core/ir/uses.js';
 import { writtenOrUntouched } from '../../core/ir/writtenBeforeRead.js';
 
 /** The first nest of a launch that writes `name`, as its loop indices. */
@@ -209,6 +211,9 @@ export class CpuLoops implements LoopStrategy {
     staging?.reserve();
     // a versioned array's version is laid out like any tile-local array
     const perTile = [...tile.local, ...(tile.versioned ?? []).map((x) => ({ name: x.name, zeroFill: false }))];
+    // fused nests keep only the rows of a temporary still to be read (fusedNests.ts)
+    const rolled = this.rolledArrays(s, tile, tileOrder);
+    const rollAxis = this.cg.order[0].toLowerCase();
     for (const l of perTile) {
       const a = this.cg.array(l.name);
       const x = this.cg.ids.local(`tile_${l.name}`);
@@ -223,9 +228,13 @@ export class CpuLoops implements LoopStrategy {
       }
       const extent = { I: `${x}_ni`, J: `${x}_nj`, K: `${x}_nk` };
       const ext = (a: string) => `${x}_${a}0 <= ${x}_${a}1 ? ${x}_${a}1 - ${x}_${a}0 + 1 : 0`;
-      w.line(`const int64_t ${x}_ni = ${ext('i')}, ${x}_nj = ${ext('j')}, ${x}_nk = ${ext('k')};`);
+      const rows = rolled.get(l.name);
+      const extent_ = (a: string) => (rows !== undefined && a === rollAxis ? String(rows) : ext(a));
+      w.line(`const int64_t ${x}_ni = ${extent_('i')}, ${x}_nj = ${extent_('j')}, ${x}_nk = ${extent_('k')};`);
       // untouched in this tile: no access, but keep the base pointer's arithmetic in range
       w.line(`if (${x}_ni == 0 || ${x}_nj == 0 || ${x}_nk == 0) ${x}_i0 = ${x}_j0 = ${x}_k0 = 0;`);
+      // rolled: row r of the tile lives in slot r & (rows - 1)
+      if (rows !== undefined) w.line(`${x}_${rollAxis}0 = 0;`);
       w.line(`const size_t ${x}_at = tile_bytes;`);
       w.line(`tile_bytes += (static_cast<size_t>(${x}_ni * ${x}_nj * ${x}_nk) * sizeof(${STORAGE[a.dtype]}) + 63) / 64 * 64;`);
       // strides follow the loop order in the tile, so the innermost loop walks contiguous memory
@@ -274,6 +283,7 @@ export class CpuLoops implements LoopStrategy {
       }
       ctx.hoisted.set(l.name, a);
     }
+    ctx.rolled = new Map([...rolled].map(([name, rows]) => [name, { axis: rollAxis === 'i' ? 0 : 1, mask: rows - 1 }]));
     versions.fill((name) => this.cg.ids.local(`tile_${name}`), tileOrder ?? this.cg.order);
     staging?.stageIn();
     this.tileOrder = tileOrder;
@@ -287,12 +297,13 @@ export class CpuLoops implements LoopStrategy {
     this.tileOrder = undefined;
     this.tileK = undefined;
     this.unrollRows = false;
+    ctx.rolled = undefined;
     versions.commit();
     staging?.stageOut();
     w.close();
     w.close();
     w.close();
-    if (tile.versioned?.length) {
+    if (versions.publishes()) {
       // after every tile has read its neighbours' input values (the barrier ending the loop above)
       if (this.cg.opts.openmp) w.directive('#pragma omp for collapse(3) schedule(static)');
       w.open('for (int64_t ti = 0; ti < nti; ++ti) {');
@@ -328,7 +339,10 @@ export class CpuLoops implements LoopStrategy {
       w.line(`const int64_t klo = kclo_${t}, khi = kchi_${t};`);
       v.body.forEach((_, n) => w.line(`const int64_t ilo${n} = ilo_${t}_${n}, ihi${n} = ihi_${t}_${n}, jlo${n} = jlo_${t}_${n}, jhi${n} = jhi_${t}_${n};`));
     }
-    if (v.order === 'PARALLEL') {
+    const delays = this.fusion(v);
+    if (delays) {
+      this.fusedLoop(v, delays, ctx);
+    } else if (v.order === 'PARALLEL') {
       v.body.forEach((h, n) => this.parallelNest(h, n, ctx));
     } else if (this.tileScope === undefined && independentColumns(v, this.cg.arrays)) {
       // (inside a tile, level by level instead: the tile's columns are independent chains
@@ -344,6 +358,46 @@ export class CpuLoops implements LoopStrategy {
       this.closeRegion(threaded);
     }
     w.close();
+  }
+
+  /** The delays of a PARALLEL loop's nests fused in a tile (codegen.fuseNests), or undefined where they run one after another. */
+  private fusion(v: VLoop): Delay[] | undefined {
+    const order = this.cg.order;
+    if (!this.cg.opts.fuseNests || this.tileScope === undefined || this.tileOrder !== undefined || !order.endsWith('K')) return undefined;
+    return fusionDelays(v, order[0] === 'I' ? 0 : 1);
+  }
+
+  /**
+   * The tile-local arrays fused nests roll (codegen.fuseNests), with their rows along the
+   * outer axis: those only one fused loop touches, and none that starts zero-filled (a slot
+   * reused for a new row keeps the old row's values, not zero).
+   */
+  private rolledArrays(s: Launch, tile: Tiling, tileOrder: string | undefined): Map<string, number> {
+    const out = new Map<string, number>();
+    const order = this.cg.order;
+    if (!this.cg.opts.fuseNests || tileOrder !== undefined || !order.endsWith('K')) return out;
+    const outer = order[0] === 'I' ? 0 : 1;
+    for (const l of tile.local) {
+      const users = s.loops.filter((v) => v.body.some((h) => touches(h.body, l.name)));
+      if (l.zeroFill || users.length !== 1) continue;
+      const delays = fusionDelays(users[0], outer);
+      const rows = delays && rollingRows(users[0], delays, outer, l.name);
+      if (rows !== undefined) out.set(l.name, rows);
+    }
+    return out;
+  }
+
+  /** A PARALLEL loop's nests fused (fusedNests.ts); in a tile cut along K, full tiles run a compile-time trip count (see parallelNest). */
+  private fusedLoop(v: VLoop, delays: Delay[], ctx: PointContext): void {
+    const w = this.cg.w;
+    const tk = this.tileK;
+    if (tk) {
+      w.open(`if (khi - klo == ${tk}) {`);
+      fusedNests(this.cg, v.body, delays, this.cg.order, ctx, `for (int64_t k = klo; k < klo + ${tk}; ++k) {`);
+      w.reopen('} else {');
+    }
+    fusedNests(this.cg, v.body, delays, this.cg.order, ctx, 'for (int64_t k = klo; k < khi; ++k) {');
+    if (tk) w.close();
   }
 
   /**

@@ -12,10 +12,15 @@ import type { KnobContext, ScheduleKnob } from '../../core/config/ScheduleKnob.j
  * Tile shapes around the default 4x32 (long along J, the contiguous rows), and some cut along
  * K: a full K cut runs loops of a known trip count, and wider tiles over-compute less halo
  * (hdiff at 64x64x80, callgrind: 4x32 17.4 instructions a point, 8x16x40 11.4, 16x16x16 12.7).
+ * 16x32x8 is for launches with versions per tile (the dycore's substep): wider tiles cut the
+ * halo and the band committed through shadows, 8 levels keep them in L2 (cachegrind, cpu
+ * preset, 134x134x80, 1 MB LL: LL misses 4.84M -> 3.34M a call, instructions 283M -> 329M,
+ * against the 12x32x16 the default 4x32 widens to).
+ * Tall tiles (32x32) pay off with fuseNests, whose temporaries keep a few rows whatever the tile.
  */
 const TILES: readonly ([number, number] | [number, number, number])[] = [
   [2, 32], [4, 16], [4, 32], [4, 64], [8, 16], [8, 32], [8, 64], [16, 16], [16, 32], [2, 64],
-  [4, 32, 16], [8, 32, 16], [8, 16, 32], [8, 16, 40], [16, 16, 16], [8, 32, 20], [16, 32, 20],
+  [32, 32], [4, 32, 16], [8, 32, 16], [8, 16, 32], [8, 16, 40], [16, 16, 16], [8, 32, 20], [16, 32, 20], [16, 32, 8],
 ];
 
 /** Tiles no larger than the domain needs: a tile twice the domain runs like one that just covers it. */
@@ -28,5 +33,7 @@ function tilesFor(ctx: KnobContext): unknown[] {
 export const cpuScheduleKnobs: readonly ScheduleKnob[] = [
   { option: 'tile', describe: 'points per tile along I, J (and K), or false for untiled launches', values: tilesFor },
   { option: 'loopOrder', describe: 'loop order, outermost first (K innermost: the contiguous axis)', values: () => ['IJK', 'JIK'] },
+  { option: 'unrollLoops', describe: 'short compile-time program loops of launches unrolled, their launches fused into one (true) or run one per iteration', values: () => [true, false] },
+  { option: 'fuseNests', describe: 'in a tile, the nests of a PARALLEL loop run fused column by column (true) or one after another', values: () => [true, false] },
   { option: 'stageSweeps', describe: 'tiles of FORWARD/BACKWARD launches copy their fields into [K][I][J] buffers (true) or read them in place', values: () => [true, false] },
 ];

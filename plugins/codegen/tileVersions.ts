@@ -67,9 +67,9 @@ export class TileVersionCode {
   /**
    * The loops over the points a tile's writer nest owns (its range clipped to the tile,
    * ungrown), K innermost; `body(band)` is emitted per column, `band` true where a
-   * neighbouring tile reads the column.
+   * neighbouring tile reads the column (computed only when `banded`).
    */
-  private ownedColumns(name: string, body: (band: string) => void): void {
+  private ownedColumns(name: string, body: (band: string) => void, banded = true): void {
     const w = this.cg.w;
     const [ti, tj] = this.tile.size;
     const r = versionReach(this.s, name);
@@ -88,9 +88,9 @@ export class TileVersionCode {
       else w.line(`const int64_t ck0 = klo_${vi}, ck1 = khi_${vi};`);
       w.open('for (int64_t i = ci0; i < ci1; ++i) {');
       // within reach of a cut of this tile: a neighbour reads it (core/ir/tileVersions.ts)
-      w.line(`const bool band_i = (ti > 0 && i < ti * ${ti} + ${r[1]}) || (ti < nti - 1 && i >= (ti + 1) * ${ti} - ${r[0]});`);
+      if (banded) w.line(`const bool band_i = (ti > 0 && i < ti * ${ti} + ${r[1]}) || (ti < nti - 1 && i >= (ti + 1) * ${ti} - ${r[0]});`);
       w.open('for (int64_t j = cj0; j < cj1; ++j) {');
-      w.line(`const bool band = band_i || (tj > 0 && j < tj * ${tj} + ${r[3]}) || (tj < ntj - 1 && j >= (tj + 1) * ${tj} - ${r[2]});`);
+      if (banded) w.line(`const bool band = band_i || (tj > 0 && j < tj * ${tj} + ${r[3]}) || (tj < ntj - 1 && j >= (tj + 1) * ${tj} - ${r[2]});`);
       body('band');
       w.close();
       w.close();
@@ -120,29 +120,41 @@ export class TileVersionCode {
     w.close();
   }
 
-  /** At the end of a tile: the owned points go to the array, or to its shadow where a neighbour still reads them. */
+  /**
+   * At the end of a tile: the owned points go to the array, or to its shadow where a neighbour
+   * still reads them. A version that is not filled (written before it is read, as the dycore's
+   * `p`) never has its array read inside the launch, so no neighbour waits for its input values
+   * and every owned point goes straight to the array: no shadow, no second pass.
+   */
   commit(): void {
     const w = this.cg.w;
-    for (const { name, shadow } of this.versioned) {
+    for (const { name, shadow, fill } of this.versioned) {
       const g = this.global(name);
       const p = this.cg.ids.ptr(name);
       const sp = this.cg.ids.ptr(shadow);
       const type = STORAGE[this.cg.array(name).dtype];
       const version = (pos: number) => this.cg.ids.stride(name, pos);
       this.ownedColumns(name, (band) => {
-        w.open(`if (${band}) {`);
-        this.column(type, { p: sp, s: (pos) => this.cg.ids.stride(shadow, pos) }, { p, s: version });
-        w.reopen('} else {');
+        if (fill) {
+          w.open(`if (${band}) {`);
+          this.column(type, { p: sp, s: (pos) => this.cg.ids.stride(shadow, pos) }, { p, s: version });
+          w.reopen('} else {');
+        }
         this.column(type, { p: g.ptr, s: g.stride }, { p, s: version });
-        w.close();
-      });
+        if (fill) w.close();
+      }, fill);
     }
+  }
+
+  /** Whether some version commits through its shadow, so publish() has work. */
+  publishes(): boolean {
+    return this.versioned.some((x) => x.fill);
   }
 
   /** After every tile (in a second pass over the tiles): the shadowed points reach their arrays. */
   publish(): void {
     const w = this.cg.w;
-    for (const { name, shadow } of this.versioned) {
+    for (const { name, shadow } of this.versioned.filter((x) => x.fill)) {
       const p = this.cg.ids.ptr(name);
       const sp = this.cg.ids.ptr(shadow);
       const type = STORAGE[this.cg.array(name).dtype];

@@ -1,5 +1,5 @@
 import type { Compiler } from '../../core/Compiler.js';
-import type { OrchPlugin, PassName } from '../../core/config/types.js';
+import type { CodegenOptions, OrchPlugin, PassName } from '../../core/config/types.js';
 import type { Program } from '../../core/ir/types.js';
 import type { StageName } from '../../core/pipeline.js';
 import { tapStage } from '../../core/stagePlugin.js';
@@ -7,6 +7,7 @@ import { constantFolding } from './constantFolding.js';
 import { copyPropagation } from './copyPropagation.js';
 import { deadCode } from './deadCode.js';
 import { fusion } from './fusion.js';
+import { launchLoopUnroll } from './launchLoopUnroll.js';
 import { mergeBlocks } from './mergeBlocks.js';
 import { scalarization } from './scalarization.js';
 import { sweepFusion } from './sweepFusion.js';
@@ -19,6 +20,8 @@ interface SimplifyPass {
   stage: Extract<StageName, 'simplify1' | 'simplify2'>;
   order: number;
   run: (p: Program) => Program;
+  /** Runs only for the entry's codegen options this accepts (a schedule choice `orch tune` searches). */
+  when?: (codegen: CodegenOptions) => boolean;
 }
 
 /** The simplify passes; tap stage numbers leave gaps so custom passes can go between. */
@@ -29,6 +32,8 @@ export const SIMPLIFY_PASSES: SimplifyPass[] = [
   // after library expansion: the loop-nest optimizations
   { name: 'copyPropagation', stage: 'simplify2', order: 0, run: copyPropagation },
   { name: 'deadCode', stage: 'simplify2', order: 10, run: deadCode },
+  // a short loop of launches into straight-line launches, so fusion merges its iterations
+  { name: 'loopUnroll', stage: 'simplify2', order: 12, run: launchLoopUnroll, when: (codegen) => codegen.unrollLoops === true },
   // PARALLEL loops into the sweep after them, before fusion merges the nests of each level
   { name: 'sweepFusion', stage: 'simplify2', order: 15, run: sweepFusion },
   { name: 'fusion', stage: 'simplify2', order: 20, run: fusion },
@@ -53,6 +58,7 @@ export class SimplifyPlugin implements OrchPlugin {
         pass.stage,
         `orch:${pass.name}`,
         (build) => {
+          if (pass.when && !pass.when(build.codegen ?? compiler.config.codegen)) return;
           build.program = pass.run(build.program);
         },
         pass.order,
