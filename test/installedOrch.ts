@@ -10,15 +10,15 @@ import { REPO } from './TempProject.js';
  * `<root>/orch/orch-<version>.tgz`, and a project `<root>/template` made by running the
  * README's install blocks (`<!-- docs-test: setup -->`) there, verbatim. Done once per test
  * run: test/run.ts gives its files one ORCH_TEST_RUN_DIR, where the first process to ask
- * installs and the others wait for it (a file run alone installs for itself). Each test copies
- * the template (node_modules, .venv and all) into its own folder.
+ * installs and the others wait for it (a file run alone installs for itself). Each test gets
+ * the template in its own folder: its files copied, node_modules and .venv hard-linked.
  */
 
 export interface InstalledOrch {
   root: string;
   tarball: string;
   template: string;
-  /** A fresh copy of the installed project, `<root>/<name>`. */
+  /** A fresh copy of the installed project, `<root>/<name>` (its dependency trees hard-linked). */
   project(name: string): string;
 }
 
