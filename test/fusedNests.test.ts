@@ -36,7 +36,7 @@ async function source(file: string, entry: string, codegen: Partial<ResolvedConf
 
 const FUSED_LOOP = 'for (int64_t c = clo; c < chi; ++c) {';
 
-t('hdiff: fused, flx and out a row behind lap, fly a column behind; lap, flx and fly keep 2 rows each; off by default', async () => {
+t('hdiff: fused, flx and out a row behind lap, fly a column behind; lap, flx and fly keep 2 rows each; on in the cpu preset', async () => {
   const file = path.join(fixtures, 'hdiff.py');
   const src = await source(file, 'hdiff', { fuseNests: true });
   assert.ok(src.includes(FUSED_LOOP));
@@ -48,8 +48,9 @@ t('hdiff: fused, flx and out a row behind lap, fly a column behind; lap, flx and
   assert.ok(src.includes('p_hdiff_stencil_0_lap[((i + 1) & 1) * s0_hdiff_stencil_0_lap'), 'flx reads the next row of lap');
   // nothing hdiff writes is read at a K offset: where all four points are in range they share one K loop
   assert.ok(src.includes('if (row_in && c >= cin_lo && c < cin_hi) {'), 'the nests share a K loop inside the tile');
-  const plain = await source(file, 'hdiff', {});
-  assert.not.ok(plain.includes(FUSED_LOOP), 'fuseNests is off in the default preset');
+  assert.ok((await source(file, 'hdiff', {})).includes(FUSED_LOOP), 'fuseNests is on in the cpu preset');
+  const plain = await source(file, 'hdiff', { fuseNests: false });
+  assert.not.ok(plain.includes(FUSED_LOOP), 'fuseNests: false runs the nests one after another');
   assert.not.ok(plain.includes('& 1)'));
   // loop order JIK: the outer loop runs along J, and rows roll along J
   const jik = await source(file, 'hdiff', { fuseNests: true, loopOrder: 'JIK' });

@@ -88,13 +88,13 @@ export interface CodegenOptions {
   /**
    * CPU: unroll a program loop of a few compile-time iterations whose body is only launches
    * (del-n damping's `for it in range(n_pass)`), so its iterations' launches fuse into one
-   * tiled launch (plugins/simplify/launchLoopUnroll.ts); default false (`orch tune` tries it).
+   * tiled launch (plugins/simplify/launchLoopUnroll.ts); on in the CPU presets (`orch tune` tries both).
    */
   unrollLoops?: boolean;
   /**
    * CPU: in a tile, the nests of a PARALLEL loop run fused, column by column, each shifted by
    * the offsets it reads the others at (core/ir/nestFusion.ts, plugins/codegen/fusedNests.ts),
-   * so a temporary is read back from L1; default false (orch tune tries it).
+   * so a temporary is read back from L1; on in the CPU presets (orch tune tries both).
    */
   fuseNests?: boolean;
 }
