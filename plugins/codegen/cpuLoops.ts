@@ -296,11 +296,22 @@ export class CpuLoops implements LoopStrategy {
     w.close();
   }
 
+  /**
+   * The outer axis (0: I, 1: J) of the fused loops in a tile of this order (codegen.fuseNests),
+   * or undefined where nests run one after another. One rule for the loops (fusion) and for
+   * the arrays that keep only a few rows (rolledArrays): a rolled array read by unfused nests
+   * would give wrong numbers.
+   */
+  private fusedOuterAxis(tileOrder: string | undefined): 0 | 1 | undefined {
+    const order = this.cg.order;
+    if (!this.cg.opts.fuseNests || tileOrder !== undefined || !order.endsWith('K')) return undefined;
+    return order[0] === 'I' ? 0 : 1;
+  }
+
   /** The delays of a PARALLEL loop's nests fused in a tile (codegen.fuseNests), or undefined where they run one after another. */
   private fusion(v: VLoop): Delay[] | undefined {
-    const order = this.cg.order;
-    if (!this.cg.opts.fuseNests || this.tileScope === undefined || this.tileOrder !== undefined || !order.endsWith('K')) return undefined;
-    return fusionDelays(v, order[0] === 'I' ? 0 : 1);
+    const outer = this.tileScope === undefined ? undefined : this.fusedOuterAxis(this.tileOrder);
+    return outer === undefined ? undefined : fusionDelays(v, outer);
   }
 
   /**
@@ -310,9 +321,8 @@ export class CpuLoops implements LoopStrategy {
    */
   private rolledArrays(s: Launch, tile: Tiling, tileOrder: string | undefined): Map<string, number> {
     const out = new Map<string, number>();
-    const order = this.cg.order;
-    if (!this.cg.opts.fuseNests || tileOrder !== undefined || !order.endsWith('K')) return out;
-    const outer = order[0] === 'I' ? 0 : 1;
+    const outer = this.fusedOuterAxis(tileOrder);
+    if (outer === undefined) return out;
     for (const l of tile.local) {
       const users = s.loops.filter((v) => v.body.some((h) => touches(h.body, l.name)));
       if (l.zeroFill || users.length !== 1) continue;

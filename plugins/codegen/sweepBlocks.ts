@@ -1,5 +1,4 @@
-import type { CppOptions } from './Codegen.js';
-import type { Codegen } from './Codegen.js';
+import type { Codegen, CppOptions } from './Codegen.js';
 import type { SweepStaging } from './sweepStaging.js';
 
 /** Whether tiles of FORWARD/BACKWARD launches stage their fields (stageSweeps, or the blocks below). */
