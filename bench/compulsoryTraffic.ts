@@ -1,4 +1,4 @@
-import { evaluate } from '../core/ir/evaluate.js';
+import { forRange } from '../core/ir/forRange.js';
 import type { PStmt, Program } from '../core/ir/types.js';
 import { reads, writes } from '../core/ir/uses.js';
 import { launches } from '../core/ir/visit.js';
@@ -63,7 +63,7 @@ function listBytes(program: Program, stmts: readonly PStmt[], interior: number[]
   for (const s of stmts) {
     if (s.kind === 'for') {
       flush();
-      const n = tripCount(s);
+      const n = forRange(s)?.n;
       const body = listBytes(program, s.body, interior);
       if (n === undefined || body === undefined) return undefined;
       total += n * body;
@@ -80,10 +80,4 @@ function listBytes(program: Program, stmts: readonly PStmt[], interior: number[]
   }
   flush();
   return total;
-}
-
-function tripCount(s: Extract<PStmt, { kind: 'for' }>): number | undefined {
-  const [start, stop, step] = [s.start, s.stop, s.step].map((e) => evaluate(e, {}));
-  if (start === undefined || stop === undefined || step === undefined || step === 0) return undefined;
-  return Math.max(0, Math.ceil((stop - start) / step));
 }

@@ -1,5 +1,6 @@
 import type { ArrayDecl, Expr, Launch, PStmt, Program } from '../../core/ir/types.js';
 import { int, sameExpr } from '../../core/ir/build.js';
+import { forRange } from '../../core/ir/forRange.js';
 import { mapExpr, mapProgramExprs, mapStmtLists, mapStmts, forEachProgramExpr } from '../../core/ir/visit.js';
 
 /**
@@ -17,15 +18,6 @@ import { mapExpr, mapProgramExprs, mapStmtLists, mapStmts, forEachProgramExpr } 
 
 /** At most this many iterations are unrolled: the fused launch's halo grows with each. */
 export const MAX_UNROLL = 4;
-
-function literal(e: Expr): number | null {
-  return e.kind === 'lit' && typeof e.value === 'number' && Number.isInteger(e.value) ? e.value : null;
-}
-
-function tripCount(start: number, stop: number, step: number): number {
-  if (step === 0) return 0;
-  return step > 0 ? Math.max(0, Math.ceil((stop - start) / step)) : Math.max(0, Math.ceil((start - stop) / -step));
-}
 
 /** Scalars an expression reads. */
 function scalarsOf(e: Expr): Set<string> {
@@ -86,9 +78,9 @@ export function launchLoopUnroll(p: Program): Program {
   const body = mapStmtLists(p.body, (list) =>
     list.flatMap((s): PStmt[] => {
       if (s.kind !== 'for') return [s];
-      const [start, stop, step] = [literal(s.start), literal(s.stop), literal(s.step)];
-      if (start === null || stop === null || step === null) return [s];
-      const n = tripCount(start, stop, step);
+      const range = forRange(s);
+      if (!range) return [s];
+      const { start, step, n } = range;
       if (n < 2 || n > MAX_UNROLL || !unrollable(s)) return [s];
       const out: PStmt[] = [];
       const setDone = new Set<string>();
