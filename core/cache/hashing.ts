@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,8 +20,19 @@ function stableStringify(value: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${stableStringify((value as Record<string, unknown>)[k])}`).join(',')}}`;
 }
 
-/** The repository root (where package.json and native/ live), from this compiled file. */
-export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+/**
+ * The repository root (where package.json and native/ live): the nearest folder above this
+ * compiled file with a package.json. Searched, not counted, because this file runs both
+ * from dist/core/cache/ and from the bundled CLI's dist/bundle/ (scripts/bundle.mjs).
+ */
+export const PACKAGE_ROOT = packageRoot(path.dirname(fileURLToPath(import.meta.url)));
+
+function packageRoot(from: string): string {
+  for (let d = from; ; d = path.dirname(d)) {
+    if (existsSync(path.join(d, 'package.json'))) return d;
+    if (path.dirname(d) === d) throw new Error(`orch: no package.json above ${from}`);
+  }
+}
 
 function hashTree(dir: string, exts: string[], h = createHash('sha256')): ReturnType<typeof createHash> {
   let names: string[];
