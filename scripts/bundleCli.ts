@@ -2,6 +2,7 @@ import { chmodSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { orchCodeHash } from '../core/cache/hashing.js';
 
 /**
  * Bundles the compiled CLI (dist/bin/orch.js, tsc's output) into itself: one file plus the
@@ -34,7 +35,11 @@ await build({
   external: ['koffi', 'jiti'],
   // CommonJS packages inside an ES module bundle call require() for Node's built-ins
   banner: { js: "import { createRequire as __orchCreateRequire } from 'node:module'; const require = __orchCreateRequire(import.meta.url);" },
-  define: { ORCH_API_ENTRY: JSON.stringify('dist/bin/orch-api.js') },
+  define: {
+    ORCH_API_ENTRY: JSON.stringify('dist/bin/orch-api.js'),
+    // the hash of the compiled code being bundled, so a start need not hash it again
+    ORCH_CODE_HASH: JSON.stringify(orchCodeHash()),
+  },
   allowOverwrite: true,
   logLevel: 'warning',
 });
