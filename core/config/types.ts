@@ -82,7 +82,9 @@ export interface CodegenOptions {
    * CPU: tiles of FORWARD/BACKWARD launches are blocks of this many columns along J, staged as
    * with stageSweeps (8x8 transposes where compiled for AVX-512), the next block's columns
    * prefetched while the levels run, and written fields streamed back past the caches
-   * (plugins/codegen/sweepBlocks.ts); default false (orch tune tries it).
+   * (plugins/codegen/sweepBlocks.ts); default false (orch tune tries it). Each call runs the
+   * blocks only where they pay (orch::sweep_blocks: AVX-512, a domain past L2 a thread), else
+   * the launch as built without them.
    */
   sweepBlock?: number | false;
   /**
