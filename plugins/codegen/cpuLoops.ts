@@ -15,6 +15,7 @@ import { fusionDelays, levelsJam, rollingRows, type Delay } from '../../core/ir/
 import { narrowToRegions } from './regionClip.js';
 import { regionsOnly } from '../../core/ir/regionsOnly.js';
 import { TileVersionCode } from './tileVersions.js';
+import { streamedVersions, type RowHooks } from './streamedVersions.js';
 import { tileScratch } from './tileScratch.js';
 import { touches } from '../../core/ir/uses.js';
 
@@ -46,6 +47,8 @@ export class CpuLoops implements LoopStrategy {
   private unrollRows = false;
   /** Inside a tile of codegen.sweepBlock columns: its prefetches, a few lines each level. */
   private blocks: SweepBlocks | undefined;
+  /** The fill and commit of versions streamed through the fused loop of the tile being emitted (streamedVersions.ts). */
+  private rowHooks: RowHooks | undefined;
 
   constructor(private readonly cg: Codegen) {}
 
@@ -215,7 +218,11 @@ export class CpuLoops implements LoopStrategy {
     // the tile-local arrays and versions in the thread's scratch arena
     tileScratch(this.cg, s, tile, { tileOrder, rolled, rollAxis }, ctx);
     ctx.rolled = new Map([...rolled].map(([name, rows]) => [name, { axis: rollAxis === 'i' ? 0 : 1, mask: rows - 1 }]));
-    versions.fill((name) => this.cg.ids.local(`tile_${name}`), tileOrder ?? this.cg.order);
+    const box = (name: string) => this.cg.ids.local(`tile_${name}`);
+    const outer = this.fusedOuterAxis(tileOrder);
+    // or row by row inside the fused loop (codegen.streamVersions)
+    this.rowHooks = streamedVersions(this.cg, s, tile, versions, outer === undefined ? undefined : fusionDelays(s.loops[0], outer), box);
+    if (!this.rowHooks) versions.fill(box, tileOrder ?? this.cg.order);
     staging?.stageIn();
     blocks?.prefetchNext();
     this.blocks = blocks;
@@ -231,7 +238,8 @@ export class CpuLoops implements LoopStrategy {
     this.tileK = undefined;
     this.unrollRows = false;
     ctx.rolled = undefined;
-    versions.commit();
+    if (!this.rowHooks) versions.commit();
+    this.rowHooks = undefined;
     staging?.stageOut();
     blocks?.end();
     this.blocks = undefined;
@@ -340,10 +348,10 @@ export class CpuLoops implements LoopStrategy {
     const jam = levelsJam(v);
     if (tk) {
       w.open(`if (khi - klo == ${tk}) {`);
-      fusedNests(this.cg, v.body, delays, this.cg.order, ctx, `for (int64_t k = klo; k < klo + ${tk}; ++k) {`, jam);
+      fusedNests(this.cg, v.body, delays, this.cg.order, ctx, `for (int64_t k = klo; k < klo + ${tk}; ++k) {`, jam, this.rowHooks);
       w.reopen('} else {');
     }
-    fusedNests(this.cg, v.body, delays, this.cg.order, ctx, 'for (int64_t k = klo; k < khi; ++k) {', jam);
+    fusedNests(this.cg, v.body, delays, this.cg.order, ctx, 'for (int64_t k = klo; k < khi; ++k) {', jam, this.rowHooks);
     if (tk) w.close();
   }
 
