@@ -37,6 +37,7 @@ export const codegenSchema = z.strictObject({
   unrollLoops: z.boolean(),
   fuseNests: z.boolean(),
   streamVersions: z.boolean(),
+  splitRegionTiles: z.boolean(),
   maxWhileIterations: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
 });
 

@@ -104,6 +104,13 @@ export interface CodegenOptions {
    * (plugins/codegen/streamedVersions.ts); off by default (orch tune tries it).
    */
   streamVersions?: boolean;
+  /**
+   * CPU: a PARALLEL loop that fuseNests leaves unfused because some nests have horizontal
+   * regions runs its other nests fused in the tiles where the nests with regions, each only
+   * regions, run no point (del-n damping's corner copies: all but the corner tiles;
+   * plugins/codegen/regionSplit.ts); off by default (orch tune tries it).
+   */
+  splitRegionTiles?: boolean;
 }
 
 /** A preset is data: options and plugins for one kind of hardware. */

@@ -11,6 +11,7 @@ import { SweepStaging } from './sweepStaging.js';
 import { SweepBlocks, blockColumns, stagesSweeps } from './sweepBlocks.js';
 import { jammedColumns } from './columnJam.js';
 import { fusedNests } from './fusedNests.js';
+import { emitRegionSplit, regionSplit, type RegionSplit } from './regionSplit.js';
 import { fusionDelays, levelsJam, rollingRows, type Delay } from '../../core/ir/nestFusion.js';
 import { narrowToRegions } from './regionClip.js';
 import { regionsOnly } from '../../core/ir/regionsOnly.js';
@@ -283,8 +284,12 @@ export class CpuLoops implements LoopStrategy {
       v.body.forEach((_, n) => w.line(`const int64_t ilo${n} = ilo_${t}_${n}, ihi${n} = ihi_${t}_${n}, jlo${n} = jlo_${t}_${n}, jhi${n} = jhi_${t}_${n};`));
     }
     const delays = this.fusion(v);
+    // (or fused in the tiles where its region-only nests run nothing: codegen.splitRegionTiles)
+    const split = delays || !this.cg.opts.splitRegionTiles || t === undefined ? undefined : this.fusion(v, true);
     if (delays) {
       this.fusedLoop(v, delays, ctx);
+    } else if (split) {
+      emitRegionSplit(w, split, t!, () => this.fusedLoop(split.sub, split.delays, ctx), () => v.body.forEach((h, n) => this.parallelNest(h, n, ctx)));
     } else if (v.order === 'PARALLEL') {
       v.body.forEach((h, n) => this.parallelNest(h, n, ctx));
     } else if (this.tileScope === undefined && independentColumns(v, this.cg.arrays)) {
@@ -317,9 +322,11 @@ export class CpuLoops implements LoopStrategy {
   }
 
   /** The delays of a PARALLEL loop's nests fused in a tile (codegen.fuseNests), or undefined where they run one after another. */
-  private fusion(v: VLoop): Delay[] | undefined {
+  private fusion(v: VLoop): Delay[] | undefined;
+  private fusion(v: VLoop, split: true): RegionSplit | undefined;
+  private fusion(v: VLoop, split = false): Delay[] | RegionSplit | undefined {
     const outer = this.tileScope === undefined ? undefined : this.fusedOuterAxis(this.tileOrder);
-    return outer === undefined ? undefined : fusionDelays(v, outer);
+    return outer === undefined ? undefined : split ? regionSplit(v, outer) : fusionDelays(v, outer);
   }
 
   /**
