@@ -97,6 +97,17 @@ export interface CodegenOptions {
    * so a temporary is read back from L1; on in the CPU presets (orch tune tries both).
    */
   fuseNests?: boolean;
+  /**
+   * CPU, with fuseNests: nests with horizontal regions fuse too, each nest's K loop emitted
+   * once per combination of its region tests, chosen per column (plugins/codegen/regionVersions.ts);
+   * off in the presets (orch tune tries both).
+   */
+  fuseRegions?: boolean;
+  /**
+   * CPU: the vector width (bits) g++ should prefer where it compiles for AVX-512
+   * (plugins/codegen/vectorWidth.ts), or false for g++'s own choice (the presets'; orch tune tries 256).
+   */
+  vectorWidth?: 128 | 256 | 512 | false;
 }
 
 /** A preset is data: options and plugins for one kind of hardware. */

@@ -24,6 +24,10 @@ export interface CppOptions {
   sweepBlock?: number | false;
   /** CPU: in a tile, the nests of a PARALLEL loop run fused point by point (default false). */
   fuseNests?: boolean;
+  /** CPU, with fuseNests: nests with horizontal regions fuse too, their K loops versioned per region test (default false). */
+  fuseRegions?: boolean;
+  /** CPU: the vector width g++ should prefer where it compiles for AVX-512 (vectorWidth.ts; default: g++'s). */
+  vectorWidth?: 128 | 256 | 512 | false;
 }
 
 /** What a point body needs to address arrays: the arrays hoisted by the current launch. */

@@ -13,6 +13,7 @@ import { jammedColumns } from './columnJam.js';
 import { fusedNests } from './fusedNests.js';
 import { fusionDelays, levelsJam, rollingRows, type Delay } from '../../core/ir/nestFusion.js';
 import { narrowToRegions } from './regionClip.js';
+import { vectorWidthPragma } from './vectorWidth.js';
 import { regionsOnly } from '../../core/ir/regionsOnly.js';
 import { TileVersionCode } from './tileVersions.js';
 import { tileScratch } from './tileScratch.js';
@@ -32,7 +33,9 @@ function planeOrder(order: string): string {
  */
 export class CpuLoops implements LoopStrategy {
   readonly stateType = 'orch::State';
-  readonly includes: readonly string[] = ['#include "orch_stage.h"'];
+  get includes(): readonly string[] {
+    return ['#include "orch_stage.h"', ...vectorWidthPragma(this.cg.opts.vectorWidth)];
+  }
   readonly tilesLaunches = true;
   readonly variableKFailed = 'vkerr.set.load(std::memory_order_relaxed)';
   /** Set while generating the loops of one tile: the index of the vertical loop. */
@@ -311,7 +314,7 @@ export class CpuLoops implements LoopStrategy {
   /** The delays of a PARALLEL loop's nests fused in a tile (codegen.fuseNests), or undefined where they run one after another. */
   private fusion(v: VLoop): Delay[] | undefined {
     const outer = this.tileScope === undefined ? undefined : this.fusedOuterAxis(this.tileOrder);
-    return outer === undefined ? undefined : fusionDelays(v, outer);
+    return outer === undefined ? undefined : fusionDelays(v, outer, this.cg.opts.fuseRegions === true);
   }
 
   /**
@@ -326,7 +329,7 @@ export class CpuLoops implements LoopStrategy {
     for (const l of tile.local) {
       const users = s.loops.filter((v) => v.body.some((h) => touches(h.body, l.name)));
       if (l.zeroFill || users.length !== 1) continue;
-      const delays = fusionDelays(users[0], outer);
+      const delays = fusionDelays(users[0], outer, this.cg.opts.fuseRegions === true);
       const rows = delays && rollingRows(users[0], delays, outer, l.name);
       if (rows !== undefined) out.set(l.name, rows);
     }
