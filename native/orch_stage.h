@@ -231,6 +231,34 @@ struct stage_prefetch {
   }
 };
 
+/*
+ * Where a launch built with codegen.sweepBlock runs its blocks (plugins/codegen/sweepBlocks.ts)
+ * rather than the launch as built without them: only with AVX-512 (without it the 8x8
+ * transposes have no vector path and the blocks ran 2.7-5x slower than the default tiles),
+ * and only where each thread's share of the domain is past ORCH_SWEEP_BLOCK_MIN_POINTS (its
+ * fields no longer fit in L2: in cache, prefetching buys nothing and streaming stores push
+ * the outputs out of it; -march=native, 1 thread: 24x24x72 blocks 1.1x slower, 32x32x80 1.1x
+ * faster). Both paths give bitwise the same results: -D ORCH_SWEEP_BLOCKS=1 forces the
+ * blocks (whatever the instruction set), =0 the fallback, for tests and measurements.
+ */
+#ifndef ORCH_SWEEP_BLOCK_MIN_POINTS
+#define ORCH_SWEEP_BLOCK_MIN_POINTS 65536
+#endif
+
+inline bool sweep_blocks(int64_t points, int threads) {
+#if defined(ORCH_SWEEP_BLOCKS)
+  (void)points;
+  (void)threads;
+  return ORCH_SWEEP_BLOCKS != 0;
+#elif defined(__AVX512F__)
+  return points >= static_cast<int64_t>(ORCH_SWEEP_BLOCK_MIN_POINTS) * std::max(1, threads);
+#else
+  (void)points;
+  (void)threads;
+  return false;
+#endif
+}
+
 /* A plane stride for `points` elements per level that is not a multiple of 4 KB apart
    (levels an L1 set apart would evict each other while a column is copied): whole lines, plus one. */
 inline int64_t stage_plane(int64_t points) { return (points + 7) / 8 * 8 + 8; }

@@ -17,8 +17,9 @@ const cpu: Preset = {
   // unrollLoops and fuseNests were timed faster (128x128x80, alternating runs, medians):
   // unrollLoops del-n 9.0 -> 6.1 ms and the dycore 46 -> 26 ms at 1 thread (cpu-native),
   // fuseNests hdiff 5.7 -> 4.8 ms (cpu) and 4.9 -> 4.0 ms (cpu-native), the dycore 2-4% slower.
-  // sweepBlock (blocked Thomas sweeps) stays off: 1.8x faster at 128x128x80 with AVX-512, but
-  // 1.4x slower at 12x12x79 and 2.7x slower without AVX-512; orch tune tries it.
+  // sweepBlock (blocked Thomas sweeps) stays off until timed as a default: 1.8x faster at
+  // 128x128x80 with AVX-512; each call falls back to the default tiles without AVX-512 and
+  // on small domains (orch::sweep_blocks); orch tune tries it.
   codegen: { loopOrder: 'IJK', openmp: true, lineDirectives: true, tile: [4, 32], unrollLoops: true, fuseNests: true },
   plugins: [],
 };

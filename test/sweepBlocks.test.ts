@@ -51,6 +51,31 @@ test('sweepBlock 32: one row of 32 columns per tile, kdiff and q prefetched a fe
   assert.not.ok(plain.includes('orch::stage_'), 'off by default');
 });
 
+/** A launch's two paths: the text of the `if (orch::sweep_blocks(...))` branch and of its `else`, each line unindented. */
+function guardedPaths(src: string): { blocks: string; fallback: string } {
+  const lines = src.split('\n');
+  const at = lines.findIndex((l) => l.includes('if (orch::sweep_blocks(dom0 * dom1 * dom2, orch::max_threads())) {'));
+  assert.ok(at >= 0, 'the launch chooses its path');
+  const indent = lines[at].length - lines[at].trimStart().length;
+  const elseAt = lines.findIndex((l, n) => n > at && l === `${' '.repeat(indent)}} else {`);
+  const end = lines.findIndex((l, n) => n > elseAt && l === `${' '.repeat(indent)}}`);
+  const text = (from: number, to: number) => lines.slice(from, to).map((l) => l.trim()).join('\n');
+  return { blocks: text(at + 1, elseAt), fallback: text(elseAt + 1, end) };
+}
+
+test('sweepBlock: the launch runs its blocks only where orch::sweep_blocks says, else exactly the launch built without sweepBlock', async () => {
+  const src = await solverSource({ sweepBlock: 32, lineDirectives: false });
+  const plain = await solverSource({ lineDirectives: false });
+  const { blocks, fallback } = guardedPaths(src);
+  assert.ok(blocks.includes('orch::stage_prefetch') && blocks.includes('tsi = 1;'), 'blocks in the guarded branch');
+  assert.not.ok(fallback.includes('orch::stage_'), 'no staging in the fallback');
+  // the fallback is the default launch, line for line
+  const unindented = plain.split('\n').map((l) => l.trim()).join('\n');
+  assert.ok(fallback.length > 1000 && unindented.includes(fallback), 'the fallback is the launch built without sweepBlock');
+  // one choice per launch: the launch's loops are not generated a third time
+  assert.is(src.split('if (st->tiles.prepare(').length - 1, 2);
+});
+
 test('orch tune tries sweepBlock 16, 32 and 64 (blocks narrower than twice the domain), and false where the config sets blocks', () => {
   const knob = cpuScheduleKnobs.find((k) => k.option === 'sweepBlock')!;
   const base = { loopOrder: 'IJK', openmp: true, lineDirectives: true };
@@ -62,11 +87,17 @@ test('orch tune tries sweepBlock 16, 32 and 64 (blocks narrower than twice the d
 /** As the cpu-native preset: the machine's own instructions, and no FMA contraction (which the interpreter does not do). */
 const NATIVE = ['-march=native', '-ffp-contract=off'];
 
-test('the Thomas solver and column recurrences compiled with sweepBlock 8, 16 and 32 (portable and -march=native) equal the interpreter bit for bit', async () => {
+/** The guard of native/orch_stage.h forced: the blocks whatever the instruction set and domain, or the fallback. */
+const BLOCKS = ['-DORCH_SWEEP_BLOCKS=1'];
+const FALLBACK = ['-DORCH_SWEEP_BLOCKS=0'];
+
+test('the Thomas solver and column recurrences compiled with sweepBlock 8, 16 and 32 (portable and -march=native, blocks and fallback forced) equal the interpreter bit for bit', async () => {
   const cases: { codegen: { sweepBlock: number }; extraFlags?: string[] }[] = [
-    { codegen: { sweepBlock: 8 } },
-    { codegen: { sweepBlock: 16 }, extraFlags: NATIVE },
-    { codegen: { sweepBlock: 32 }, extraFlags: NATIVE },
+    // the portable 4x4 transposes, plain stores
+    { codegen: { sweepBlock: 8 }, extraFlags: BLOCKS },
+    { codegen: { sweepBlock: 16 }, extraFlags: [...NATIVE, ...BLOCKS] },
+    { codegen: { sweepBlock: 32 }, extraFlags: [...NATIVE, ...BLOCKS] },
+    { codegen: { sweepBlock: 32 }, extraFlags: [...NATIVE, ...FALLBACK] },
   ];
   const dir = path.resolve(here, '../../fixtures/language/column-recurrences');
   const spec = readCaseSpec(dir);
@@ -86,6 +117,39 @@ test('the Thomas solver and column recurrences compiled with sweepBlock 8, 16 an
       await runner.runAgreeing(solver, 'vertical_solver', { fields, scalars: { dt: 0.1 } }, '{}', 0);
     }
   }
+});
+
+test('orch::sweep_blocks: blocks only with AVX-512 and past ORCH_SWEEP_BLOCK_MIN_POINTS a thread; ORCH_SWEEP_BLOCKS forces either path', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'orch-sweep-guard-'));
+  const src = path.join(dir, 'guard.cpp');
+  // the bench's sizes at 1 and 2 threads: 24x24x72 (41472 points) in cache, 32x32x80 (81920) past it at 1 thread, not at 2
+  writeFileSync(
+    src,
+    `#include "orch_stage.h"
+#include <cstdio>
+int main() {
+  const long long sizes[][2] = {{12 * 12 * 79, 1}, {24 * 24 * 72, 1}, {32 * 32 * 80, 1}, {32 * 32 * 80, 2}, {128 * 128 * 80, 2}, {128 * 128 * 80, 0}};
+  for (auto& s : sizes) std::printf("%d", orch::sweep_blocks(s[0], static_cast<int>(s[1])) ? 1 : 0);
+#ifdef __AVX512F__
+  std::printf(" avx512\\n");
+#else
+  std::printf(" portable\\n");
+#endif
+}
+`,
+  );
+  const run = (flags: string[]) => {
+    const exe = path.join(dir, 'guard');
+    execFileSync('g++', ['-O2', '-std=c++17', ...flags, `-I${NATIVE_DIR}`, '-o', exe, src]);
+    return execFileSync(exe).toString().trim();
+  };
+  assert.is(run([]), '000000 portable');
+  assert.is(run(['-march=x86-64-v3']), '000000 portable', 'AVX2: no blocks');
+  const native = run(NATIVE);
+  assert.is(native, native.endsWith('avx512') ? '001011 avx512' : '000000 portable');
+  assert.is(run(['-mavx512f', '-DORCH_SWEEP_BLOCK_MIN_POINTS=1']), '111111 avx512');
+  assert.is(run(BLOCKS), '111111 portable');
+  assert.is(run([...NATIVE, ...FALLBACK]).slice(0, 6), '000000');
 });
 
 test('stage_columns_back streams exactly what stage_columns copies back, at every alignment of the box; stage_prefetch reads nothing', () => {

@@ -61,9 +61,11 @@ export interface CodegenOptions {
   /**
    * CPU: run launches tile by tile with this many points per tile along I, J (and K, where
    * a launch allows it), so a stencil's temporaries live per tile in cache
-   * (plugins/simplify/tiling.ts); false: no tiling.
+   * (plugins/simplify/tiling.ts); false: no tiling; 'auto': each launch the tile of its kind
+   * (FORWARD/BACKWARD sweep, fused nests with halos, versions of in-place arrays ...:
+   * plugins/simplify/launchTiles.ts). A size applies to every launch.
    */
-  tile?: [number, number] | [number, number, number] | false;
+  tile?: [number, number] | [number, number, number] | false | 'auto';
   /** Iterations a stencil's `while` loop may run before the run fails with E_RUNTIME (default 1e7, as Python mode). */
   maxWhileIterations?: number;
   /**
@@ -82,7 +84,9 @@ export interface CodegenOptions {
    * CPU: tiles of FORWARD/BACKWARD launches are blocks of this many columns along J, staged as
    * with stageSweeps (8x8 transposes where compiled for AVX-512), the next block's columns
    * prefetched while the levels run, and written fields streamed back past the caches
-   * (plugins/codegen/sweepBlocks.ts); default false (orch tune tries it).
+   * (plugins/codegen/sweepBlocks.ts); default false (orch tune tries it). Each call runs the
+   * blocks only where they pay (orch::sweep_blocks: AVX-512, a domain past L2 a thread), else
+   * the launch as built without them.
    */
   sweepBlock?: number | false;
   /**

@@ -2,7 +2,7 @@ import type { Launch } from '../../core/ir/types.js';
 import { carriesRecurrence, independentColumns } from '../../core/ir/columns.js';
 import { launchHasCheck, type CheckStmt } from '../../core/ir/debugChecks.js';
 import { axisIndices, type ArrayDecl, type Expr, type HaloStmt, type HLoop, type Tiling, type VLoop } from '../../core/ir/types.js';
-import type { Codegen, PointContext } from './Codegen.js';
+import type { Codegen, CppOptions, PointContext } from './Codegen.js';
 import { convert } from './cText.js';
 import type { VariableKParts } from './ExprEmitter.js';
 import { emitHalo } from './haloExchange.js';
@@ -49,6 +49,8 @@ export class CpuLoops implements LoopStrategy {
   private unrollRows = false;
   /** Inside a tile of codegen.sweepBlock columns: its prefetches, a few lines each level. */
   private blocks: SweepBlocks | undefined;
+  /** While generating the two paths of a launch with blocks (loops): its blocks, or its fallback, the launch as built without codegen.sweepBlock. */
+  private sweepPath: 'blocks' | 'plain' | undefined;
 
   constructor(private readonly cg: Codegen) {}
 
@@ -72,6 +74,20 @@ export class CpuLoops implements LoopStrategy {
   }
 
   loops(s: Launch, tile: Tiling | undefined, ctx: PointContext, where: string): void {
+    if (tile && this.sweepPath === undefined && this.blockTile(s, tile)) {
+      // blocks only where they pay (orch::sweep_blocks: AVX-512, a domain past L2), else the
+      // launch as built without codegen.sweepBlock
+      const w = this.cg.w;
+      w.open('if (orch::sweep_blocks(dom0 * dom1 * dom2, orch::max_threads())) {');
+      this.sweepPath = 'blocks';
+      this.loops(s, tile, ctx, where);
+      w.reopen('} else {');
+      this.sweepPath = 'plain';
+      this.loops(s, tile, ctx, where);
+      this.sweepPath = undefined;
+      w.close();
+      return;
+    }
     if (tile && !this.sweepTileStages(s, tile)) tile = undefined;
     if (tile) {
       this.tiledLoops(s, tile, ctx, where);
@@ -90,7 +106,33 @@ export class CpuLoops implements LoopStrategy {
    */
   private sweepTileStages(s: Launch, tile: Tiling): boolean {
     if (tile.local.length || tile.versioned?.length) return true;
-    return stagesSweeps(this.cg.opts) && s.loops.some((v) => v.order !== 'PARALLEL') && new SweepStaging(this.cg, s, tile).staged.length > 0;
+    return stagesSweeps(this.sweepOpts()) && s.loops.some((v) => v.order !== 'PARALLEL') && new SweepStaging(this.cg, s, tile).staged.length > 0;
+  }
+
+  /** The code generation options of sweeps: without codegen.sweepBlock in a launch's fallback (sweepPath). */
+  private sweepOpts(): CppOptions {
+    return this.sweepPath === 'plain' ? { ...this.cg.opts, sweepBlock: false } : this.cg.opts;
+  }
+
+  /**
+   * A tile of a FORWARD/BACKWARD launch that staged keeps its area but takes its columns along
+   * J as far as the domain allows: a level of its staged arrays is then a few long contiguous
+   * rows (loop overhead per row, not per point). Only where the shape changes no number: no
+   * versions, no growth.
+   */
+  private reshapedTile(s: Launch, tile: Tiling): boolean {
+    return (
+      s.loops.some((v) => v.order !== 'PARALLEL') &&
+      stagesSweeps(this.sweepOpts()) &&
+      !tile.versioned?.length &&
+      !tile.k &&
+      s.loops.every((v) => v.body.every((h) => !(h.grow ?? []).some((g) => g !== 0)))
+    );
+  }
+
+  /** A tile run as staged blocks of a row's columns (codegen.sweepBlock, sweepBlocks.ts). */
+  private blockTile(s: Launch, tile: Tiling): boolean {
+    return blockColumns(this.sweepOpts()) !== undefined && this.sweepTileStages(s, tile) && this.reshapedTile(s, tile);
   }
 
   /** After each VLoop of a launch: a variable-K read that failed ends the run here. */
@@ -151,13 +193,10 @@ export class CpuLoops implements LoopStrategy {
     // A launch with FORWARD/BACKWARD loops runs them level by level in a tile (vloop), so
     // there every nest runs K outermost and tile-local arrays are laid out to match.
     const tileOrder = s.loops.some((v) => v.order !== 'PARALLEL') ? planeOrder(this.cg.order) : undefined;
-    const staged = tileOrder !== undefined && stagesSweeps(this.cg.opts);
-    // Such a tile, staged, keeps its area but takes its columns along J as far as the domain
-    // allows: a level of its staged arrays is then a few long contiguous rows (loop overhead
-    // per row, not per point). Only where the shape changes no number: no versions, no growth.
-    const reshaped = staged && !tile.versioned?.length && !tile.k && s.loops.every((v) => v.body.every((h) => !(h.grow ?? []).some((g) => g !== 0)));
-    // or, with codegen.sweepBlock, is a block of a row (sweepBlocks.ts)
-    const columns = reshaped ? blockColumns(this.cg.opts) : undefined;
+    const staged = tileOrder !== undefined && stagesSweeps(this.sweepOpts());
+    // such a tile, staged, is reshaped (reshapedTile), or, with codegen.sweepBlock, is a block of a row (sweepBlocks.ts)
+    const reshaped = staged && this.reshapedTile(s, tile);
+    const columns = reshaped ? blockColumns(this.sweepOpts()) : undefined;
     const sweepLevels = s.loops.flatMap((v, vi) => (v.order === 'PARALLEL' ? [] : [`(kchi_${vi} - kclo_${vi})`])).join(' + ');
     const staging = staged ? new SweepStaging(this.cg, s, tile, columns !== undefined) : undefined;
     const blocks = columns !== undefined && staging ? new SweepBlocks(this.cg, columns, staging, sweepLevels) : undefined;
@@ -393,7 +432,10 @@ export class CpuLoops implements LoopStrategy {
   private openRegion(threaded: boolean, cond: string, ctx: PointContext, byRef: string[] = []): void {
     this.cg.w.open('{');
     const refs = [...byRef, ...(ctx.variableK ? ['vkerr'] : [])].map((r) => `, &${r}`).join('');
-    if (threaded) this.cg.w.open(`const auto region = [=${refs}]() {`);
+    if (threaded) {
+      this.cg.w.open(`const auto region = [=${refs}]() {`);
+      this.cg.regionScalars.open();
+    }
     this.regionCond.push(cond);
   }
 
@@ -401,6 +443,7 @@ export class CpuLoops implements LoopStrategy {
     const w = this.cg.w;
     const cond = this.regionCond.pop();
     if (threaded) {
+      this.cg.regionScalars.close();
       w.close('};');
       w.open(`if (${cond}) {`);
       w.directive('#pragma omp parallel');
