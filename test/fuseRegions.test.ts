@@ -54,6 +54,12 @@ t('ppm_advection: fused with fuseRegions, its edge test taken once per column be
   assert.not.ok((await source(file, 'ppm_advection', { fuseNests: false, fuseRegions: true })).includes(FUSED_LOOP), 'fuseRegions needs fuseNests');
 });
 
+t('deln_damping: its loops with regions have nests of regions only (corner copies, run clipped to their box): unchanged by fuseRegions', async () => {
+  const file = path.join(fixtures, 'deln_damping.py');
+  assert.is(await source(file, 'deln_damping', { fuseRegions: true }), await source(file, 'deln_damping', {}));
+});
+
+/** (deln_damping: through a tile's scratch and the loops the schedule leaves as they are) */
 const BENCH: [string, Record<string, number>][] = [
   ['ppm_advection', { dt: 0.1 }],
   ['deln_damping', { damp: 0.05 }],

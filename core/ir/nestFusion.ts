@@ -1,6 +1,7 @@
 import type { VLoop } from './types.js';
 import { reads, writes } from './uses.js';
 import { forEachStmt } from './visit.js';
+import { regionsOnly } from './regionsOnly.js';
 
 /** A nest's delay in a fused loop: its point (a, b) runs at iteration (a + d[0], b + d[1]) (outer axis first). */
 export type Delay = [number, number];
@@ -26,7 +27,9 @@ function lexLE(a: Delay, b: Delay): boolean {
  * of points can be seen otherwise: debug checks and `while` loops report the first point
  * that fails, and variable-K accesses record theirs. Also where a nest has horizontal
  * regions, unless `regions` (codegen.fuseRegions: the code generator then tests them once per
- * column, plugins/codegen/regionVersions.ts): unfused, g++ hoists their tests out of the loops;
+ * column, plugins/codegen/regionVersions.ts) and no nest is only regions (unfused, a tile runs
+ * such a nest over its regions' box, regionClip.ts; fused, every column of the tile tests them:
+ * del-n damping's corner copies, 23 -> 34 us a call at 12x12x79, timed under load). Unfused, g++ hoists their tests out of the loops;
  * fused, it did not (callgrind, -march=haswell, 64x64x80: del-n damping 23.3 -> 28.4
  * instructions a point, ppm 22.7 -> 23.3, and 43.9 with a shared K loop).
  */
@@ -40,6 +43,7 @@ export function fusionDelays(v: VLoop, outer: 0 | 1, regions = false): Delay[] |
       if (s.kind === 'while' || s.kind === 'check' || (s.kind === 'region' && !regions) || (s.kind === 'assign' && s.kVar)) seen = true;
     });
   if (seen || nests.some((n) => n.reads.some((r) => r.variableK || r.computedData))) return undefined;
+  if (regions && v.body.some((h) => regionsOnly(h) !== undefined)) return undefined;
   const delays: Delay[] = [];
   nests.forEach((n, ni) => {
     let d: Delay = [0, 0];
