@@ -38,6 +38,8 @@ export const codegenSchema = z.strictObject({
   fuseNests: z.boolean(),
   fuseRegions: z.boolean(),
   vectorWidth: z.union([z.literal(128), z.literal(256), z.literal(512), z.literal(false)]),
+  streamVersions: z.boolean(),
+  splitRegionTiles: z.boolean(),
   maxWhileIterations: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
 });
 

@@ -29,6 +29,10 @@ export interface CppOptions {
   fuseRegions?: boolean;
   /** CPU: the vector width g++ should prefer where it compiles for AVX-512 (vectorWidth.ts; default: g++'s). */
   vectorWidth?: 128 | 256 | 512 | false;
+  /** CPU: versions fill and commit row by row inside fused nests (streamedVersions.ts; default false). */
+  streamVersions?: boolean;
+  /** CPU: tiles where a loop's region-only nests run nothing run its other nests fused (regionSplit.ts; default false). */
+  splitRegionTiles?: boolean;
 }
 
 /** What a point body needs to address arrays: the arrays hoisted by the current launch. */
