@@ -23,7 +23,7 @@ function stableStringify(value: unknown): string {
 /**
  * The repository root (where package.json and native/ live): the nearest folder above this
  * compiled file with a package.json. Searched, not counted, because this file runs both
- * from dist/core/cache/ and from the bundled CLI's dist/bundle/ (scripts/bundle.mjs).
+ * from dist/core/cache/ and from the bundled CLI in dist/bin/ (scripts/bundleCli.ts).
  */
 export const PACKAGE_ROOT = packageRoot(path.dirname(fileURLToPath(import.meta.url)));
 
