@@ -101,6 +101,27 @@ export interface CodegenOptions {
    * so a temporary is read back from L1; on in the CPU presets (orch tune tries both).
    */
   fuseNests?: boolean;
+  /**
+   * CPU: in a tile whose nests run fused (fuseNests), the versions of in-place arrays are
+   * filled and committed row by row inside the fused loop, just before a row is first read
+   * and just after it is last written, instead of over the whole tile before and after it
+   * (plugins/codegen/streamedVersions.ts); off by default (orch tune tries it).
+   */
+  streamVersions?: boolean;
+  /**
+   * CPU: a PARALLEL loop that fuseNests leaves unfused because some nests have horizontal
+   * regions runs its other nests fused in the tiles where the nests with regions, each only
+   * regions, run no point (del-n damping's corner copies: all but the corner tiles;
+   * plugins/codegen/regionSplit.ts); off by default (orch tune tries it).
+   */
+  splitRegionTiles?: boolean;
+  /**
+   * CPU: where every fused nest's point is in range and nothing written is read at a K offset,
+   * the nests share one K loop (true, the default), or each keeps its own: with many nests
+   * (the dycore's 3 unrolled substeps, 12 nests) the shared loop keeps a pointer per access
+   * live and g++ spills them (plugins/codegen/fusedNests.ts); orch tune tries both.
+   */
+  jamLevels?: boolean;
 }
 
 /** A preset is data: options and plugins for one kind of hardware. */
