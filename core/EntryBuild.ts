@@ -32,8 +32,8 @@ export interface Parsed {
 
 /** libraryExpansion: the IR holds loop nests, no stencil node. */
 export interface Expanded {
-  /** The tile size every launch was marked with (false: no tiling). */
-  tile: [number, number] | [number, number, number] | false;
+  /** The tile size every launch was marked with (false: no tiling; 'auto': the tiling pass picks one per launch). */
+  tile: [number, number] | [number, number, number] | false | 'auto';
 }
 
 /** codegen: the generated sources, in the staging folder. */

@@ -30,7 +30,7 @@ export const codegenSchema = z.strictObject({
   blockSize: z.tuple([positiveInt, positiveInt, positiveInt]),
   columnBlockSize: z.tuple([positiveInt, positiveInt]),
   syncLaunches: z.boolean(),
-  tile: z.union([z.tuple([positiveInt, positiveInt]), z.tuple([positiveInt, positiveInt, positiveInt]), z.literal(false)]),
+  tile: z.union([z.tuple([positiveInt, positiveInt]), z.tuple([positiveInt, positiveInt, positiveInt]), z.literal(false), z.literal('auto')]),
   stageSweeps: z.boolean(),
   versionedTileK: z.union([positiveInt, z.literal(false)]),
   sweepBlock: z.union([positiveInt, z.literal(false)]),

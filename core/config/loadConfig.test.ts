@@ -14,7 +14,8 @@ function codeOf(cfg: unknown): string | null {
   }
 }
 
-test('codegen.tile takes [ti, tj], [ti, tj, tk] or false', () => {
+test("codegen.tile takes [ti, tj], [ti, tj, tk], false or 'auto'", () => {
+  assert.is(codeOf({ codegen: { tile: 'auto' } }), null);
   assert.is(codeOf({ codegen: { tile: [8, 8] } }), null);
   assert.is(codeOf({ codegen: { tile: [8, 8, 16] } }), null);
   assert.is(codeOf({ codegen: { tile: false } }), null);

@@ -61,9 +61,11 @@ export interface CodegenOptions {
   /**
    * CPU: run launches tile by tile with this many points per tile along I, J (and K, where
    * a launch allows it), so a stencil's temporaries live per tile in cache
-   * (plugins/simplify/tiling.ts); false: no tiling.
+   * (plugins/simplify/tiling.ts); false: no tiling; 'auto': each launch the tile of its kind
+   * (FORWARD/BACKWARD sweep, fused nests with halos, versions of in-place arrays ...:
+   * plugins/simplify/launchTiles.ts). A size applies to every launch.
    */
-  tile?: [number, number] | [number, number, number] | false;
+  tile?: [number, number] | [number, number, number] | false | 'auto';
   /** Iterations a stencil's `while` loop may run before the run fails with E_RUNTIME (default 1e7, as Python mode). */
   maxWhileIterations?: number;
   /**

@@ -36,7 +36,7 @@ const EXPECTED: Record<string, [must: string, example: string]> = {
   'codegen.versionedTileK': ['a positive integer, or false', 'codegen: { versionedTileK: false } (tiles with versions of in-place arrays then hold whole columns)'],
   'codegen.sweepBlock': ['a positive integer (columns per block along J), or false', 'codegen: { sweepBlock: 32 }'],
   'codegen.unrollLoops': ['true or false', 'codegen: { unrollLoops: true } (the launches of a short compile-time loop fuse into one)'],
-  'codegen.tile': ['[ti, tj] or [ti, tj, tk], positive integers, or false', 'write codegen: { tile: [8, 8, 16] }, or tile: false to run launches untiled'],
+  'codegen.tile': ["[ti, tj] or [ti, tj, tk], positive integers, false or 'auto'", "write codegen: { tile: [8, 8, 16] }, tile: false to run launches untiled, or tile: 'auto' for a tile per launch"],
   cacheRoot: ['a folder (a string)', "cacheRoot: '.cache'"],
   pythonPath: ['a list of folders (strings)', "pythonPath: ['lib']"],
   externals: ['an object of external values', 'externals: { N: 2 }'],

@@ -5,6 +5,7 @@ import { HostShell } from './HostShell.js';
 import { Identifiers } from './Identifiers.js';
 import type { LoopStrategy } from './LoopStrategy.js';
 import { PointEmitter } from './PointEmitter.js';
+import { RegionScalars } from './regionScalars.js';
 import { Writer } from './Writer.js';
 import { loopOrderNotPermutation } from '../../core/diagnostics/configErrors.js';
 
@@ -61,6 +62,8 @@ export class Codegen<L extends LoopStrategy = LoopStrategy> {
   readonly points: PointEmitter;
   readonly loops: L;
   readonly shell: HostShell;
+  /** Scalar reads: the parameters' own names, or copies inside a threaded region. */
+  readonly regionScalars: RegionScalars;
 
   constructor(
     readonly program: Program,
@@ -75,6 +78,7 @@ export class Codegen<L extends LoopStrategy = LoopStrategy> {
       throw loopOrderNotPermutation(opts.loopOrder);
     }
     this.order = order;
+    this.regionScalars = new RegionScalars(this);
     this.ex = new ExprEmitter(this);
     this.points = new PointEmitter(this);
     this.loops = strategy(this);

@@ -61,7 +61,7 @@ export class ExprEmitter {
         if (local) return convert(this.cg.ids.local(e.name), local, e.dtype);
         const v = this.cg.scalars.get(e.name);
         if (!v) throw new Error(`reference to unknown scalar '${e.name}'`);
-        return convert(this.cg.ids.scalar(v.name), v.dtype, e.dtype);
+        return convert(this.cg.regionScalars.ref(v.name), v.dtype, e.dtype);
       }
       case 'field': {
         const a = this.cg.array(e.name);

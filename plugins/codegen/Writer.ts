@@ -25,6 +25,14 @@ export class Writer {
     this.close(text);
     this.depth++;
   }
+  /** Where lines may be inserted later (insertAt), at the current indentation. */
+  mark(): { at: number; depth: number } {
+    return { at: this.lines.length, depth: this.depth };
+  }
+  /** Inserts lines at `m` (a mark taken after every line emitted since, nothing inserted before it). */
+  insertAt(m: { at: number; depth: number }, texts: string[]): void {
+    this.lines.splice(m.at, 0, ...texts.map((t) => '  '.repeat(m.depth) + t));
+  }
   /** Placeholder for `#line <next line> "<generated file>"`, filled in by `text`. */
   reset(): void {
     this.lines.push(null);

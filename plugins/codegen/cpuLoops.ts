@@ -430,7 +430,10 @@ export class CpuLoops implements LoopStrategy {
   private openRegion(threaded: boolean, cond: string, ctx: PointContext, byRef: string[] = []): void {
     this.cg.w.open('{');
     const refs = [...byRef, ...(ctx.variableK ? ['vkerr'] : [])].map((r) => `, &${r}`).join('');
-    if (threaded) this.cg.w.open(`const auto region = [=${refs}]() {`);
+    if (threaded) {
+      this.cg.w.open(`const auto region = [=${refs}]() {`);
+      this.cg.regionScalars.open();
+    }
     this.regionCond.push(cond);
   }
 
@@ -438,6 +441,7 @@ export class CpuLoops implements LoopStrategy {
     const w = this.cg.w;
     const cond = this.regionCond.pop();
     if (threaded) {
+      this.cg.regionScalars.close();
       w.close('};');
       w.open(`if (${cond}) {`);
       w.directive('#pragma omp parallel');

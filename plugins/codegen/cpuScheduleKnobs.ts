@@ -27,11 +27,15 @@ const TILES: readonly ([number, number] | [number, number, number])[] = [
   [32, 32], [32, 64], [64, 64], [4, 32, 16], [8, 32, 16], [8, 16, 32], [8, 16, 40], [16, 16, 16], [8, 32, 20], [16, 32, 20], [16, 32, 8],
 ];
 
-/** Tiles no larger than the domain needs: a tile twice the domain runs like one that just covers it. */
+/**
+ * Tiles no larger than the domain needs: a tile twice the domain runs like one that just covers it.
+ * 'auto' (a tile per launch, from what the launch is: plugins/simplify/launchTiles.ts) first,
+ * so a short budget reaches it.
+ */
 function tilesFor(ctx: KnobContext): unknown[] {
   const [nx, ny, nz] = ctx.domain;
   const fits = TILES.filter((t) => t[0] < 2 * nx && t[1] < 2 * ny && (t[2] === undefined || t[2] < nz));
-  return [...fits, false];
+  return ['auto', ...fits, false];
 }
 
 export const cpuScheduleKnobs: readonly ScheduleKnob[] = [
@@ -41,7 +45,7 @@ export const cpuScheduleKnobs: readonly ScheduleKnob[] = [
   // fuseNests before the tiles: fused nests keep a few rows of each temporary, which changes
   // which tile is best (tall ones)
   { option: 'fuseNests', describe: 'in a tile, the nests of a PARALLEL loop run fused column by column (true) or one after another', values: () => [true, false] },
-  { option: 'tile', describe: 'points per tile along I, J (and K), or false for untiled launches', values: tilesFor },
+  { option: 'tile', describe: "points per tile along I, J (and K), false for untiled launches, or 'auto' for a tile per launch from its kind", values: tilesFor },
   // right after the tiles, so a budget of a few minutes reaches it: the Thomas solver's schedule
   // (2.3 against 3.7 ns a point for the default, 128x128x80, 1 thread, timed under load); where
   // no launch sweeps it generates the default's code, so it costs three quick builds

@@ -129,6 +129,19 @@ for (const loopOrder of ['IJK', 'KJI', 'KIJ', 'JIK']) {
   });
 }
 
+// A threaded region (a lambda capturing by value) reads local copies of its scalars: read
+// as closure members, g++ reloaded them at every point (a store through an array pointer may
+// change them, as far as it can tell), and redid the arithmetic on them.
+test('a threaded region reads the scalars it uses from local copies made on entry', () => {
+  const { source } = generateCpp(laplacian(), { ...DEFAULTS, sourceFileName: join(work, 'scalars.cpp') });
+  const region = source.slice(source.indexOf('const auto region = [='), source.indexOf('};', source.indexOf('const auto region = [=')));
+  assert.match(region, /const auto region = \[=\]\(\) \{\n\s*const double l_scalar_alpha = v_alpha;\n/);
+  assert.not.match(region.slice(region.indexOf('\n', region.indexOf('l_scalar_alpha ='))), /v_alpha/);
+  assert.match(region, /l_scalar_alpha \*/);
+  // nx is read outside the region (its bounds), so it has no copy
+  assert.not.match(region, /l_scalar_nx/);
+});
+
 test('out-of-bounds domain returns a clear error instead of crashing', async () => {
   const lib = await build(laplacian());
   const [nx, ny, nz] = [8, 8, 4];

@@ -43,7 +43,7 @@ export const SIMPLIFY_PASSES: SimplifyPass[] = [
   { name: 'mergeBlocks', stage: 'simplify2', order: 50, run: mergeBlocks },
   { name: 'deadCode', stage: 'simplify2', order: 60, run: deadCode },
   // it decides which transients live per tile, so no pass may drop one after it
-  { name: 'tiling', stage: 'simplify2', order: 70, run: (p, codegen) => tiling(p, { versionK: codegen.versionedTileK }) },
+  { name: 'tiling', stage: 'simplify2', order: 70, run: (p, codegen) => tiling(p, { versionK: codegen.versionedTileK, ...(codegen.tile === 'auto' ? { perLaunch: codegen } : {}) }) },
   // after tiling: what a tile keeps in cache needs no plane
   { name: 'planes', stage: 'simplify2', order: 80, run: planes },
 ];

@@ -5,6 +5,7 @@ import { launches, mapStmtLists } from '../../core/ir/visit.js';
 import { sweepTilePays } from './sweepTiling.js';
 import { reads, variableKNames, writes } from '../../core/ir/uses.js';
 import { definitelyWritten, writtenOrUntouched } from '../../core/ir/writtenBeforeRead.js';
+import { LAUNCH_TILES, launchTileKind, type LaunchTileSchedule } from './launchTiles.js';
 
 /**
  * Tiling (simplify, second run): library expansion marks launches with the preset's tile
@@ -147,9 +148,11 @@ function tileLaunch(l: Launch, program: Program, temporaries: Map<string, Set<La
     }),
   }));
   const grown: Launch = { ...l, loops };
-  const k = l.tile.k && cutsAlongK(l) ? { k: l.tile.k } : {};
+  // codegen.tile 'auto': the shape of the launch's kind (launchTiles.ts), else the preset's
+  const shape = opts.perLaunch ? LAUNCH_TILES[launchTileKind(grown, { versioned: versioned.size > 0, grows: grow.some((g) => g.some((x) => x > 0)) }, opts.perLaunch)] : [...l.tile.size, l.tile.k];
+  const k = shape[2] && cutsAlongK(l) ? { k: shape[2] } : {};
   const zeroFilled = (name: string) => ({ name, zeroFill: !definitelyWritten(name, grown) });
-  const tiled: Launch = { ...grown, tile: { size: l.tile.size, ...k, local: [...local].map(zeroFilled) } };
+  const tiled: Launch = { ...grown, tile: { size: [shape[0], shape[1]] as [number, number], ...k, local: [...local].map(zeroFilled) } };
   if (versioned.size === 0) return { launch: tiled, decls: [] };
   return versionInPlace(tiled, [...versioned].map((name) => decl.get(name)!), taken, cutsAlongK(l), opts.versionK);
 }
@@ -165,9 +168,14 @@ function cutsAlongK(l: Launch): boolean {
   return l.loops.every((v) => v.body.every((h) => reads(h.body).every((r) => !written.has(r.name) || (r.offset[2] === 0 && !r.variableK))));
 }
 
-/** `versionK`: levels per tile of launches with versions where the tile cuts no K (codegen.versionedTileK). */
+/**
+ * `versionK`: levels per tile of launches with versions where the tile cuts no K (codegen.versionedTileK).
+ * `perLaunch` (codegen.tile 'auto'): each launch takes the tile of its kind (launchTiles.ts), chosen
+ * with these schedule options, instead of the size library expansion marked it with.
+ */
 export interface TilingOptions {
   versionK?: number | false;
+  perLaunch?: LaunchTileSchedule;
 }
 
 export function tiling(p: Program, opts: TilingOptions = {}): Program {

@@ -1,0 +1,66 @@
+import type { Launch } from '../../core/ir/types.js';
+import { fusionDelays } from '../../core/ir/nestFusion.js';
+
+/**
+ * Per-launch tile shapes (`codegen.tile: 'auto'`): one tile for every launch is the wrong
+ * abstraction, since what a tile must keep in cache depends on what the launch is. The tiling
+ * pass classifies each tiled launch with `launchTileKind` and takes the shape of its kind
+ * from LAUNCH_TILES; an explicit `codegen.tile` overrides the table for every launch.
+ */
+export type LaunchTileKind = 'sweep' | 'versioned' | 'fusedHalo' | 'halo' | 'pointwise';
+
+export type TileShape = [number, number] | [number, number, number];
+
+/**
+ * The shape per kind. Evidence (128x128x80 or 134x134x80, AVX-512 unless said):
+ * - sweep: FORWARD/BACKWARD tiles sweep 32-wide vectors level by level; 16x32 was slower in
+ *   a quiet A/B (vertical_solver 4.77 -> 6.09 ms), so they keep 4x32.
+ * - fusedHalo: fused nests keep a few rows of each temporary whatever the tile, so a tall
+ *   tile over-computes less halo at no cost in cache (hdiff, cachegrind AVX2: 16.4 -> 13.0
+ *   instructions and 1.76 -> 1.47 D1 misses a point for 4x32 -> 32x32; quiet A/B with 16x32:
+ *   4.02 -> 3.59 ms).
+ * - versioned (in-place arrays versioned per tile): wider tiles cut the halo and the band
+ *   committed through shadows; inPlaceVersions.ts widens this to a multiple of the band
+ *   (del-n and the dycore: 64x64, cut into versionedTileK levels).
+ * - halo (nests grow but run one after another: horizontal regions, fuseNests off): whole
+ *   temporaries per tile must stay in L2, which 32x32 did not (hdiff unfused, 1.72 against
+ *   0.40 L2 misses a point), so 4x32.
+ * - pointwise: nothing grows; 4x32 as before.
+ */
+export const LAUNCH_TILES: Readonly<Record<LaunchTileKind, TileShape>> = {
+  sweep: [4, 32],
+  fusedHalo: [32, 32],
+  versioned: [32, 32],
+  halo: [4, 32],
+  pointwise: [4, 32],
+};
+
+/** The schedule options the kind depends on (the entry's codegen options). */
+export interface LaunchTileSchedule {
+  fuseNests?: boolean;
+  loopOrder?: string;
+}
+
+/** What the tiling pass found out about the launch. */
+export interface LaunchTileFacts {
+  /** Some array it updates in place is versioned per tile. */
+  versioned: boolean;
+  /** Some nest over-computes a halo for the nests after it. */
+  grows: boolean;
+}
+
+/**
+ * The kind of a tiled launch. Fused follows codegen's rule (cpuLoops.fusedOuterAxis): fuseNests
+ * on, K innermost, every loop PARALLEL, and each loop whose nests grow fusable (no regions,
+ * debug checks, `while` loops or variable K offsets: nestFusion.fusionDelays).
+ */
+export function launchTileKind(l: Launch, facts: LaunchTileFacts, schedule: LaunchTileSchedule): LaunchTileKind {
+  if (l.loops.some((v) => v.order !== 'PARALLEL')) return 'sweep';
+  if (facts.versioned) return 'versioned';
+  if (!facts.grows) return 'pointwise';
+  const order = schedule.loopOrder ?? 'IJK';
+  if (!schedule.fuseNests || !order.endsWith('K')) return 'halo';
+  const outer = order[0] === 'I' ? 0 : 1;
+  const fused = l.loops.every((v) => !v.body.some((h) => h.grow) || fusionDelays(v, outer) !== undefined);
+  return fused ? 'fusedHalo' : 'halo';
+}
