@@ -44,10 +44,8 @@ export class Identifiers {
     return `B_${this.id('array', name)}`;
   }
   scalar(name: string): string {
-    return this.scalarCopies ? `vc_${this.id('scalar', name)}` : `v_${this.id('scalar', name)}`;
+    return `v_${this.id('scalar', name)}`;
   }
-  /** While set, scalar() names a launch's copies of the scalars (vc_, see SweepBlocks.copyScalars), not the program's. */
-  scalarCopies = false;
   /** A point-local scalar of a loop nest (or a tile-local array's bookkeeping). */
   local(name: string): string {
     return `l_${this.id('local', name)}`;

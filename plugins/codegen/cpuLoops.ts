@@ -223,7 +223,6 @@ export class CpuLoops implements LoopStrategy {
     w.line('std::atomic<int> tile_oom{0};');
     this.openRegion(this.cg.opts.openmp, `${points} >= ORCH_OMP_MIN_POINTS`, ctx, ['tile_oom']);
     w.line('orch::Arena& scratch = st->tiles.of(orch::thread_index());');
-    blocks?.copyScalars(s);
     if (this.cg.opts.openmp) w.directive('#pragma omp for collapse(3) schedule(static)');
     w.open('for (int64_t ti = 0; ti < nti; ++ti) {');
     w.open('for (int64_t tj = 0; tj < ntj; ++tj) {');

@@ -1,8 +1,5 @@
 import type { Codegen, CppOptions } from './Codegen.js';
 import type { SweepStaging } from './sweepStaging.js';
-import type { Launch } from '../../core/ir/types.js';
-import { forEachProgramExpr } from '../../core/ir/visit.js';
-import { CTYPE } from './cText.js';
 
 /** Whether tiles of FORWARD/BACKWARD launches stage their fields (stageSweeps, or the blocks below). */
 export function stagesSweeps(opts: CppOptions): boolean {
@@ -37,30 +34,6 @@ export class SweepBlocks {
     private readonly sweepLevels: string,
   ) {
     this.prefetched = staging.staged.filter((x) => x.fill).map((x) => x.name);
-  }
-
-  /**
-   * In the threads' region, before its tiles: a local copy of each program scalar the launch
-   * reads, which the tiles' points read instead. Read from the region's closure, a scalar
-   * was loaded again for every vector of a row (g++ cannot tell the stores into the tile's
-   * buffers from the closure): Thomas solver, 64x64x80, callgrind, AVX2: 18.0 -> 16.9
-   * instructions a point.
-   */
-  copyScalars(s: Launch): void {
-    const names = new Set<string>();
-    forEachProgramExpr([s], (e) => {
-      if (e.kind === 'scalar') names.add(e.name);
-    });
-    const ids = this.cg.ids;
-    for (const name of [...names].sort()) {
-      const v = this.cg.scalars.get(name);
-      if (!v) continue;  // a point-local, not a program scalar
-      ids.scalarCopies = false;
-      const from = ids.scalar(name);
-      ids.scalarCopies = true;
-      this.cg.w.line(`[[maybe_unused]] const ${CTYPE[v.dtype]} ${ids.scalar(name)} = ${from};`);
-    }
-    ids.scalarCopies = true;
   }
 
   /** The tile's shape: one row of I, `columns` along J (the domain's width if narrower). */
@@ -108,6 +81,5 @@ export class SweepBlocks {
   /** After the copies back: the streaming stores are ordered before the tile ends. */
   end(): void {
     if (this.staging.staged.some((x) => x.written.length)) this.cg.w.line('orch::stage_fence();');
-    this.cg.ids.scalarCopies = false;
   }
 }
