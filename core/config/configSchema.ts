@@ -36,6 +36,8 @@ export const codegenSchema = z.strictObject({
   sweepBlock: z.union([positiveInt, z.literal(false)]),
   unrollLoops: z.boolean(),
   fuseNests: z.boolean(),
+  streamVersions: z.boolean(),
+  splitRegionTiles: z.boolean(),
   maxWhileIterations: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
 });
 

@@ -101,6 +101,20 @@ export interface CodegenOptions {
    * so a temporary is read back from L1; on in the CPU presets (orch tune tries both).
    */
   fuseNests?: boolean;
+  /**
+   * CPU: in a tile whose nests run fused (fuseNests), the versions of in-place arrays are
+   * filled and committed row by row inside the fused loop, just before a row is first read
+   * and just after it is last written, instead of over the whole tile before and after it
+   * (plugins/codegen/streamedVersions.ts); off by default (orch tune tries it).
+   */
+  streamVersions?: boolean;
+  /**
+   * CPU: a PARALLEL loop that fuseNests leaves unfused because some nests have horizontal
+   * regions runs its other nests fused in the tiles where the nests with regions, each only
+   * regions, run no point (del-n damping's corner copies: all but the corner tiles;
+   * plugins/codegen/regionSplit.ts); off by default (orch tune tries it).
+   */
+  splitRegionTiles?: boolean;
 }
 
 /** A preset is data: options and plugins for one kind of hardware. */

@@ -25,6 +25,10 @@ export interface CppOptions {
   sweepBlock?: number | false;
   /** CPU: in a tile, the nests of a PARALLEL loop run fused point by point (default false). */
   fuseNests?: boolean;
+  /** CPU: versions fill and commit row by row inside fused nests (streamedVersions.ts; default false). */
+  streamVersions?: boolean;
+  /** CPU: tiles where a loop's region-only nests run nothing run its other nests fused (regionSplit.ts; default false). */
+  splitRegionTiles?: boolean;
 }
 
 /** What a point body needs to address arrays: the arrays hoisted by the current launch. */

@@ -11,10 +11,12 @@ import { SweepStaging } from './sweepStaging.js';
 import { SweepBlocks, blockColumns, stagesSweeps } from './sweepBlocks.js';
 import { jammedColumns } from './columnJam.js';
 import { fusedNests } from './fusedNests.js';
+import { emitRegionSplit, regionSplit, type RegionSplit } from './regionSplit.js';
 import { fusionDelays, levelsJam, rollingRows, type Delay } from '../../core/ir/nestFusion.js';
 import { narrowToRegions } from './regionClip.js';
 import { regionsOnly } from '../../core/ir/regionsOnly.js';
 import { TileVersionCode } from './tileVersions.js';
+import { streamedVersions, type RowHooks } from './streamedVersions.js';
 import { tileScratch } from './tileScratch.js';
 import { touches } from '../../core/ir/uses.js';
 
@@ -46,6 +48,8 @@ export class CpuLoops implements LoopStrategy {
   private unrollRows = false;
   /** Inside a tile of codegen.sweepBlock columns: its prefetches, a few lines each level. */
   private blocks: SweepBlocks | undefined;
+  /** The fill and commit of versions streamed through the fused loop of the tile being emitted (streamedVersions.ts). */
+  private rowHooks: RowHooks | undefined;
   /** While generating the two paths of a launch with blocks (loops): its blocks, or its fallback, the launch as built without codegen.sweepBlock. */
   private sweepPath: 'blocks' | 'plain' | undefined;
 
@@ -254,7 +258,11 @@ export class CpuLoops implements LoopStrategy {
     // the tile-local arrays and versions in the thread's scratch arena
     tileScratch(this.cg, s, tile, { tileOrder, rolled, rollAxis }, ctx);
     ctx.rolled = new Map([...rolled].map(([name, rows]) => [name, { axis: rollAxis === 'i' ? 0 : 1, mask: rows - 1 }]));
-    versions.fill((name) => this.cg.ids.local(`tile_${name}`), tileOrder ?? this.cg.order);
+    const box = (name: string) => this.cg.ids.local(`tile_${name}`);
+    const outer = this.fusedOuterAxis(tileOrder);
+    // or row by row inside the fused loop (codegen.streamVersions)
+    this.rowHooks = streamedVersions(this.cg, s, tile, versions, outer === undefined ? undefined : fusionDelays(s.loops[0], outer), box);
+    if (!this.rowHooks) versions.fill(box, tileOrder ?? this.cg.order);
     staging?.stageIn();
     blocks?.prefetchNext();
     blocks?.wholeBlock();
@@ -271,7 +279,8 @@ export class CpuLoops implements LoopStrategy {
     this.tileK = undefined;
     this.unrollRows = false;
     ctx.rolled = undefined;
-    versions.commit();
+    if (!this.rowHooks) versions.commit();
+    this.rowHooks = undefined;
     staging?.stageOut();
     blocks?.end();
     this.blocks = undefined;
@@ -315,8 +324,12 @@ export class CpuLoops implements LoopStrategy {
       v.body.forEach((_, n) => w.line(`const int64_t ilo${n} = ilo_${t}_${n}, ihi${n} = ihi_${t}_${n}, jlo${n} = jlo_${t}_${n}, jhi${n} = jhi_${t}_${n};`));
     }
     const delays = this.fusion(v);
+    // (or fused in the tiles where its region-only nests run nothing: codegen.splitRegionTiles)
+    const split = delays || !this.cg.opts.splitRegionTiles || t === undefined ? undefined : this.fusion(v, true);
     if (delays) {
       this.fusedLoop(v, delays, ctx);
+    } else if (split) {
+      emitRegionSplit(w, split, t!, () => this.fusedLoop(split.sub, split.delays, ctx), () => v.body.forEach((h, n) => this.parallelNest(h, n, ctx)));
     } else if (v.order === 'PARALLEL') {
       v.body.forEach((h, n) => this.parallelNest(h, n, ctx));
     } else if (this.tileScope === undefined && independentColumns(v, this.cg.arrays)) {
@@ -349,9 +362,11 @@ export class CpuLoops implements LoopStrategy {
   }
 
   /** The delays of a PARALLEL loop's nests fused in a tile (codegen.fuseNests), or undefined where they run one after another. */
-  private fusion(v: VLoop): Delay[] | undefined {
+  private fusion(v: VLoop): Delay[] | undefined;
+  private fusion(v: VLoop, split: true): RegionSplit | undefined;
+  private fusion(v: VLoop, split = false): Delay[] | RegionSplit | undefined {
     const outer = this.tileScope === undefined ? undefined : this.fusedOuterAxis(this.tileOrder);
-    return outer === undefined ? undefined : fusionDelays(v, outer);
+    return outer === undefined ? undefined : split ? regionSplit(v, outer) : fusionDelays(v, outer);
   }
 
   /**
@@ -380,10 +395,10 @@ export class CpuLoops implements LoopStrategy {
     const jam = levelsJam(v);
     if (tk) {
       w.open(`if (khi - klo == ${tk}) {`);
-      fusedNests(this.cg, v.body, delays, this.cg.order, ctx, `for (int64_t k = klo; k < klo + ${tk}; ++k) {`, jam);
+      fusedNests(this.cg, v.body, delays, this.cg.order, ctx, `for (int64_t k = klo; k < klo + ${tk}; ++k) {`, jam, this.rowHooks);
       w.reopen('} else {');
     }
-    fusedNests(this.cg, v.body, delays, this.cg.order, ctx, 'for (int64_t k = klo; k < khi; ++k) {', jam);
+    fusedNests(this.cg, v.body, delays, this.cg.order, ctx, 'for (int64_t k = klo; k < khi; ++k) {', jam, this.rowHooks);
     if (tk) w.close();
   }
 

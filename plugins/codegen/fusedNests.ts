@@ -1,6 +1,7 @@
 import type { Delay } from '../../core/ir/nestFusion.js';
 import type { HLoop } from '../../core/ir/types.js';
 import type { Codegen, PointContext } from './Codegen.js';
+import type { RowHooks } from './streamedVersions.js';
 
 /**
  * The nests of a PARALLEL loop in a tile, fused (codegen.fuseNests; delays from
@@ -15,7 +16,7 @@ import type { Codegen, PointContext } from './Codegen.js';
  * so results are bitwise the same. `order` is the tile's loop order (K innermost);
  * `kHeader` the K loop's header.
  */
-export function fusedNests(cg: Codegen, nests: readonly HLoop[], delays: readonly Delay[], order: string, ctx: PointContext, kHeader: string, jam: boolean): void {
+export function fusedNests(cg: Codegen, nests: readonly HLoop[], delays: readonly Delay[], order: string, ctx: PointContext, kHeader: string, jam: boolean, rows?: RowHooks): void {
   const w = cg.w;
   const [a, b] = [order[0].toLowerCase(), order[1].toLowerCase()];
   const shifted = (axis: string, d: number, end: 'lo' | 'hi') => nests.map((_, n) => `${axis}${end}${n} + ${delays[n][d]}`).join(', ');
@@ -28,7 +29,9 @@ export function fusedNests(cg: Codegen, nests: readonly HLoop[], delays: readonl
   w.line(`const int64_t clo = std::min({${shifted(b, 1, 'lo')}}), chi = std::max({${shifted(b, 1, 'hi')}});`);
   // columns where every nest's point is in range (along the inner axis)
   if (jam) w.line(`const int64_t cin_lo = std::max({${shifted(b, 1, 'lo')}}), cin_hi = std::min({${shifted(b, 1, 'hi')}});`);
+  rows?.before();
   w.open('for (int64_t r = rlo; r < rhi; ++r) {');
+  rows?.rowStart();
   if (jam) w.line(`const bool row_in = ${nests.map((_, n) => `r - ${delays[n][0]} >= ${a}lo${n} && r - ${delays[n][0]} < ${a}hi${n}`).join(' && ')};`);
   w.open('for (int64_t c = clo; c < chi; ++c) {');
   if (jam) {
@@ -59,5 +62,7 @@ export function fusedNests(cg: Codegen, nests: readonly HLoop[], delays: readonl
     w.close();
   });
   w.close();
+  rows?.rowEnd();
   w.close();
+  rows?.after();
 }

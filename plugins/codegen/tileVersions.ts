@@ -39,11 +39,14 @@ export class TileVersionCode {
     }
   }
 
-  /** After the versions' pointers are declared: each is filled from its array over its box. */
-  fill(box: (name: string) => string, order: string): void {
+  /**
+   * After the versions' pointers are declared: each is filled from its array over its box
+   * (`rows`: only the rows [lo, hi] of the box along the order's outer axis, streamedVersions.ts).
+   */
+  fill(box: (name: string) => string, order: string, rows?: (name: string) => { lo: string; hi: string }, only?: string): void {
     const w = this.cg.w;
     for (const { name, fill } of this.versioned) {
-      if (!fill) continue;
+      if (!fill || (only !== undefined && only !== name)) continue;
       const g = this.global(name);
       const x = box(name);
       const p = this.cg.ids.ptr(name);
@@ -51,9 +54,10 @@ export class TileVersionCode {
       w.open(`if (${x}_ni > 0 && ${x}_nj > 0 && ${x}_nk > 0) {`);
       // K innermost (C-ordered fields, the CPU presets): whole columns at a time
       const kInner = order[2] === 'K';
-      for (const axis of kInner ? order.slice(0, 2) : order) {
+      for (const [depth, axis] of [...(kInner ? order.slice(0, 2) : order)].entries()) {
         const v = axis.toLowerCase();
-        w.open(`for (int64_t ${v} = ${x}_${v}0; ${v} <= ${x}_${v}1; ++${v}) {`);
+        const r = depth === 0 ? rows?.(name) : undefined;
+        w.open(`for (int64_t ${v} = ${r ? `std::max<int64_t>(${x}_${v}0, ${r.lo})` : `${x}_${v}0`}; ${v} <= ${r ? `std::min<int64_t>(${x}_${v}1, ${r.hi})` : `${x}_${v}1`}; ++${v}) {`);
       }
       if (kInner) {
         w.line(`const int64_t ck0 = ${x}_k0, ck1 = ${x}_k1 + 1;`);
@@ -69,7 +73,7 @@ export class TileVersionCode {
    * ungrown), K innermost; `body(band)` is emitted per column, `band` true where a
    * neighbouring tile reads the column (computed only when `banded`).
    */
-  private ownedColumns(name: string, body: (band: string) => void, banded = true): void {
+  private ownedColumns(name: string, body: (band: string) => void, banded = true, rows?: { lo: string; hi: string }): void {
     const w = this.cg.w;
     const [ti, tj] = this.tile.size;
     const r = versionReach(this.s, name);
@@ -86,7 +90,7 @@ export class TileVersionCode {
       const tk = this.tile.k;
       if (tk) w.line(`const int64_t ck0 = tk == 0 ? klo_${vi} : std::max<int64_t>(klo_${vi}, tk * ${tk}), ck1 = tk == ntk - 1 ? khi_${vi} : std::min<int64_t>(khi_${vi}, (tk + 1) * ${tk});`);
       else w.line(`const int64_t ck0 = klo_${vi}, ck1 = khi_${vi};`);
-      w.open('for (int64_t i = ci0; i < ci1; ++i) {');
+      w.open(rows ? `for (int64_t i = std::max<int64_t>(ci0, ${rows.lo}); i < std::min<int64_t>(ci1, ${rows.hi}); ++i) {` : 'for (int64_t i = ci0; i < ci1; ++i) {');
       // within reach of a cut of this tile: a neighbour reads it (core/ir/tileVersions.ts)
       if (banded) w.line(`const bool band_i = (ti > 0 && i < ti * ${ti} + ${r[1]}) || (ti < nti - 1 && i >= (ti + 1) * ${ti} - ${r[0]});`);
       w.open('for (int64_t j = cj0; j < cj1; ++j) {');
@@ -126,9 +130,10 @@ export class TileVersionCode {
    * `p`) never has its array read inside the launch, so no neighbour waits for its input values
    * and every owned point goes straight to the array: no shadow, no second pass.
    */
-  commit(): void {
+  commit(rows?: { lo: string; hi: string }, only?: string): void {
     const w = this.cg.w;
     for (const { name, shadow, fill } of this.versioned) {
+      if (only !== undefined && only !== name) continue;
       const g = this.global(name);
       const p = this.cg.ids.ptr(name);
       const sp = this.cg.ids.ptr(shadow);
@@ -142,8 +147,13 @@ export class TileVersionCode {
         }
         this.column(type, { p: g.ptr, s: g.stride }, { p, s: version });
         if (fill) w.close();
-      }, fill);
+      }, fill, rows);
     }
+  }
+
+  /** The versioned arrays: name, and whether the version is filled from the array. */
+  arrays(): { name: string; fill: boolean }[] {
+    return this.versioned.map(({ name, fill }) => ({ name, fill }));
   }
 
   /** Whether some version commits through its shadow, so publish() has work. */

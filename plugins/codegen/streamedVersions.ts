@@ -1,0 +1,110 @@
+import type { Delay } from '../../core/ir/nestFusion.js';
+import type { Launch, Tiling } from '../../core/ir/types.js';
+import { reads, writes } from '../../core/ir/uses.js';
+import type { Codegen } from './Codegen.js';
+import type { TileVersionCode } from './tileVersions.js';
+
+/** Code a fused loop (fusedNests.ts) emits around its rows. */
+export interface RowHooks {
+  /** before the row loop */
+  before(): void;
+  /** at the start of row `r`, before any nest runs in it */
+  rowStart(): void;
+  /** at the end of row `r` */
+  rowEnd(): void;
+  /** after the row loop */
+  after(): void;
+}
+
+interface Stream {
+  name: string;
+  fill: boolean;
+  /** at row r the nests touch the version's rows up to r + ahead (reads and writes) */
+  ahead: number;
+  /** and write its rows down to r - behind: rows below that are final */
+  behind: number;
+  /** the next row to fill; the first row not committed */
+  next: string;
+  done: string;
+}
+
+/**
+ * Versions of in-place arrays (tileVersions.ts) filled and committed row by row inside the
+ * tile's fused loop (codegen.streamVersions) instead of over the whole tile around it. With
+ * whole-tile copies, a tile's versions (the dycore's u, v, delp, p: 36x124x16 points each at
+ * 128x128x80) no longer fit in L2 by the time the nests read them, nor the nests' results by
+ * the time they are committed: each copy went through L3 twice. Streamed, a row is filled
+ * just before the fused loop first touches it and committed just after its last write, so
+ * both copies meet it in cache. Each point is copied once, as before, and the nests read
+ * and write the same values: results are bitwise the same.
+ *
+ * Only for a tile of one PARALLEL loop fused along I (the row axis of the fill and the
+ * commit); undefined elsewhere, and the whole-tile copies stay.
+ */
+export function streamedVersions(cg: Codegen, s: Launch, tile: Tiling, versions: TileVersionCode, delays: Delay[] | undefined, box: (name: string) => string): StreamedVersions | undefined {
+  if (!cg.opts.streamVersions || !tile.versioned?.length || !delays || s.loops.length !== 1 || cg.order[0] !== 'I') return undefined;
+  const body = s.loops[0].body;
+  const streams = versions.arrays().map(({ name, fill }): Stream => {
+    let ahead = -Infinity;
+    let behind = 0;
+    body.forEach((h, n) => {
+      const rows = reads(h.body)
+        .filter((r) => r.name === name)
+        .map((r) => r.offset[0]);
+      // a write must find its row filled, or the fill would overwrite it
+      if (writes(h.body).has(name)) {
+        rows.push(0);
+        behind = Math.max(behind, delays[n][0]);
+      }
+      if (rows.length) ahead = Math.max(ahead, Math.max(...rows) - delays[n][0]);
+    });
+    return { name, fill, ahead: Number.isFinite(ahead) ? ahead : 0, behind, next: cg.ids.local(`stream fill ${name}`), done: cg.ids.local(`stream commit ${name}`) };
+  });
+  return new StreamedVersions(cg, versions, streams, box);
+}
+
+export class StreamedVersions implements RowHooks {
+  constructor(
+    private readonly cg: Codegen,
+    private readonly versions: TileVersionCode,
+    private readonly streams: Stream[],
+    private readonly box: (name: string) => string,
+  ) {}
+
+  private fill(x: Stream, hi: string): void {
+    const w = this.cg.w;
+    w.open(`if (${x.next} <= ${hi}) {`);
+    this.versions.fill(this.box, this.cg.order, () => ({ lo: x.next, hi }), x.name);
+    w.line(`${x.next} = ${hi} + 1;`);
+    w.close();
+  }
+
+  private commit(x: Stream, hi: string): void {
+    const w = this.cg.w;
+    w.open(`if (${x.done} < ${hi}) {`);
+    this.versions.commit({ lo: x.done, hi }, x.name);
+    w.line(`${x.done} = ${hi};`);
+    w.close();
+  }
+
+  before(): void {
+    for (const x of this.streams) {
+      if (x.fill) this.cg.w.line(`int64_t ${x.next} = ${this.box(x.name)}_i0;`);
+      this.cg.w.line(`int64_t ${x.done} = INT64_MIN;`);
+    }
+  }
+
+  rowStart(): void {
+    for (const x of this.streams) if (x.fill) this.fill(x, `r + ${x.ahead}`);
+  }
+
+  rowEnd(): void {
+    for (const x of this.streams) this.commit(x, `r - ${x.behind} + 1`);
+  }
+
+  after(): void {
+    // (the rows of the box past the last row's reach: none where the box is what the nests touch)
+    for (const x of this.streams) if (x.fill) this.fill(x, `${this.box(x.name)}_i1`);
+    for (const x of this.streams) this.commit(x, 'INT64_MAX');
+  }
+}
