@@ -94,6 +94,17 @@ t('loop order JIK (the outer loop and the rolled rows along J): hdiff and the dy
   }
 });
 
+t('jamLevels false: each fused nest runs its own K loop (the dycore, no shared loop); compiled bitwise equal to the interpreter', async () => {
+  const file = path.join(fixtures, 'dycore.py');
+  assert.ok((await source(file, 'dycore', { fuseNests: true })).includes('if (row_in && c >= cin_lo && c < cin_hi) {'), 'shared by default');
+  const src = await source(file, 'dycore', { fuseNests: true, jamLevels: false });
+  assert.ok(src.includes(FUSED_LOOP));
+  assert.not.ok(src.includes('row_in'), 'no shared K loop');
+  const runner = await EntryRunner.create({ codegen: { fuseNests: true, jamLevels: false, tile: [3, 2, 4] } });
+  const iface = (await runner.build(file, 'dycore', 'python')).iface!;
+  await runner.runAgreeing(file, 'dycore', { fields: syntheticInputs(iface, [19, 45, 5], {}), scalars: { dt: 0.1 } }, '{}', 0);
+});
+
 /** Conformance and language cases whose generated code the schedule changes (3x2x4 tiles: many tiles with edges). */
 const caseDirs = [CASES_DIR, path.resolve(here, '../../fixtures/language')].flatMap((base) =>
   existsSync(base) ? readdirSync(base).sort().map((c) => path.join(base, c)).filter((d) => existsSync(path.join(d, 'case.json'))) : [],

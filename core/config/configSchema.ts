@@ -38,6 +38,7 @@ export const codegenSchema = z.strictObject({
   fuseNests: z.boolean(),
   streamVersions: z.boolean(),
   splitRegionTiles: z.boolean(),
+  jamLevels: z.boolean(),
   maxWhileIterations: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
 });
 

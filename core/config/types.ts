@@ -115,6 +115,13 @@ export interface CodegenOptions {
    * plugins/codegen/regionSplit.ts); off by default (orch tune tries it).
    */
   splitRegionTiles?: boolean;
+  /**
+   * CPU: where every fused nest's point is in range and nothing written is read at a K offset,
+   * the nests share one K loop (true, the default), or each keeps its own: with many nests
+   * (the dycore's 3 unrolled substeps, 12 nests) the shared loop keeps a pointer per access
+   * live and g++ spills them (plugins/codegen/fusedNests.ts); orch tune tries both.
+   */
+  jamLevels?: boolean;
 }
 
 /** A preset is data: options and plugins for one kind of hardware. */

@@ -29,6 +29,8 @@ export interface CppOptions {
   streamVersions?: boolean;
   /** CPU: tiles where a loop's region-only nests run nothing run its other nests fused (regionSplit.ts; default false). */
   splitRegionTiles?: boolean;
+  /** CPU: fused nests share one K loop where they can (default true; false: one K loop per nest). */
+  jamLevels?: boolean;
 }
 
 /** What a point body needs to address arrays: the arrays hoisted by the current launch. */
