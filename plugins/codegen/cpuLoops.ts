@@ -203,7 +203,7 @@ export class CpuLoops implements LoopStrategy {
     const columns = reshaped ? blockColumns(this.sweepOpts()) : undefined;
     const sweepLevels = s.loops.flatMap((v, vi) => (v.order === 'PARALLEL' ? [] : [`(kchi_${vi} - kclo_${vi})`])).join(' + ');
     const staging = staged ? new SweepStaging(this.cg, s, tile, columns !== undefined) : undefined;
-    const blocks = columns !== undefined && staging ? new SweepBlocks(this.cg, columns, staging, sweepLevels) : undefined;
+    const blocks = columns !== undefined && staging ? new SweepBlocks(this.cg, columns, staging, sweepLevels, tile.local.map((l) => l.name)) : undefined;
     if (blocks) blocks.shape();
     else if (reshaped) w.line(`const int64_t tsj = std::min<int64_t>(${ti0 * tj0}, std::max<int64_t>(1, dom1)), tsi = std::max<int64_t>(1, ${ti0 * tj0} / tsj);`);
     const ti = reshaped ? 'tsi' : String(ti0);
@@ -268,6 +268,7 @@ export class CpuLoops implements LoopStrategy {
     if (!this.rowHooks) versions.fill(box, tileOrder ?? this.cg.order);
     staging?.stageIn();
     blocks?.prefetchNext();
+    blocks?.wholeBlock();
     this.blocks = blocks;
     this.tileOrder = tileOrder;
     this.tileK = tile.k;
@@ -542,7 +543,7 @@ export class CpuLoops implements LoopStrategy {
       w.close();
       w.close();
     };
-    if (this.blocks && ij[1] === 'J') this.blocks.rows(n, rows);
+    if (this.blocks && ij[1] === 'J') this.blocks.rows(n, h, rows);
     else rows();
   }
 }
