@@ -58,6 +58,7 @@ export const cpuScheduleKnobs: readonly ScheduleKnob[] = [
   { option: 'streamVersions', describe: 'versions of in-place arrays filled and committed row by row inside fused nests (true) or around the whole tile', values: () => [false, true] },
   { option: 'splitRegionTiles', describe: 'tiles where the nests with regions run nothing run the other nests fused (true) or every nest unfused', values: () => [false, true] },
   { option: 'jamLevels', describe: 'fused nests share one K loop where they can (true) or run one each', values: () => [true, false] },
+  { option: 'balancedTiles', describe: 'tiles share the domain evenly (true) or the last one along I and J takes the remainder', values: () => [false, true] },
   { option: 'versionedTileK', describe: 'levels per tile of launches with versions of in-place arrays (false: whole columns)', values: () => [16, 8, false] },
   { option: 'stageSweeps', describe: 'tiles of FORWARD/BACKWARD launches copy their fields into [K][I][J] buffers (true) or read them in place', values: () => [true, false] },
 ];
