@@ -9,7 +9,7 @@ import { formatDiagnostic } from '../core/diagnostics.js';
 import { compulsoryBytes, substepBytes } from './compulsoryTraffic.js';
 import type { Program } from '../core/ir/types.js';
 import type { MeasureRequest } from './measure.js';
-import type { CodegenOptions } from '../core/config/types.js';
+import { tunedCell, tunedNote, tunedVsDefault, type TunedRow } from './tunedVsDefault.js';
 
 /**
  * `npm run bench`: how close the generated code gets to this machine's memory bandwidth,
@@ -85,21 +85,6 @@ function pythonStencilByStencil(file: string, entry: string, shape: number[], sc
   return (JSON.parse(out.trim().split('\n').pop()!) as { ratio: number }).ratio;
 }
 
-/**
- * `orch tune` of a fixture at the large size with 2 threads (its own process, so
- * OMP_NUM_THREADS holds): the codegen options it chose over the preset's ({} when the
- * default won), every candidate checked bitwise against the interpreter.
- */
-function tuned(file: string, entry: string, scalars: Record<string, number>): { changes: Partial<CodegenOptions>; label: string } {
-  const out = execFileSync(
-    process.execPath,
-    [path.join(here, '../bin/orch.js'), 'tune', `${file}:${entry}`, '--domain', LARGE.join(','), '--halo', String(HALO), '--scalars', JSON.stringify(scalars), '--preset', PRESET, '--budget-s', String(TUNE_BUDGET_S), '--runs', quick ? '5' : '15', '--json'],
-    { cwd: work, env: { ...process.env, GT_CACHE_ROOT: work, OMP_NUM_THREADS: '2', OMP_PROC_BIND: 'true' }, maxBuffer: 64 << 20 },
-  ).toString();
-  const r = JSON.parse(out.trim().split('\n').pop()!) as { best: { changes: Partial<CodegenOptions>; label: string } };
-  return r.best;
-}
-
 function measure(req: Omit<MeasureRequest, 'cacheRoot' | 'preset' | 'minSeconds'>, threads: number): number {
   const full: MeasureRequest = { ...req, cacheRoot: work, preset: PRESET, minSeconds: quick ? 0.1 : 0.3 };
   const out = execFileSync(process.execPath, [path.join(here, 'measure.js'), JSON.stringify(full)], {
@@ -146,12 +131,13 @@ async function main(): Promise<void> {
       bw[threads] = bytes / secs[threads] / 1e9;
     }
     // tuned vs default (issue 18 item 4): the tuned schedule timed the way the default was
-    let tune: { schedule: string; speedup_2t: number } | undefined;
+    let tune: TunedRow | undefined;
     if (TUNED.has(f.name)) {
       try {
-        const best = tuned(file, f.name, f.scalars);
-        const sec = Object.keys(best.changes).length ? measure({ file, entry: f.name, mode: 'orchestrated', shape: shapeOf(LARGE), scalars: f.scalars, codegen: best.changes }, 2) : secs[2];
-        tune = { schedule: best.label, speedup_2t: secs[2] / sec };
+        // orch tune at the large size with 2 threads, as the column is measured
+        const tuneArgs = [path.join(here, '../bin/orch.js'), 'tune', `${file}:${f.name}`, '--domain', LARGE.join(','), '--halo', String(HALO), '--scalars', JSON.stringify(f.scalars), '--preset', PRESET, '--budget-s', String(TUNE_BUDGET_S), '--runs', quick ? '5' : '15', '--json'];
+        const env = { ...process.env, GT_CACHE_ROOT: work, OMP_NUM_THREADS: '2', OMP_PROC_BIND: 'true' };
+        tune = tunedVsDefault(tuneArgs, env, work, (codegen) => measure({ file, entry: f.name, mode: 'orchestrated', shape: shapeOf(LARGE), scalars: f.scalars, codegen }, 2), quick ? 2 : 4);
       } catch (err) {
         log(`${f.name}: not tuned: ${(err as Error).message.split('\n')[0]}`);
       }
@@ -229,17 +215,17 @@ async function main(): Promise<void> {
     '',
     `STREAM triad: ${triadGbps[1].toFixed(2)} GB/s at 1 thread, ${triadGbps[2].toFixed(2)} GB/s at 2 threads (preset ${PRESET})`,
     '',
-    `${pad('fixture', 17)}${pad('kind', 17)}${pad('GB/s 1t', 9)}${pad('triad 1t', 10)}${pad('GB/s 2t', 9)}${pad('triad 2t', 10)}${pad('target', 10)}${pad('tuned/def 2t', 14)}${pad('x substep 1t/2t', 26)}${SIZES.map((s) => pad(`orch/sbs ${s.join('x')}`, 20)).join('')}${pad(`orch/py-sbs ${SIZES[0].join('x')} 1t/2t`, 28)}${pad('pipeline s', 12)}${pad('g++ s', 8)}pipe/g++`,
+    `${pad('fixture', 17)}${pad('kind', 17)}${pad('GB/s 1t', 9)}${pad('triad 1t', 10)}${pad('GB/s 2t', 9)}${pad('triad 2t', 10)}${pad('target', 10)}${pad('tuned/def 2t', 18)}${pad('x substep 1t/2t', 26)}${SIZES.map((s) => pad(`orch/sbs ${s.join('x')}`, 20)).join('')}${pad(`orch/py-sbs ${SIZES[0].join('x')} 1t/2t`, 28)}${pad('pipeline s', 12)}${pad('g++ s', 8)}pipe/g++`,
     ...rows.map(
       (r) =>
-        `${pad(r.fixture, 17)}${pad(r.kind, 17)}${pad(r.gbps_1t.toFixed(2), 9)}${pad(r.frac_triad_1t.toFixed(2), 10)}${pad(r.gbps_2t.toFixed(2), 9)}${pad(r.frac_triad_2t.toFixed(2), 10)}${pad(r.target_1t === r.target ? `>=${r.target}` : `>=${r.target_1t}/${r.target}`, 10)}${pad(r.tuned ? `${r.tuned.speedup_2t.toFixed(2)}x` : '-', 14)}${pad(r.kind === 'program' && r.over_substep_1t !== null && r.over_substep_2t !== null ? `${r.over_substep_1t.toFixed(2)}x/${r.over_substep_2t.toFixed(2)}x (<=1.5x)` : '-', 26)}${Object.values(r.orchestrated_speedup).map((v) => pad(`${v.toFixed(2)}x`, 20)).join('')}${pad(Number.isNaN(r.python_sbs_speedup[1]) ? '-' : `${r.python_sbs_speedup[1].toFixed(2)}x/${r.python_sbs_speedup[2].toFixed(2)}x (>=5x)`, 28)}${pad(r.pipeline_s.toFixed(3), 12)}${pad(r.gxx_s.toFixed(3), 8)}${r.pipeline_over_gxx.toFixed(3)}`,
+        `${pad(r.fixture, 17)}${pad(r.kind, 17)}${pad(r.gbps_1t.toFixed(2), 9)}${pad(r.frac_triad_1t.toFixed(2), 10)}${pad(r.gbps_2t.toFixed(2), 9)}${pad(r.frac_triad_2t.toFixed(2), 10)}${pad(r.target_1t === r.target ? `>=${r.target}` : `>=${r.target_1t}/${r.target}`, 10)}${pad(tunedCell(r.tuned), 18)}${pad(r.kind === 'program' && r.over_substep_1t !== null && r.over_substep_2t !== null ? `${r.over_substep_1t.toFixed(2)}x/${r.over_substep_2t.toFixed(2)}x (<=1.5x)` : '-', 26)}${Object.values(r.orchestrated_speedup).map((v) => pad(`${v.toFixed(2)}x`, 20)).join('')}${pad(Number.isNaN(r.python_sbs_speedup[1]) ? '-' : `${r.python_sbs_speedup[1].toFixed(2)}x/${r.python_sbs_speedup[2].toFixed(2)}x (>=5x)`, 28)}${pad(r.pipeline_s.toFixed(3), 12)}${pad(r.gxx_s.toFixed(3), 8)}${r.pipeline_over_gxx.toFixed(3)}`,
     ),
     '',
     only ? 'per-call overhead not measured (--fixtures)' : `per-call overhead: C ${overhead.c_1?.toFixed(0)} ns (1 field), ${overhead.c_16?.toFixed(0)} ns (16 fields); Python (ctypes, bound once) ${overhead.python_1 !== undefined ? (overhead.python_1 / 1000).toFixed(2) : '-'} us (1 field), ${overhead.python_16 !== undefined ? (overhead.python_16 / 1000).toFixed(2) : '-'} us (16 fields)`,
     '',
     watch,
     '',
-    `tuned/def 2t: the default preset's time over the schedule orch tune chose for ${LARGE.join('x')} at 2 threads (budget ${TUNE_BUDGET_S} s, every candidate bitwise equal to the interpreter): ${rows.filter((r) => r.tuned).map((r) => `${r.fixture} ${r.tuned!.schedule}`).join(', ') || 'none'}`,
+    `tuned/def 2t: the default preset's time over the schedule orch tune chose for ${LARGE.join('x')} at 2 threads (budget ${TUNE_BUDGET_S} s, every candidate bitwise equal to the interpreter), the median of ${quick ? 2 : 4} rounds that measure both in turn; in brackets, the speedup orch tune's own confirmation measured (alternating blocks; 'rej': below the noise, so the default stays): ${rows.filter((r) => r.tuned).map((r) => tunedNote(r.fixture, r.tuned!)).join(', ') || 'none'}`,
     'orch/sbs: stencil by stencil from a Node host (bench/stencilByStencil.ts); orch/py-sbs: from Python through the orch package, each stencil its own library (bench/python_stencil_by_stencil.py)',
     `effective bandwidth counts compulsory bytes (each argument field read once and written once over the ${LARGE.join('x')} interior) / median time`,
     `x substep (program rows): median time per call / the time the per-substep compulsory bytes take at triad, where every iteration of a program loop (a substep, trip counts from the IR) reads once and writes once each argument it touches, temporaries not counted (${rows.filter((r) => r.kind === 'program').map((r) => `${r.fixture} ${r.substep_bytes_per_call === null ? 'unknown trip count' : `${(r.substep_bytes_per_call / 1e6).toFixed(1)} MB/call against ${(r.bytes_per_call / 1e6).toFixed(1)} MB one pass`}`).join(', ') || 'none'}); 1.00x is the floor without fusing substeps in time`,

@@ -93,11 +93,16 @@ function summary(r: TuneResult, written: string | undefined, recorded?: string):
   const ms = (s: number | undefined) => `${((s ?? NaN) * 1e3).toFixed(3)} ms`;
   const refused = r.candidates.filter((c) => c.status === 'mismatch').length;
   const c = r.confirmation;
+  const confirmed = c
+    ? `; confirmed in ${c.policy.blocks} alternating blocks of ${c.policy.callsPerBlock} calls: default ${ms(c.default.median_s)} (${ms(c.default.min_s)} .. ${ms(c.default.max_s)}), ${r.rejected ? r.rejected.label : r.best.label} ${ms(c.best.median_s)} (${ms(c.best.min_s)} .. ${ms(c.best.max_s)}), ${c.speedup.toFixed(2)}x against ${c.required.toFixed(2)}x needed (noise ${(c.spread * 100).toFixed(1)} %)`
+    : '';
+  const head = r.rejected
+    ? `${r.entry}: the default stays: ${r.rejected.label} did not hold up${confirmed}`
+    : c
+      ? `${r.entry}: best ${r.best.label}${confirmed}`
+      : `${r.entry}: ${r.best === r.base ? 'the default is the fastest' : `best ${r.best.label}`}, ${ms(r.best.median_s)} median (${ms(r.best.min_s)} .. ${ms(r.best.max_s)})${r.base.status === 'timed' ? '' : '; the default did not match the interpreter'}`;
   const lines = [
-    c
-      ? `${r.entry}: ${r.best === r.base ? `the default stays: ${r.candidates.find((x) => x.median_s === Math.min(...r.candidates.filter((y) => y.status === 'timed').map((y) => y.median_s!)))?.label} was not faster when timed again in turn` : `best ${r.best.label}`}; ` +
-        `in turn, median of ${c.best.runs} calls each: default ${ms(c.default.median_s)} (${ms(c.default.min_s)} .. ${ms(c.default.max_s)}), best ${ms(c.best.median_s)} (${ms(c.best.min_s)} .. ${ms(c.best.max_s)}), ${(c.default.median_s / c.best.median_s).toFixed(2)}x`
-      : `${r.entry}: ${r.best === r.base ? 'the default is the fastest' : `best ${r.best.label}`}, ${ms(r.best.median_s)} median (${ms(r.best.min_s)} .. ${ms(r.best.max_s)})${r.base.status === 'timed' ? '' : '; the default did not match the interpreter'}`,
+    head,
     `${r.candidates.length} schedule(s) tried in ${r.elapsed_s.toFixed(1)} s${refused ? `, ${refused} refused (differed from the interpreter)` : ''}${r.skipped ? `, ${r.skipped} left untried (budget spent)` : ''}`,
   ];
   if (recorded) lines.push(recorded);
@@ -114,13 +119,19 @@ async function writeCache(compiler: Compiler, result: TuneResult, file: string, 
   const root = compiler.cache.store.entryRoot(compiler.moduleRel(file), result.entry);
   const changed = Object.keys(result.best.changes).length > 0;
   try {
-    writeTunedSchedule(root, compiler.config.preset.name, changed ? { codegen: result.best.changes, domain: result.domain, tunedAt: new Date().toISOString(), median_s: result.best.median_s, ...(result.base.median_s !== undefined ? { defaultMedian_s: result.base.median_s } : {}) } : null);
+    writeTunedSchedule(root, compiler.config.preset.name, changed ? { codegen: result.best.changes, domain: result.domain, tunedAt: new Date().toISOString(), ...timesOf(result) } : null);
   } catch (e) {
     throw tunedScheduleUnwritable(root, (e as Error).message);
   }
   const built = await compiler.build({ modules: [file], entry: result.entry, externals: values.externals, defines: values.defines, mode: 'build' });
   if (built.errors.length) throw new OrchErrors(built.errors);
   return path.join(root, 'tuned.json');
+}
+
+/** The medians recorded with a schedule: the confirmation's, which the pick had to win, else the search's. */
+function timesOf(r: TuneResult): { median_s?: number; defaultMedian_s?: number } {
+  if (r.confirmation) return { median_s: r.confirmation.best.median_s, defaultMedian_s: r.confirmation.default.median_s };
+  return { median_s: r.best.median_s, ...(r.base.median_s !== undefined ? { defaultMedian_s: r.base.median_s } : {}) };
 }
 
 function writePreset(config: Awaited<ReturnType<typeof openSession>>['config'], name: string, result: TuneResult, file: string, opts: TuneOptions): string {

@@ -89,6 +89,30 @@ export default defineConfig({
   assert.match(verbose.stderr, /kaboom\n\s+at /);
 });
 
+plugins("a plugin's own user error (fail from 'orch') is printed as that error, not as the plugin crashing", async () => {
+  // the config's 'orch' must be the CLI's own copy of the API: with a second copy (the bundled
+  // CLI beside dist/index.js), its OrchError is not the CLI's and reads as a crash (E_PLUGIN)
+  const p = new TempProject('plugin-fail');
+  p.write('m.py', stencilModule('s', 'w * a'));
+  p.write(
+    'orch.config.ts',
+    `import { defineConfig, fail, PassPlugin } from 'orch';
+export default defineConfig({
+  modules: ['m.py'],
+  plugins: [new PassPlugin({ name: 'strict', hook: 'pooling', stage: -5, run() { fail('E_UNSUPPORTED', 'strict refuses this stencil', { hint: 'ask strict' }); } })],
+});
+`,
+  );
+  const r = await p.orch(['build', '--json']);
+  assert.is(r.code, 1, r.stderr);
+  assert.match(r.stderr, 'error E_UNSUPPORTED: strict refuses this stencil');
+  assert.match(r.stderr, 'hint: ask strict');
+  assert.not.match(r.stderr, 'E_PLUGIN');
+  const j = JSON.parse(r.stdout);
+  assert.is(j.errors[0].code, 'E_UNSUPPORTED');
+  assert.is(j.errors[0].plugin, 'strict', 'the error names the plugin that raised it');
+});
+
 plugins('a C++ error in generated code lands on the .py line through #line; --verbose keeps g++ output', async () => {
   const p = new TempProject('plugin-cxx');
   p.write('m.py', stencilModule('s', 'w * a'));

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,8 +20,19 @@ function stableStringify(value: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${stableStringify((value as Record<string, unknown>)[k])}`).join(',')}}`;
 }
 
-/** The repository root (where package.json and native/ live), from this compiled file. */
-export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+/**
+ * The repository root (where package.json and native/ live): the nearest folder above this
+ * compiled file with a package.json. Searched, not counted, because this file runs both
+ * from dist/core/cache/ and from the bundled CLI in dist/bin/ (scripts/bundleCli.ts).
+ */
+export const PACKAGE_ROOT = packageRoot(path.dirname(fileURLToPath(import.meta.url)));
+
+function packageRoot(from: string): string {
+  for (let d = from; ; d = path.dirname(d)) {
+    if (existsSync(path.join(d, 'package.json'))) return d;
+    if (path.dirname(d) === d) throw new Error(`orch: no package.json above ${from}`);
+  }
+}
 
 function hashTree(dir: string, exts: string[], h = createHash('sha256')): ReturnType<typeof createHash> {
   let names: string[];
@@ -44,16 +55,26 @@ function hashTree(dir: string, exts: string[], h = createHash('sha256')): Return
 
 let orchVersionMemo: string | undefined;
 
+/** Set by the CLI's bundle (scripts/bundleCli.ts): orchCodeHash() of the code it was built from. */
+declare const ORCH_CODE_HASH: string | undefined;
+
+/** A hash of orch's compiled code (dist/core, plugins, presets): a changed pass changes it. */
+export function orchCodeHash(): string {
+  const h = createHash('sha256');
+  for (const d of ['core', 'plugins', 'presets']) hashTree(path.join(PACKAGE_ROOT, 'dist', d), ['.js'], h);
+  return h.digest('hex').slice(0, 16);
+}
+
 /**
  * orch's own version for cache keys: the package version plus a hash of its compiled
- * code, so a changed pass invalidates entries even without a version bump.
+ * code, so a changed pass invalidates entries even without a version bump. The bundled CLI
+ * carries the hash of the code it was bundled from, which is the code it runs, instead of
+ * reading and hashing ~200 files at every start.
  */
 export function orchVersion(): string {
   if (!orchVersionMemo) {
     const pkg = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
-    const h = createHash('sha256');
-    for (const d of ['core', 'plugins', 'presets']) hashTree(path.join(PACKAGE_ROOT, 'dist', d), ['.js'], h);
-    orchVersionMemo = `${pkg.version}+${h.digest('hex').slice(0, 16)}`;
+    orchVersionMemo = `${pkg.version}+${typeof ORCH_CODE_HASH === 'string' ? ORCH_CODE_HASH : orchCodeHash()}`;
   }
   return orchVersionMemo;
 }

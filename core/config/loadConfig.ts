@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { parseSize } from '../cache/quantities.js';
+import { PACKAGE_ROOT } from '../cache/hashing.js';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { backendNamed } from './Backend.js';
@@ -50,11 +51,21 @@ function transpileCache(file: string): string | false {
   return existsSync(modules) ? path.join(modules, '.cache', 'jiti') : false;
 }
 
+/** Set by the CLI's bundle (scripts/bundleCli.ts) to its own copy of the package API. */
+declare const ORCH_API_ENTRY: string | undefined;
+
+/**
+ * What a config's `import ... from 'orch'` loads: the package API of the code loading it,
+ * so plugins and errors the config makes are this process's own classes (instanceof
+ * OrchError, the hooks they tap). The bundled CLI carries its own copy of the API.
+ */
+const ORCH_API = path.join(PACKAGE_ROOT, typeof ORCH_API_ENTRY === 'string' ? ORCH_API_ENTRY : path.join('dist', 'index.js'));
+
 export async function loadConfigFile(file: string): Promise<{ config: OrchConfig; files: string[] }> {
   // imported here, not at the top: loading jiti is about a tenth of an orch start, which a
   // project without a config file does not need
   const { createJiti } = await import('jiti');
-  const jiti = createJiti(import.meta.url, { moduleCache: true, fsCache: transpileCache(file) });
+  const jiti = createJiti(import.meta.url, { moduleCache: true, fsCache: transpileCache(file), alias: { orch: ORCH_API } });
   const before = new Set(Object.keys(requireCache));
   let mod: unknown;
   const files: string[] = [];

@@ -1,7 +1,9 @@
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { PACKAGE_ROOT } from '../cache/hashing.js';
 import { libraryDoesNotLoad } from '../diagnostics/toolchainErrors.js';
 
-const PROBE = fileURLToPath(new URL('./loadProbe.js', import.meta.url));
+// from the package root, not this file: the bundled CLI (dist/bundle/) runs this code too
+const PROBE = path.join(PACKAGE_ROOT, 'dist', 'core', 'toolchain', 'loadProbe.js');
 
 /**
  * A compiler that exits 0 can still write a library that does not load (a broken wrapper,

@@ -13,7 +13,8 @@ import { EntryRunner, type ReadyEntry } from '../runtime/EntryRunner.js';
 import { cloneArray, type NDArray } from '../runtime/ndarray.js';
 import { syntheticInputs } from '../runtime/syntheticInputs.js';
 import { bitwiseDifference, type BitwiseDifference } from './bitwiseDifference.js';
-import { interleavedTimes, type TimeStats } from './interleavedTimes.js';
+import { interleavedTimes, timeStats, withLibraries, type TimeStats } from './interleavedTimes.js';
+import { confirmationLine, confirmPick, DEFAULT_CONFIRM_POLICY, type ConfirmPolicy, type Confirmation } from './confirmation.js';
 import { defaultScheduleFails, noScheduleMatches, nothingToTune } from '../diagnostics/tuneErrors.js';
 
 /** What to tune: one entry, at one domain, on this machine. */
@@ -35,6 +36,14 @@ export interface TuneRequest {
   runs: number;
   /** The knobs to search; default: the backend's (Backend.scheduleKnobs). Tests pass their own. */
   knobs?: readonly ScheduleKnob[];
+  /** How the pick is confirmed against the default (confirmation.ts); calls per block default to `runs`. */
+  confirm?: Partial<ConfirmPolicy>;
+  /**
+   * Times one call of the candidate with this label, in seconds, in place of its library
+   * (the search's and the confirmation's timings; the bitwise check still runs the library).
+   * Tests pass a fake clock.
+   */
+  clock?: (label: string) => number;
   log?: (line: string) => void;
 }
 
@@ -73,10 +82,13 @@ export interface TuneResult {
   bestCodegen: CodegenOptions;
   candidates: Candidate[];
   /**
-   * The default and the winner timed again, call for call in turn; the winner stands only
-   * if it is still faster there (absent when the default won the search).
+   * The default and the search's winner timed again in alternating blocks; the winner
+   * stands only if it beat the default in every block and by more than the noise
+   * (confirmation.ts). Absent when the default won the search or did not match.
    */
-  confirmation?: { default: TimeStats; best: TimeStats };
+  confirmation?: Confirmation;
+  /** The search's winner, when the confirmation did not hold it up (best is then the default). */
+  rejected?: Candidate;
   /** Candidates never tried because the budget ran out. */
   skipped: number;
   elapsed_s: number;
@@ -164,27 +176,30 @@ export class Tuner {
         const values = knob.values({ base: req.config.codegen, domain: req.domain }).filter((v) => !sameValue(v, current[knob.option]));
         const batch = values.map((v) => this.normalized({ ...lead, [knob.option]: v }));
         const results = await this.evaluate(batch);
-        const winner = this.fastest([this.tried.get(labelOf(lead))!, ...results]);
-        if (winner && winner.label !== labelOf(lead)) {
+        const winner = this.fastest(results);
+        if (winner && this.improves(winner, this.tried.get(labelOf(lead)))) {
           lead = winner.changes;
           changed = true;
         }
       }
     }
     const candidates = [...this.tried.values()];
-    const winner = this.fastest(candidates);
+    const searched = this.tried.get(labelOf(lead));
+    const winner = searched?.status === 'timed' ? searched : this.fastest(candidates);
     if (!winner) {
       throw noScheduleMatches(req.entry, base.mismatch ? `field '${base.mismatch.field}' differs at ${base.mismatch.count} point(s)` : base.error);
     }
     let best = winner;
-    let confirmation: TuneResult['confirmation'];
+    let confirmation: Confirmation | undefined;
     if (winner !== base && base.status === 'timed') {
-      const [d, b] = interleavedTimes([this.entries.get(base.label)!, this.entries.get(winner.label)!], () => cloneArgs(this.reference!.args), req.runs);
-      confirmation = { default: d, best: b };
-      this.log(`  confirm: default ${(d.median_s * 1e3).toFixed(3)} ms, ${winner.label} ${(b.median_s * 1e3).toFixed(3)} ms (median of ${req.runs} calls each, in turn)`);
-      if (b.median_s >= d.median_s) best = base;
+      const policy: ConfirmPolicy = { ...DEFAULT_CONFIRM_POLICY, callsPerBlock: req.runs, ...req.confirm };
+      const entries = [this.entries.get(base.label)!, this.entries.get(winner.label)!];
+      const clock = req.clock;
+      confirmation = clock ? confirmPick((i) => clock(i === 0 ? base.label : winner.label), policy) : withLibraries(entries, () => cloneArgs(this.reference!.args), (time) => confirmPick(time, policy));
+      this.log(confirmationLine(winner.label, confirmation));
+      if (!confirmation.holds) best = base;
     }
-    return { entry: req.entry, module: req.module, domain: req.domain, base, best, bestCodegen: { ...req.config.codegen, ...best.changes }, candidates, ...(confirmation ? { confirmation } : {}), skipped: this.skipped, elapsed_s: this.elapsed() };
+    return { entry: req.entry, module: req.module, domain: req.domain, base, best, bestCodegen: { ...req.config.codegen, ...best.changes }, candidates, ...(confirmation ? { confirmation } : {}), ...(best !== winner ? { rejected: winner } : {}), skipped: this.skipped, elapsed_s: this.elapsed() };
   }
 
   /** Only the options that differ from the config's, so equal schedules get one label. */
@@ -192,6 +207,16 @@ export class Tuner {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(changes)) if (!sameValue(v, (this.req.config.codegen as unknown as Record<string, unknown>)[k])) out[k] = v;
     return out as Partial<CodegenOptions>;
+  }
+
+  /**
+   * Whether `c` takes the lead of the search from `lead`: by more than the least gain the
+   * confirmation asks for, so the search does not wander on the machine's noise.
+   */
+  private improves(c: Candidate, lead: Candidate | undefined): boolean {
+    if (lead?.status !== 'timed') return true;
+    const minGain = this.req.confirm?.minGain ?? DEFAULT_CONFIRM_POLICY.minGain;
+    return c.median_s! * (1 + minGain) < lead.median_s!;
   }
 
   /** The timed candidate with the smallest median. */
@@ -267,7 +292,8 @@ export class Tuner {
         this.byCode.set(code, c);
         return c;
       }
-      [stats] = interleavedTimes([built], () => cloneArgs(ref.args), this.req.runs);
+      const clock = this.req.clock;
+      [stats] = clock ? [timeStats(Array.from({ length: this.req.runs }, () => clock(label)))] : interleavedTimes([built], () => cloneArgs(ref.args), this.req.runs);
     } catch (e) {
       return { changes, label, status: 'failed', error: errorText(e), key };
     }

@@ -17,28 +17,46 @@ export function timeStats(times: number[]): TimeStats {
 }
 
 /**
- * Times `runs` calls of each library, round-robin (one call of each per round), after two
- * untimed rounds that warm the caches and the OpenMP pool. Alternating puts the machine's
- * slow moments on every candidate alike, so their medians compare. `args(i)` gives each
- * library its own arguments (the calls overwrite their outputs).
+ * Opens the libraries, each bound to its own arguments (`args(i)`: the calls overwrite
+ * their outputs), and hands `use` a clock that makes one call of library i and returns its
+ * seconds; closes them after. All of them share the process's one OpenMP runtime (libgomp
+ * is loaded once), and only one runs at a time.
  */
-export function interleavedTimes(entries: ReadyEntry[], args: (i: number) => EntryArgs, runs: number): TimeStats[] {
+export function withLibraries<T>(entries: ReadyEntry[], args: (i: number) => EntryArgs, use: (time: (i: number) => number) => T): T {
   const libs = entries.map((e) => NativeLibrary.open(e.result.library!, e.result.symbol!));
   try {
     libs.forEach((lib, i) => {
       lib.setCallbacks(hostCallbacks(entries[i].iface));
       lib.bind(args(i));
     });
-    const times: number[][] = libs.map(() => []);
-    for (let r = 0; r < runs + 2; r++) {
-      libs.forEach((lib, i) => {
-        const t0 = process.hrtime.bigint();
-        lib.run();
-        if (r >= 2) times[i].push(Number(process.hrtime.bigint() - t0) / 1e9);
-      });
-    }
-    return times.map(timeStats);
+    return use((i) => {
+      const t0 = process.hrtime.bigint();
+      libs[i].run();
+      return Number(process.hrtime.bigint() - t0) / 1e9;
+    });
   } finally {
     for (const lib of libs) lib.close();
   }
+}
+
+/**
+ * Times `runs` calls of each library, round-robin (one call of each per round), after two
+ * untimed rounds that warm the caches and the OpenMP pool. With one library (the search's
+ * use) that is `runs` calls in a row. With several, each call starts with the others'
+ * fields in the caches: the tuner's confirmation times blocks instead (confirmation.ts).
+ */
+export function interleavedTimes(entries: ReadyEntry[], args: (i: number) => EntryArgs, runs: number): TimeStats[] {
+  return withLibraries(entries, args, (time) => roundRobinTimes(entries.length, time, runs));
+}
+
+/** interleavedTimes' order of calls on any clock (`time(i)`: one call of library i, in seconds). */
+export function roundRobinTimes(count: number, time: (i: number) => number, runs: number): TimeStats[] {
+  const times: number[][] = Array.from({ length: count }, () => []);
+  for (let r = 0; r < runs + 2; r++) {
+    for (let i = 0; i < count; i++) {
+      const t = time(i);
+      if (r >= 2) times[i].push(t);
+    }
+  }
+  return times.map(timeStats);
 }

@@ -24,12 +24,17 @@ export function tunedPreset(base: Preset, name: string, result: TuneResult): Pre
 export function presetModule(preset: Preset, base: Preset, result: TuneResult, command: string): string {
   const ms = (s: number | undefined) => `${((s ?? NaN) * 1e3).toFixed(3)} ms`;
   const { base: d, best } = result;
-  const speed = d.status === 'timed' ? `${ms(d.median_s)} (default) -> ${ms(best.median_s)} (${best.label})` : `${ms(best.median_s)} (${best.label}; the default did not match the interpreter)`;
+  const c = result.confirmation;
+  const speed = c
+    ? `${ms(c.default.median_s)} (default) -> ${ms(c.best.median_s)} (${best.label}), ${c.speedup.toFixed(2)}x in ${c.policy.blocks} alternating blocks of ${c.policy.callsPerBlock} calls (needed ${c.required.toFixed(2)}x)`
+    : d.status === 'timed'
+      ? `${ms(d.median_s)} (default) -> ${ms(best.median_s)} (${best.label}), median of ${best.runs} calls`
+      : `${ms(best.median_s)} (${best.label}; the default did not match the interpreter), median of ${best.runs} calls`;
   const { plugins: _, ...data } = preset;
   const lines = [
     `// Written by \`${command}\` on ${new Date().toISOString()}`,
     `// on ${os.hostname()} (${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.availableParallelism()} cores), from preset '${base.name}'.`,
-    `// ${result.entry} at ${result.domain.join('x')}: ${speed}, median of ${best.runs} calls.`,
+    `// ${result.entry} at ${result.domain.join('x')}: ${speed}.`,
     `// ${result.candidates.length} schedules tried; each matched the interpreter bit for bit before it was timed.`,
     '// Use it in orch.config.ts:',
     `//   import ${preset.name.replace(/[^A-Za-z0-9_]/g, '_')} from './${presetFileName(preset.name)}';`,

@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { orchCodeHash, orchVersion } from '../core/cache/hashing.js';
+import { REPO, stencilModule, TempProject } from './TempProject.js';
+
+/**
+ * dist/bin/orch.js is a bundle (scripts/bundleCli.ts) with its own copy of the code, beside
+ * the compiled modules the package API and in-process callers use. Both must key the cache
+ * alike, or an entry built through one is a miss (or worse, a stale hit) through the other.
+ */
+
+test('dist/bin/orch.js is the bundle: it imports its chunks, not the compiled modules under dist/', () => {
+  const src = readFileSync(path.join(REPO, 'dist/bin/orch.js'), 'utf8');
+  assert.match(src, /from "\.\/chunks\/[\w-]+\.js"/, 'the bundle loads its chunks');
+  assert.not.match(src, /from ["']\.\.\/(cli|core|plugins|presets)\//, 'no import of the unbundled modules');
+});
+
+test('the bundled CLI keys the cache with the version the compiled code computes', async () => {
+  const p = new TempProject('bundled-version');
+  p.write('m.py', stencilModule('s', 'w * a'));
+  const r = await p.orch(['build', 'm.py', '--json']);
+  assert.is(r.code, 0, r.stderr);
+  const root = p.path('.gt_cache_A/m/s');
+  const { key } = JSON.parse(readFileSync(path.join(root, 'latest.json'), 'utf8')) as { key: string };
+  const info = JSON.parse(readFileSync(path.join(root, key, 'build-info.json'), 'utf8')) as { inputs: { orch: string } };
+  assert.is(info.inputs.orch, orchVersion());
+  assert.ok(orchVersion().endsWith(`+${orchCodeHash()}`), 'in-process, the version hashes the compiled code');
+});
+
+test.run();
