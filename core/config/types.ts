@@ -133,6 +133,12 @@ export interface CodegenOptions {
    * live and g++ spills them (plugins/codegen/fusedNests.ts); orch tune tries both.
    */
   jamLevels?: boolean;
+  /**
+   * CPU: the tiles along I and J share the domain evenly (124 columns in tiles of 36: 41, 41
+   * and 42) instead of the last one taking the remainder (36, 36, 52), so threads with few
+   * tiles each get even work (plugins/codegen/tileCuts.ts); off by default (orch tune tries it).
+   */
+  balancedTiles?: boolean;
 }
 
 /** A preset is data: options and plugins for one kind of hardware. */

@@ -35,6 +35,8 @@ export interface CppOptions {
   splitRegionTiles?: boolean;
   /** CPU: fused nests share one K loop where they can (default true; false: one K loop per nest). */
   jamLevels?: boolean;
+  /** CPU: tiles share the domain evenly instead of the last one taking the remainder (tileCuts.ts; default false). */
+  balancedTiles?: boolean;
 }
 
 /** What a point body needs to address arrays: the arrays hoisted by the current launch. */

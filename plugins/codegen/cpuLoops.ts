@@ -19,6 +19,7 @@ import { regionsOnly } from '../../core/ir/regionsOnly.js';
 import { TileVersionCode } from './tileVersions.js';
 import { streamedVersions, type RowHooks } from './streamedVersions.js';
 import { tileScratch } from './tileScratch.js';
+import { tileCut } from './tileCuts.js';
 import { touches } from '../../core/ir/uses.js';
 
 /** The loop order of a level by level sweep: K outermost, then I and J as in `order`. */
@@ -238,14 +239,15 @@ export class CpuLoops implements LoopStrategy {
       if (!tk) w.line(`const int64_t kclo_${vi} = klo_${vi}, kchi_${vi} = khi_${vi};`);
       else w.line(`const int64_t kclo_${vi} = tk == 0 ? klo_${vi} : std::max<int64_t>(klo_${vi}, tk * ${tk}), kchi_${vi} = tk == ntk - 1 ? khi_${vi} : std::min<int64_t>(khi_${vi}, (tk + 1) * ${tk});`);
     });
+    const cut = (axis: 'i' | 'j', index: string) => tileCut(this.cg, axis, index, reshaped ? (axis === 'i' ? ti : tj) : tile.size[axis === 'i' ? 0 : 1]);
     for (const { h, name } of nests) {
       const g = h.grow ?? [0, 0, 0, 0];
       const regions = regionsOnly(h);
       w.line(
-        `${regions ? 'int64_t' : 'const int64_t'} ilo_${name} = ti == 0 ? Ilo_${name} : std::max<int64_t>(Ilo_${name}, ti * ${ti} - ${g[0]}), ` +
-          `ihi_${name} = ti == nti - 1 ? Ihi_${name} : std::min<int64_t>(Ihi_${name}, (ti + 1) * ${ti} + ${g[1]}), ` +
-          `jlo_${name} = tj == 0 ? Jlo_${name} : std::max<int64_t>(Jlo_${name}, tj * ${tj} - ${g[2]}), ` +
-          `jhi_${name} = tj == ntj - 1 ? Jhi_${name} : std::min<int64_t>(Jhi_${name}, (tj + 1) * ${tj} + ${g[3]});`,
+        `${regions ? 'int64_t' : 'const int64_t'} ilo_${name} = ti == 0 ? Ilo_${name} : std::max<int64_t>(Ilo_${name}, ${cut('i', 'ti')} - ${g[0]}), ` +
+          `ihi_${name} = ti == nti - 1 ? Ihi_${name} : std::min<int64_t>(Ihi_${name}, ${cut('i', '(ti + 1)')} + ${g[1]}), ` +
+          `jlo_${name} = tj == 0 ? Jlo_${name} : std::max<int64_t>(Jlo_${name}, ${cut('j', 'tj')} - ${g[2]}), ` +
+          `jhi_${name} = tj == ntj - 1 ? Jhi_${name} : std::min<int64_t>(Jhi_${name}, ${cut('j', '(tj + 1)')} + ${g[3]});`,
       );
       if (regions) narrowToRegions(w, regions, { ilo: `ilo_${name}`, ihi: `ihi_${name}`, jlo: `jlo_${name}`, jhi: `jhi_${name}` });
     }
