@@ -16,12 +16,13 @@ import { EntryRunner } from './entryRunner.js';
  * Issue 18 item 2: codegen.streamVersions fills and commits the versions of in-place arrays
  * row by row inside a tile's fused loop (plugins/codegen/streamedVersions.ts), and
  * codegen.splitRegionTiles runs a loop's nests fused in the tiles its region-only nests do
- * not reach (plugins/codegen/regionSplit.ts). Both only move work: every number stays the
+ * not reach (plugins/codegen/regionSplit.ts), and codegen.balancedTiles cuts the tiles evenly
+ * (plugins/codegen/tileCuts.ts). They only move work: every number stays the
  * interpreter's, bit for bit, with many tiles, remainder tiles and K-cut tiles.
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixtures = path.resolve(here, '../../fixtures/bench');
-const t = suite('stream versions, split region tiles');
+const t = suite('stream versions, split region tiles, balanced tiles');
 
 async function source(entry: string, codegen: Partial<ResolvedConfig['codegen']>): Promise<string> {
   const config = await resolveConfig({ configFile: null, cwd: mkdtempSync(path.join(os.tmpdir(), 'orch-stream-')) });
@@ -65,6 +66,18 @@ t('del-n: splitRegionTiles compiled bitwise equal to the interpreter (tiles with
     const iface = (await runner.build(file, 'deln_damping', 'python')).iface!;
     // 110 points along I: three tiles of the widened tile, the middle one reaching no corner
     for (const shape of [[110, 30, 3], [19, 45, 5]]) await runner.runAgreeing(file, 'deln_damping', { fields: syntheticInputs(iface, shape, {}), scalars: { damp: 0.05 } }, '{}', 0);
+  }
+});
+
+t('balancedTiles: the tiles share the domain evenly (cuts at ti * dom0 / nti); dycore and del-n compiled bitwise equal to the interpreter', async () => {
+  const src = await source('dycore', { balancedTiles: true });
+  assert.ok(src.includes('(ti * dom0 / nti)') && src.includes('((tj + 1) * dom1 / ntj)'), 'balanced cuts');
+  assert.not.ok((await source('dycore', {})).includes('dom0 / nti'), 'off by default');
+  for (const [entry, scalars, shape] of [['dycore', { dt: 0.1 }, [70, 40, 3]], ['deln_damping', { damp: 0.05 }, [110, 30, 3]]] as const) {
+    const file = path.join(fixtures, `${entry}.py`);
+    const runner = await EntryRunner.create({ codegen: { fuseNests: true, balancedTiles: true, streamVersions: true, tile: [3, 2, 4] } });
+    const iface = (await runner.build(file, entry, 'python')).iface!;
+    await runner.runAgreeing(file, entry, { fields: syntheticInputs(iface, [...shape], {}), scalars }, '{}', 0);
   }
 });
 

@@ -102,6 +102,17 @@ export interface CodegenOptions {
    */
   fuseNests?: boolean;
   /**
+   * CPU, with fuseNests: nests with horizontal regions fuse too, each nest's K loop emitted
+   * once per combination of its region tests, chosen per column (plugins/codegen/regionVersions.ts);
+   * off in the presets (orch tune tries both).
+   */
+  fuseRegions?: boolean;
+  /**
+   * CPU: the vector width (bits) g++ should prefer where it compiles for AVX-512
+   * (plugins/codegen/vectorWidth.ts), or false for g++'s own choice (the presets'; orch tune tries 256).
+   */
+  vectorWidth?: 128 | 256 | 512 | false;
+  /**
    * CPU: in a tile whose nests run fused (fuseNests), the versions of in-place arrays are
    * filled and committed row by row inside the fused loop, just before a row is first read
    * and just after it is last written, instead of over the whole tile before and after it
@@ -122,6 +133,12 @@ export interface CodegenOptions {
    * live and g++ spills them (plugins/codegen/fusedNests.ts); orch tune tries both.
    */
   jamLevels?: boolean;
+  /**
+   * CPU: the tiles along I and J share the domain evenly (124 columns in tiles of 36: 41, 41
+   * and 42) instead of the last one taking the remainder (36, 36, 52), so threads with few
+   * tiles each get even work (plugins/codegen/tileCuts.ts); off by default (orch tune tries it).
+   */
+  balancedTiles?: boolean;
 }
 
 /** A preset is data: options and plugins for one kind of hardware. */

@@ -25,12 +25,18 @@ export interface CppOptions {
   sweepBlock?: number | false;
   /** CPU: in a tile, the nests of a PARALLEL loop run fused point by point (default false). */
   fuseNests?: boolean;
+  /** CPU, with fuseNests: nests with horizontal regions fuse too, their K loops versioned per region test (default false). */
+  fuseRegions?: boolean;
+  /** CPU: the vector width g++ should prefer where it compiles for AVX-512 (vectorWidth.ts; default: g++'s). */
+  vectorWidth?: 128 | 256 | 512 | false;
   /** CPU: versions fill and commit row by row inside fused nests (streamedVersions.ts; default false). */
   streamVersions?: boolean;
   /** CPU: tiles where a loop's region-only nests run nothing run its other nests fused (regionSplit.ts; default false). */
   splitRegionTiles?: boolean;
   /** CPU: fused nests share one K loop where they can (default true; false: one K loop per nest). */
   jamLevels?: boolean;
+  /** CPU: tiles share the domain evenly instead of the last one taking the remainder (tileCuts.ts; default false). */
+  balancedTiles?: boolean;
 }
 
 /** What a point body needs to address arrays: the arrays hoisted by the current launch. */

@@ -45,6 +45,17 @@ export const cpuScheduleKnobs: readonly ScheduleKnob[] = [
   // fuseNests before the tiles: fused nests keep a few rows of each temporary, which changes
   // which tile is best (tall ones)
   { option: 'fuseNests', describe: 'in a tile, the nests of a PARALLEL loop run fused column by column (true) or one after another', values: () => [true, false] },
+  // nests with horizontal regions fused too (regionVersions.ts): where no nest has regions,
+  // the default's code, a quick build
+  { option: 'fuseRegions', describe: 'with fuseNests, nests with horizontal regions fuse too, their K loops copied per region test (true) or they run one after another', values: () => [true, false] },
+  // g++ prefers 512-bit vectors with AVX-512: short K loops then spend much of their time in
+  // narrower tail copies (vectorWidth.ts)
+  { option: 'vectorWidth', describe: 'the vector width (bits) g++ prefers where it compiles for AVX-512, or false for its own choice', values: () => [256, false] },
+  // then the schedules of fused nests and of in-place versions (dycore, del-n): each is one build,
+  // where they change nothing the same code (not timed again), and they change which tile is best
+  { option: 'streamVersions', describe: 'versions of in-place arrays filled and committed row by row inside fused nests (true) or around the whole tile', values: () => [false, true] },
+  { option: 'splitRegionTiles', describe: 'tiles where the nests with regions run nothing run the other nests fused (true) or every nest unfused', values: () => [false, true] },
+  { option: 'jamLevels', describe: 'fused nests share one K loop where they can (true) or run one each', values: () => [true, false] },
   { option: 'tile', describe: "points per tile along I, J (and K), false for untiled launches, or 'auto' for a tile per launch from its kind", values: tilesFor },
   // right after the tiles, so a budget of a few minutes reaches it: the Thomas solver's schedule
   // (2.3 against 3.7 ns a point for the default, 128x128x80, 1 thread, timed under load); where
@@ -55,9 +66,7 @@ export const cpuScheduleKnobs: readonly ScheduleKnob[] = [
     values: (ctx) => [...(ctx.base.sweepBlock ? [false] : []), ...[16, 32, 64].filter((n) => n < 2 * ctx.domain[1])],
   },
   { option: 'loopOrder', describe: 'loop order, outermost first (K innermost: the contiguous axis)', values: () => ['IJK', 'JIK'] },
-  { option: 'streamVersions', describe: 'versions of in-place arrays filled and committed row by row inside fused nests (true) or around the whole tile', values: () => [false, true] },
-  { option: 'splitRegionTiles', describe: 'tiles where the nests with regions run nothing run the other nests fused (true) or every nest unfused', values: () => [false, true] },
-  { option: 'jamLevels', describe: 'fused nests share one K loop where they can (true) or run one each', values: () => [true, false] },
+  { option: 'balancedTiles', describe: 'tiles share the domain evenly (true) or the last one along I and J takes the remainder', values: () => [false, true] },
   { option: 'versionedTileK', describe: 'levels per tile of launches with versions of in-place arrays (false: whole columns)', values: () => [16, 8, false] },
   { option: 'stageSweeps', describe: 'tiles of FORWARD/BACKWARD launches copy their fields into [K][I][J] buffers (true) or read them in place', values: () => [true, false] },
 ];

@@ -3,6 +3,7 @@ import { versionReach, versionWriters } from '../../core/ir/tileVersions.js';
 import type { Codegen } from './Codegen.js';
 import { STORAGE } from './cText.js';
 import { narrowToRegions } from './regionClip.js';
+import { tileCut } from './tileCuts.js';
 import { regionsOnly } from '../../core/ir/regionsOnly.js';
 
 /**
@@ -76,6 +77,7 @@ export class TileVersionCode {
   private ownedColumns(name: string, body: (band: string) => void, banded = true, rows?: { lo: string; hi: string }): void {
     const w = this.cg.w;
     const [ti, tj] = this.tile.size;
+    const cut = (axis: 'i' | 'j', index: string) => tileCut(this.cg, axis, index, axis === 'i' ? ti : tj);
     const r = versionReach(this.s, name);
     for (const { vi, n } of versionWriters(this.s, name)) {
       const c = `${vi}_${n}`;
@@ -83,8 +85,8 @@ export class TileVersionCode {
       // a writer that writes only in regions owns only their points (regionClip.ts)
       const regions = regionsOnly(this.s.loops[vi].body[n]);
       w.line(
-        `${regions ? 'int64_t' : 'const int64_t'} ci0 = ti == 0 ? Ilo_${c} : std::max<int64_t>(Ilo_${c}, ti * ${ti}), ci1 = ti == nti - 1 ? Ihi_${c} : std::min<int64_t>(Ihi_${c}, (ti + 1) * ${ti}), ` +
-          `cj0 = tj == 0 ? Jlo_${c} : std::max<int64_t>(Jlo_${c}, tj * ${tj}), cj1 = tj == ntj - 1 ? Jhi_${c} : std::min<int64_t>(Jhi_${c}, (tj + 1) * ${tj});`,
+        `${regions ? 'int64_t' : 'const int64_t'} ci0 = ti == 0 ? Ilo_${c} : std::max<int64_t>(Ilo_${c}, ${cut('i', 'ti')}), ci1 = ti == nti - 1 ? Ihi_${c} : std::min<int64_t>(Ihi_${c}, ${cut('i', '(ti + 1)')}), ` +
+          `cj0 = tj == 0 ? Jlo_${c} : std::max<int64_t>(Jlo_${c}, ${cut('j', 'tj')}), cj1 = tj == ntj - 1 ? Jhi_${c} : std::min<int64_t>(Jhi_${c}, ${cut('j', '(tj + 1)')});`,
       );
       if (regions) narrowToRegions(w, regions, { ilo: 'ci0', ihi: 'ci1', jlo: 'cj0', jhi: 'cj1' });
       const tk = this.tile.k;
@@ -92,9 +94,9 @@ export class TileVersionCode {
       else w.line(`const int64_t ck0 = klo_${vi}, ck1 = khi_${vi};`);
       w.open(rows ? `for (int64_t i = std::max<int64_t>(ci0, ${rows.lo}); i < std::min<int64_t>(ci1, ${rows.hi}); ++i) {` : 'for (int64_t i = ci0; i < ci1; ++i) {');
       // within reach of a cut of this tile: a neighbour reads it (core/ir/tileVersions.ts)
-      if (banded) w.line(`const bool band_i = (ti > 0 && i < ti * ${ti} + ${r[1]}) || (ti < nti - 1 && i >= (ti + 1) * ${ti} - ${r[0]});`);
+      if (banded) w.line(`const bool band_i = (ti > 0 && i < ${cut('i', 'ti')} + ${r[1]}) || (ti < nti - 1 && i >= ${cut('i', '(ti + 1)')} - ${r[0]});`);
       w.open('for (int64_t j = cj0; j < cj1; ++j) {');
-      if (banded) w.line(`const bool band = band_i || (tj > 0 && j < tj * ${tj} + ${r[3]}) || (tj < ntj - 1 && j >= (tj + 1) * ${tj} - ${r[2]});`);
+      if (banded) w.line(`const bool band = band_i || (tj > 0 && j < ${cut('j', 'tj')} + ${r[3]}) || (tj < ntj - 1 && j >= ${cut('j', '(tj + 1)')} - ${r[2]});`);
       body('band');
       w.close();
       w.close();
