@@ -14,6 +14,7 @@ import { fusedNests } from './fusedNests.js';
 import { emitRegionSplit, regionSplit, type RegionSplit } from './regionSplit.js';
 import { fusionDelays, levelsJam, rollingRows, type Delay } from '../../core/ir/nestFusion.js';
 import { narrowToRegions } from './regionClip.js';
+import { vectorWidthPragma } from './vectorWidth.js';
 import { regionsOnly } from '../../core/ir/regionsOnly.js';
 import { TileVersionCode } from './tileVersions.js';
 import { streamedVersions, type RowHooks } from './streamedVersions.js';
@@ -34,7 +35,9 @@ function planeOrder(order: string): string {
  */
 export class CpuLoops implements LoopStrategy {
   readonly stateType = 'orch::State';
-  readonly includes: readonly string[] = ['#include "orch_stage.h"'];
+  get includes(): readonly string[] {
+    return ['#include "orch_stage.h"', ...vectorWidthPragma(this.cg.opts.vectorWidth)];
+  }
   readonly tilesLaunches = true;
   readonly variableKFailed = 'vkerr.set.load(std::memory_order_relaxed)';
   /** Set while generating the loops of one tile: the index of the vertical loop. */
@@ -366,7 +369,7 @@ export class CpuLoops implements LoopStrategy {
   private fusion(v: VLoop, split: true): RegionSplit | undefined;
   private fusion(v: VLoop, split = false): Delay[] | RegionSplit | undefined {
     const outer = this.tileScope === undefined ? undefined : this.fusedOuterAxis(this.tileOrder);
-    return outer === undefined ? undefined : split ? regionSplit(v, outer) : fusionDelays(v, outer);
+    return outer === undefined ? undefined : split ? regionSplit(v, outer) : fusionDelays(v, outer, this.cg.opts.fuseRegions === true);
   }
 
   /**
@@ -381,7 +384,7 @@ export class CpuLoops implements LoopStrategy {
     for (const l of tile.local) {
       const users = s.loops.filter((v) => v.body.some((h) => touches(h.body, l.name)));
       if (l.zeroFill || users.length !== 1) continue;
-      const delays = fusionDelays(users[0], outer);
+      const delays = fusionDelays(users[0], outer, this.cg.opts.fuseRegions === true);
       const rows = delays && rollingRows(users[0], delays, outer, l.name);
       if (rows !== undefined) out.set(l.name, rows);
     }

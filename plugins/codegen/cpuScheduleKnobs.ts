@@ -45,6 +45,12 @@ export const cpuScheduleKnobs: readonly ScheduleKnob[] = [
   // fuseNests before the tiles: fused nests keep a few rows of each temporary, which changes
   // which tile is best (tall ones)
   { option: 'fuseNests', describe: 'in a tile, the nests of a PARALLEL loop run fused column by column (true) or one after another', values: () => [true, false] },
+  // nests with horizontal regions fused too (regionVersions.ts): where no nest has regions,
+  // the default's code, a quick build
+  { option: 'fuseRegions', describe: 'with fuseNests, nests with horizontal regions fuse too, their K loops copied per region test (true) or they run one after another', values: () => [true, false] },
+  // g++ prefers 512-bit vectors with AVX-512: short K loops then spend much of their time in
+  // narrower tail copies (vectorWidth.ts)
+  { option: 'vectorWidth', describe: 'the vector width (bits) g++ prefers where it compiles for AVX-512, or false for its own choice', values: () => [256, false] },
   { option: 'tile', describe: "points per tile along I, J (and K), false for untiled launches, or 'auto' for a tile per launch from its kind", values: tilesFor },
   // right after the tiles, so a budget of a few minutes reaches it: the Thomas solver's schedule
   // (2.3 against 3.7 ns a point for the default, 128x128x80, 1 thread, timed under load); where
