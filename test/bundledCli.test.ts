@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -11,10 +11,27 @@ import { REPO, stencilModule, TempProject } from './TempProject.js';
  * alike, or an entry built through one is a miss (or worse, a stale hit) through the other.
  */
 
-test('dist/bin/orch.js is the bundle: it imports its chunks, not the compiled modules under dist/', () => {
+test('dist/bin/orch.js is the loader of the bundle: it runs orch-body.cjs, not the compiled modules under dist/', () => {
   const src = readFileSync(path.join(REPO, 'dist/bin/orch.js'), 'utf8');
-  assert.match(src, /from "\.\/chunks\/[\w-]+\.js"/, 'the bundle loads its chunks');
+  assert.match(src, "new URL('./orch-body.cjs', import.meta.url)", 'the loader runs the bundle');
   assert.not.match(src, /from ["']\.\.\/(cli|core|plugins|presets)\//, 'no import of the unbundled modules');
+  const body = readFileSync(path.join(REPO, 'dist/bin/orch-body.cjs'), 'utf8');
+  assert.not.match(body, /require\(["']\.\.\/(cli|core|plugins|presets)\//, 'the bundle carries its code');
+});
+
+test('a run leaves V8 code cache for the bundle, named by its hash, and the next run accepts it', async () => {
+  const cacheOf = () => readdirSync(path.join(REPO, 'dist/bin')).filter((f) => /^orch-body\.[0-9a-f]{16}\.v8cache$/.test(f));
+  const p = new TempProject('code-cache');
+  const first = await p.orch(['--version']);
+  assert.is(first.code, 0, first.stderr);
+  assert.is(cacheOf().length, 1, `one cache file: ${cacheOf().join(', ')}`);
+  // a cache the run accepts is not rewritten: its modification time stays
+  const file = path.join(REPO, 'dist/bin', cacheOf()[0]);
+  const before = statSync(file).mtimeMs;
+  await new Promise((r) => setTimeout(r, 20));
+  const second = await p.orch(['--version']);
+  assert.is(second.code, 0, second.stderr);
+  assert.is(statSync(file).mtimeMs, before, 'the second run used the cache (a rejected one is written again)');
 });
 
 test('code the bundle carries finds files from the package root, not from its own path', () => {
