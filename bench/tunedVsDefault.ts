@@ -6,7 +6,7 @@ import type { Confirmation } from '../core/tune/confirmation.js';
 interface TuneJson {
   best: { changes: Partial<CodegenOptions>; label: string };
   confirmation?: Confirmation;
-  rejected?: { label: string };
+  rejected?: { label: string }[];
 }
 
 /** The bench's 'tuned/def' figures for one fixture. */
@@ -37,7 +37,7 @@ export function tunedVsDefault(tuneArgs: string[], env: NodeJS.ProcessEnv, cwd: 
   const out = execFileSync(process.execPath, tuneArgs, { cwd, env, maxBuffer: 64 << 20 }).toString();
   const r = JSON.parse(out.trim().split('\n').pop()!) as TuneJson;
   const c = r.confirmation;
-  const confirmed = c ? { speedup: c.speedup, required: c.required, spread: c.spread, holds: c.holds, label: r.rejected?.label ?? r.best.label } : undefined;
+  const confirmed = c ? { speedup: c.speedup, required: c.required, spread: c.spread, holds: c.holds, label: Object.keys(r.best.changes).length ? r.best.label : (r.rejected?.[0]?.label ?? r.best.label) } : undefined;
   if (!Object.keys(r.best.changes).length) return { schedule: r.best.label, speedup_2t: 1, rounds: [], ...(confirmed ? { confirmed } : {}) };
   const ratios = remeasure(r.best.changes, time, rounds);
   return { schedule: r.best.label, speedup_2t: median(ratios), rounds: ratios, ...(confirmed ? { confirmed } : {}) };

@@ -93,14 +93,17 @@ function summary(r: TuneResult, written: string | undefined, recorded?: string):
   const ms = (s: number | undefined) => `${((s ?? NaN) * 1e3).toFixed(3)} ms`;
   const refused = r.candidates.filter((c) => c.status === 'mismatch').length;
   const c = r.confirmation;
+  const rejected = (r.rejected ?? []).map((x) => x.label);
+  const confirmedLabel = r.best !== r.base ? r.best.label : rejected[0];
   const confirmed = c
-    ? `; confirmed in ${c.policy.blocks} alternating blocks of ${c.policy.callsPerBlock} calls: default ${ms(c.default.median_s)} (${ms(c.default.min_s)} .. ${ms(c.default.max_s)}), ${r.rejected ? r.rejected.label : r.best.label} ${ms(c.best.median_s)} (${ms(c.best.min_s)} .. ${ms(c.best.max_s)}), ${c.speedup.toFixed(2)}x against ${c.required.toFixed(2)}x needed (noise ${(c.spread * 100).toFixed(1)} %)`
+    ? `; confirmed in ${c.policy.blocks} alternating blocks of ${c.policy.callsPerBlock} calls: default ${ms(c.default.median_s)} (${ms(c.default.min_s)} .. ${ms(c.default.max_s)}), ${confirmedLabel} ${ms(c.best.median_s)} (${ms(c.best.min_s)} .. ${ms(c.best.max_s)}), ${c.speedup.toFixed(2)}x against ${c.required.toFixed(2)}x needed (noise ${(c.spread * 100).toFixed(1)} %)`
     : '';
-  const head = r.rejected
-    ? `${r.entry}: the default stays: ${r.rejected.label} did not hold up${confirmed}`
-    : c
-      ? `${r.entry}: best ${r.best.label}${confirmed}`
-      : `${r.entry}: ${r.best === r.base ? 'the default is the fastest' : `best ${r.best.label}`}, ${ms(r.best.median_s)} median (${ms(r.best.min_s)} .. ${ms(r.best.max_s)})${r.base.status === 'timed' ? '' : '; the default did not match the interpreter'}`;
+  const notHeld = rejected.length ? `${rejected.join(', ')} did not hold up` : '';
+  const head = c
+    ? r.best === r.base
+      ? `${r.entry}: the default stays: ${notHeld}${confirmed}`
+      : `${r.entry}: best ${r.best.label}${notHeld ? ` (${notHeld})` : ''}${confirmed}`
+    : `${r.entry}: ${r.best === r.base ? 'the default is the fastest' : `best ${r.best.label}`}, ${ms(r.best.median_s)} median (${ms(r.best.min_s)} .. ${ms(r.best.max_s)})${r.base.status === 'timed' ? '' : '; the default did not match the interpreter'}`;
   const lines = [
     head,
     `${r.candidates.length} schedule(s) tried in ${r.elapsed_s.toFixed(1)} s${refused ? `, ${refused} refused (differed from the interpreter)` : ''}${r.skipped ? `, ${r.skipped} left untried (budget spent)` : ''}`,

@@ -44,6 +44,9 @@ test('sweepBlock 32: one row of 32 columns per tile, kdiff and q prefetched a fe
   assert.is([...src.matchAll(/orch::stage_columns_back<double>\(l_stage_q_new_g/g)].length, 3);
   assert.ok(src.includes('std::min<int64_t>(kclo_3, kclo_4)'));
   assert.ok(src.includes('orch::stage_fence();'));
+  // whole blocks: the strides compared once a tile, then constants in the rows of whole blocks
+  assert.ok(src.includes('const bool whole_block = s0_kdiff == 32 && s2_kdiff == 40 && s0_q == 32 && s2_q == 40 && s0_q_new == 32 && s2_q_new == 40 && '));
+  assert.is([...src.matchAll(/if \(jhi0 - jlo0 == 32 && whole_block\) \{\n\s*\[\[maybe_unused\]\] const int64_t s0_/g)].length, 5);
   // stageSweeps alone: the old staged tile, no blocks
   const staged = await solverSource({ stageSweeps: true });
   for (const s of ['stage_prefetch', 'stage_columns_back', 'stage_fence', 'tsi = 1;']) assert.not.ok(staged.includes(s), s);

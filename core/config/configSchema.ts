@@ -36,6 +36,8 @@ export const codegenSchema = z.strictObject({
   sweepBlock: z.union([positiveInt, z.literal(false)]),
   unrollLoops: z.boolean(),
   fuseNests: z.boolean(),
+  fuseRegions: z.boolean(),
+  vectorWidth: z.union([z.literal(128), z.literal(256), z.literal(512), z.literal(false)]),
   streamVersions: z.boolean(),
   splitRegionTiles: z.boolean(),
   jamLevels: z.boolean(),

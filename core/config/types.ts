@@ -102,6 +102,17 @@ export interface CodegenOptions {
    */
   fuseNests?: boolean;
   /**
+   * CPU, with fuseNests: nests with horizontal regions fuse too, each nest's K loop emitted
+   * once per combination of its region tests, chosen per column (plugins/codegen/regionVersions.ts);
+   * off in the presets (orch tune tries both).
+   */
+  fuseRegions?: boolean;
+  /**
+   * CPU: the vector width (bits) g++ should prefer where it compiles for AVX-512
+   * (plugins/codegen/vectorWidth.ts), or false for g++'s own choice (the presets'; orch tune tries 256).
+   */
+  vectorWidth?: 128 | 256 | 512 | false;
+  /**
    * CPU: in a tile whose nests run fused (fuseNests), the versions of in-place arrays are
    * filled and committed row by row inside the fused loop, just before a row is first read
    * and just after it is last written, instead of over the whole tile before and after it

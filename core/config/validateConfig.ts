@@ -32,6 +32,8 @@ const EXPECTED: Record<string, [must: string, example: string]> = {
   'codegen.syncLaunches': ['true or false', 'codegen: { syncLaunches: true }'],
   'codegen.maxWhileIterations': ['a positive integer', 'codegen: { maxWhileIterations: 100000000 } (the default is 10000000, as Python mode)'],
   'codegen.fuseNests': ['true or false', 'codegen: { fuseNests: true } (the nests of a tile then run fused, column by column)'],
+  'codegen.fuseRegions': ['true or false', 'codegen: { fuseNests: true, fuseRegions: true } (nests with horizontal regions then fuse too)'],
+  'codegen.vectorWidth': ['128, 256, 512 or false', 'codegen: { vectorWidth: 256 } (g++ then prefers 256-bit vectors where it compiles for AVX-512)'],
   'codegen.streamVersions': ['true or false', 'codegen: { streamVersions: true } (versions of in-place arrays then fill and commit row by row inside fused nests)'],
   'codegen.splitRegionTiles': ['true or false', 'codegen: { splitRegionTiles: true } (tiles no region reaches then run the other nests fused)'],
   'codegen.jamLevels': ['true or false', 'codegen: { jamLevels: false } (fused nests then run one K loop each)'],

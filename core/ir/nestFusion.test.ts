@@ -64,6 +64,12 @@ test('not fused: one nest, FORWARD loops, debug checks, while loops, variable K 
   assert.is(fusionDelays(loop([nest(assign('a', fld('q'))), nest(loopWhile, assign('b', fld('a')))]), 0), undefined);
   const region: Stmt = { kind: 'region', regions: [], body: [assign('b', fld('a'))], loc: at } as unknown as Stmt;
   assert.is(fusionDelays(loop([nest(assign('a', fld('q'))), nest(region)]), 0), undefined, 'horizontal regions');
+  // codegen.fuseRegions: fused (regionVersions.ts tests them once per column), never in one K loop
+  const regionRead: Stmt = { kind: 'region', regions: [], body: [assign('b', fld('a', [1, 0, 0]))], loc: at } as unknown as Stmt;
+  assert.equal(fusionDelays(loop([nest(assign('a', fld('q'))), nest(assign('c', fld('q')), regionRead)]), 0, true), [[0, 0], [1, 0]], 'with fuseRegions');
+  assert.not.ok(levelsJam(loop([nest(assign('a', fld('q'))), nest(region)])), 'regions: no shared K loop');
+  // a nest of regions only runs clipped to their box unfused (regionClip.ts): left unfused
+  assert.is(fusionDelays(loop([nest(assign('a', fld('q'))), nest(region)]), 0, true), undefined, 'a nest of regions only');
   const vk: Expr = { kind: 'field', name: 'q', offset: [0, 0, 0], kOffset: int(1), dtype: 'float64' } as Expr;
   assert.is(fusionDelays(loop([nest(assign('a', vk)), nest(assign('b', fld('a')))]), 0), undefined);
   assert.is(fusionDelays(loop([nest({ ...assign('a', fld('q')), kVar: int(1) } as Stmt), nest(assign('b', fld('a')))]), 0), undefined);

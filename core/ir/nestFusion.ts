@@ -1,6 +1,7 @@
 import type { VLoop } from './types.js';
 import { reads, writes } from './uses.js';
 import { forEachStmt } from './visit.js';
+import { regionsOnly } from './regionsOnly.js';
 
 /** A nest's delay in a fused loop: its point (a, b) runs at iteration (a + d[0], b + d[1]) (outer axis first). */
 export type Delay = [number, number];
@@ -25,20 +26,24 @@ function lexLE(a: Delay, b: Delay): boolean {
  * Undefined where the loop gains nothing (one nest, or FORWARD/BACKWARD) or where the order
  * of points can be seen otherwise: debug checks and `while` loops report the first point
  * that fails, and variable-K accesses record theirs. Also where a nest has horizontal
- * regions: unfused, g++ hoists their tests out of the loops; fused, it did not (callgrind,
- * -march=haswell, 64x64x80: del-n damping 23.3 -> 28.4 instructions a point, ppm 22.7 -> 23.3,
- * and 43.9 with a shared K loop).
+ * regions, unless `regions` (codegen.fuseRegions: the code generator then tests them once per
+ * column, plugins/codegen/regionVersions.ts) and no nest is only regions (unfused, a tile runs
+ * such a nest over its regions' box, regionClip.ts; fused, every column of the tile tests them:
+ * del-n damping's corner copies, 23 -> 34 us a call at 12x12x79, timed under load). Unfused, g++ hoists their tests out of the loops;
+ * fused, it did not (callgrind, -march=haswell, 64x64x80: del-n damping 23.3 -> 28.4
+ * instructions a point, ppm 22.7 -> 23.3, and 43.9 with a shared K loop).
  */
-export function fusionDelays(v: VLoop, outer: 0 | 1): Delay[] | undefined {
+export function fusionDelays(v: VLoop, outer: 0 | 1, regions = false): Delay[] | undefined {
   if (v.order !== 'PARALLEL' || v.body.length < 2) return undefined;
   const inner = outer === 0 ? 1 : 0;
   const nests = v.body.map((h) => ({ reads: reads(h.body), writes: writes(h.body) }));
   let seen = false;
   for (const h of v.body)
     forEachStmt(h.body, (s) => {
-      if (s.kind === 'while' || s.kind === 'check' || s.kind === 'region' || (s.kind === 'assign' && s.kVar)) seen = true;
+      if (s.kind === 'while' || s.kind === 'check' || (s.kind === 'region' && !regions) || (s.kind === 'assign' && s.kVar)) seen = true;
     });
   if (seen || nests.some((n) => n.reads.some((r) => r.variableK || r.computedData))) return undefined;
+  if (regions && v.body.some((h) => regionsOnly(h) !== undefined)) return undefined;
   const delays: Delay[] = [];
   nests.forEach((n, ni) => {
     let d: Delay = [0, 0];
@@ -86,7 +91,8 @@ export function rollingRows(v: VLoop, delays: readonly Delay[], outer: 0 | 1, na
  * Whether the fused nests may also share one K loop (each level of every nest's point in
  * turn): no array the loop writes is accessed at a K offset, so level k of a nest reads
  * only level k of what the nests before it wrote, and no nest writes a level another
- * reads at a different one; and no `if` statement.
+ * reads at a different one; and no `if` statement, nor horizontal region (whose tests are
+ * taken once per column of each nest, regionVersions.ts).
  */
 export function levelsJam(v: VLoop): boolean {
   const written = new Set<string>();
@@ -96,7 +102,7 @@ export function levelsJam(v: VLoop): boolean {
     if (reads(h.body).some((r) => written.has(r.name) && r.offset[2] !== 0)) refused = true;
     forEachStmt(h.body, (s) => {
       // (and no `if`: a conditional store kept g++ from vectorizing the shared loop)
-      if ((s.kind === 'assign' && (s.kOffset ?? 0) !== 0) || s.kind === 'if') refused = true;
+      if ((s.kind === 'assign' && (s.kOffset ?? 0) !== 0) || s.kind === 'if' || s.kind === 'region') refused = true;
     });
   }
   return !refused;

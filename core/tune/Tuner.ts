@@ -84,15 +84,20 @@ export interface TuneResult {
   /**
    * The default and the search's winner timed again in alternating blocks; the winner
    * stands only if it beat the default in every block and by more than the noise
-   * (confirmation.ts). Absent when the default won the search or did not match.
+   * (confirmation.ts), else the next fastest is tried (up to MAX_CONFIRMED). This is the
+   * confirmation of `best` when one held, else the search winner's. Absent when the default
+   * won the search or did not match.
    */
   confirmation?: Confirmation;
-  /** The search's winner, when the confirmation did not hold it up (best is then the default). */
-  rejected?: Candidate;
+  /** The candidates the confirmation did not hold up, the search's winner first (best is the next that held, or the default). */
+  rejected?: Candidate[];
   /** Candidates never tried because the budget ran out. */
   skipped: number;
   elapsed_s: number;
 }
+
+/** How many candidates, the search's winner first, are confirmed against the default before it stays. */
+const MAX_CONFIRMED = 3;
 
 function labelOf(changes: Partial<CodegenOptions>): string {
   const parts = Object.entries(changes).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join('x') : String(v)}`);
@@ -191,15 +196,34 @@ export class Tuner {
     }
     let best = winner;
     let confirmation: Confirmation | undefined;
+    const rejected: Candidate[] = [];
     if (winner !== base && base.status === 'timed') {
-      const policy: ConfirmPolicy = { ...DEFAULT_CONFIRM_POLICY, callsPerBlock: req.runs, ...req.confirm };
-      const entries = [this.entries.get(base.label)!, this.entries.get(winner.label)!];
-      const clock = req.clock;
-      confirmation = clock ? confirmPick((i) => clock(i === 0 ? base.label : winner.label), policy) : withLibraries(entries, () => cloneArgs(this.reference!.args), (time) => confirmPick(time, policy));
-      this.log(confirmationLine(winner.label, confirmation));
-      if (!confirmation.holds) best = base;
+      // the search's winner first, then the next fastest that beat the default in the
+      // search: a winner that was only lucky must not cost a real gain behind it
+      const contenders = [winner, ...candidates.filter((c) => c.status === 'timed' && c !== winner && c !== base && c.median_s! < base.median_s!).sort((a, b) => a.median_s! - b.median_s!)].slice(0, MAX_CONFIRMED);
+      best = base;
+      for (const c of contenders) {
+        const result = this.confirm(base, c);
+        this.log(confirmationLine(c.label, result));
+        confirmation ??= result;
+        if (result.holds) {
+          best = c;
+          confirmation = result;
+          break;
+        }
+        rejected.push(c);
+      }
     }
-    return { entry: req.entry, module: req.module, domain: req.domain, base, best, bestCodegen: { ...req.config.codegen, ...best.changes }, candidates, ...(confirmation ? { confirmation } : {}), ...(best !== winner ? { rejected: winner } : {}), skipped: this.skipped, elapsed_s: this.elapsed() };
+    return { entry: req.entry, module: req.module, domain: req.domain, base, best, bestCodegen: { ...req.config.codegen, ...best.changes }, candidates, ...(confirmation ? { confirmation } : {}), ...(rejected.length ? { rejected } : {}), skipped: this.skipped, elapsed_s: this.elapsed() };
+  }
+
+  /** Times the default and `c` in alternating blocks (confirmation.ts), on the fake clock where the request has one. */
+  private confirm(base: Candidate, c: Candidate): Confirmation {
+    const policy: ConfirmPolicy = { ...DEFAULT_CONFIRM_POLICY, callsPerBlock: this.req.runs, ...this.req.confirm };
+    const clock = this.req.clock;
+    if (clock) return confirmPick((i) => clock(i === 0 ? base.label : c.label), policy);
+    const entries = [this.entries.get(base.label)!, this.entries.get(c.label)!];
+    return withLibraries(entries, () => cloneArgs(this.reference!.args), (time) => confirmPick(time, policy));
   }
 
   /** Only the options that differ from the config's, so equal schedules get one label. */

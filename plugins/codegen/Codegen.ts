@@ -25,6 +25,10 @@ export interface CppOptions {
   sweepBlock?: number | false;
   /** CPU: in a tile, the nests of a PARALLEL loop run fused point by point (default false). */
   fuseNests?: boolean;
+  /** CPU, with fuseNests: nests with horizontal regions fuse too, their K loops versioned per region test (default false). */
+  fuseRegions?: boolean;
+  /** CPU: the vector width g++ should prefer where it compiles for AVX-512 (vectorWidth.ts; default: g++'s). */
+  vectorWidth?: 128 | 256 | 512 | false;
   /** CPU: versions fill and commit row by row inside fused nests (streamedVersions.ts; default false). */
   streamVersions?: boolean;
   /** CPU: tiles where a loop's region-only nests run nothing run its other nests fused (regionSplit.ts; default false). */

@@ -14,6 +14,8 @@ import { locatedErrorHint, locatedErrorPrefix } from '../../core/runtime/located
 export class PointEmitter {
   /** Names each while loop's iteration counter. */
   private whileLoops = 0;
+  /** Region statements whose test was taken before the K loop (regionVersions.ts): whether each holds. */
+  fixedRegions: Map<Stmt, boolean> | undefined;
 
   constructor(private readonly cg: Codegen) {}
 
@@ -71,11 +73,20 @@ export class PointEmitter {
         w.close();
         return;
       }
-      case 'region':
+      case 'region': {
+        const fixed = this.fixedRegions?.get(s);
+        if (fixed === false) return;
+        if (fixed === true) {
+          w.open('{');
+          this.stmts(s.body, ctx);
+          w.close();
+          return;
+        }
         this.cg.mapped(s.loc, () => w.open(`if (${regionCondition(s.regions)}) {`));
         this.stmts(s.body, ctx);
         w.close();
         return;
+      }
       case 'let': {
         const dt = ctx.locals.get(s.name);
         if (!dt) throw new Error(`let of '${s.name}', which is not a local of its loop nest`);

@@ -14,6 +14,7 @@ import { fusedNests } from './fusedNests.js';
 import { emitRegionSplit, regionSplit, type RegionSplit } from './regionSplit.js';
 import { fusionDelays, levelsJam, rollingRows, type Delay } from '../../core/ir/nestFusion.js';
 import { narrowToRegions } from './regionClip.js';
+import { vectorWidthPragma } from './vectorWidth.js';
 import { regionsOnly } from '../../core/ir/regionsOnly.js';
 import { TileVersionCode } from './tileVersions.js';
 import { streamedVersions, type RowHooks } from './streamedVersions.js';
@@ -35,7 +36,9 @@ function planeOrder(order: string): string {
  */
 export class CpuLoops implements LoopStrategy {
   readonly stateType = 'orch::State';
-  readonly includes: readonly string[] = ['#include "orch_stage.h"'];
+  get includes(): readonly string[] {
+    return ['#include "orch_stage.h"', ...vectorWidthPragma(this.cg.opts.vectorWidth)];
+  }
   readonly tilesLaunches = true;
   readonly variableKFailed = 'vkerr.set.load(std::memory_order_relaxed)';
   /** Set while generating the loops of one tile: the index of the vertical loop. */
@@ -201,7 +204,7 @@ export class CpuLoops implements LoopStrategy {
     const columns = reshaped ? blockColumns(this.sweepOpts()) : undefined;
     const sweepLevels = s.loops.flatMap((v, vi) => (v.order === 'PARALLEL' ? [] : [`(kchi_${vi} - kclo_${vi})`])).join(' + ');
     const staging = staged ? new SweepStaging(this.cg, s, tile, columns !== undefined) : undefined;
-    const blocks = columns !== undefined && staging ? new SweepBlocks(this.cg, columns, staging, sweepLevels) : undefined;
+    const blocks = columns !== undefined && staging ? new SweepBlocks(this.cg, columns, staging, sweepLevels, tile.local.map((l) => l.name)) : undefined;
     if (blocks) blocks.shape();
     else if (reshaped) w.line(`const int64_t tsj = std::min<int64_t>(${ti0 * tj0}, std::max<int64_t>(1, dom1)), tsi = std::max<int64_t>(1, ${ti0 * tj0} / tsj);`);
     const ti = reshaped ? 'tsi' : String(ti0);
@@ -267,6 +270,7 @@ export class CpuLoops implements LoopStrategy {
     if (!this.rowHooks) versions.fill(box, tileOrder ?? this.cg.order);
     staging?.stageIn();
     blocks?.prefetchNext();
+    blocks?.wholeBlock();
     this.blocks = blocks;
     this.tileOrder = tileOrder;
     this.tileK = tile.k;
@@ -367,7 +371,7 @@ export class CpuLoops implements LoopStrategy {
   private fusion(v: VLoop, split: true): RegionSplit | undefined;
   private fusion(v: VLoop, split = false): Delay[] | RegionSplit | undefined {
     const outer = this.tileScope === undefined ? undefined : this.fusedOuterAxis(this.tileOrder);
-    return outer === undefined ? undefined : split ? regionSplit(v, outer) : fusionDelays(v, outer);
+    return outer === undefined ? undefined : split ? regionSplit(v, outer) : fusionDelays(v, outer, this.cg.opts.fuseRegions === true);
   }
 
   /**
@@ -382,7 +386,7 @@ export class CpuLoops implements LoopStrategy {
     for (const l of tile.local) {
       const users = s.loops.filter((v) => v.body.some((h) => touches(h.body, l.name)));
       if (l.zeroFill || users.length !== 1) continue;
-      const delays = fusionDelays(users[0], outer);
+      const delays = fusionDelays(users[0], outer, this.cg.opts.fuseRegions === true);
       const rows = delays && rollingRows(users[0], delays, outer, l.name);
       if (rows !== undefined) out.set(l.name, rows);
     }
@@ -541,7 +545,7 @@ export class CpuLoops implements LoopStrategy {
       w.close();
       w.close();
     };
-    if (this.blocks && ij[1] === 'J') this.blocks.rows(n, rows);
+    if (this.blocks && ij[1] === 'J') this.blocks.rows(n, h, rows);
     else rows();
   }
 }

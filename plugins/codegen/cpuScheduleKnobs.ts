@@ -45,6 +45,12 @@ export const cpuScheduleKnobs: readonly ScheduleKnob[] = [
   // fuseNests before the tiles: fused nests keep a few rows of each temporary, which changes
   // which tile is best (tall ones)
   { option: 'fuseNests', describe: 'in a tile, the nests of a PARALLEL loop run fused column by column (true) or one after another', values: () => [true, false] },
+  // nests with horizontal regions fused too (regionVersions.ts): where no nest has regions,
+  // the default's code, a quick build
+  { option: 'fuseRegions', describe: 'with fuseNests, nests with horizontal regions fuse too, their K loops copied per region test (true) or they run one after another', values: () => [true, false] },
+  // g++ prefers 512-bit vectors with AVX-512: short K loops then spend much of their time in
+  // narrower tail copies (vectorWidth.ts)
+  { option: 'vectorWidth', describe: 'the vector width (bits) g++ prefers where it compiles for AVX-512, or false for its own choice', values: () => [256, false] },
   // then the schedules of fused nests and of in-place versions (dycore, del-n): each is one build,
   // where they change nothing the same code (not timed again), and they change which tile is best
   { option: 'streamVersions', describe: 'versions of in-place arrays filled and committed row by row inside fused nests (true) or around the whole tile', values: () => [false, true] },

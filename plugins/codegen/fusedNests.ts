@@ -1,6 +1,7 @@
 import type { Delay } from '../../core/ir/nestFusion.js';
 import type { HLoop } from '../../core/ir/types.js';
 import type { Codegen, PointContext } from './Codegen.js';
+import { regionVersions } from './regionVersions.js';
 import type { RowHooks } from './streamedVersions.js';
 
 /**
@@ -53,11 +54,13 @@ export function fusedNests(cg: Codegen, nests: readonly HLoop[], delays: readonl
     w.open('{');
     w.line(at(n));
     w.open(`if (${a} >= ${a}lo${n} && ${a} < ${a}hi${n} && ${b} >= ${b}lo${n} && ${b} < ${b}hi${n}) {`);
-    // the points of one nest are independent: the K loop may be vectorized freely
-    w.directive('#pragma GCC ivdep');
-    w.open(kHeader);
-    body(h);
-    w.close();
+    regionVersions(cg, h, () => {
+      // the points of one nest are independent: the K loop may be vectorized freely
+      w.directive('#pragma GCC ivdep');
+      w.open(kHeader);
+      body(h);
+      w.close();
+    });
     w.close();
     w.close();
   });

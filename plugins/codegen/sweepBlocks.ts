@@ -1,5 +1,12 @@
 import type { Codegen, CppOptions } from './Codegen.js';
 import type { SweepStaging } from './sweepStaging.js';
+import type { HLoop } from '../../core/ir/types.js';
+import { touches } from '../../core/ir/uses.js';
+
+/** orch::stage_plane (native/orch_stage.h): the plane stride of a staged box of `points` a level. */
+function stagePlane(points: number): number {
+  return Math.floor((points + 7) / 8) * 8 + 8;
+}
 
 /** Whether tiles of FORWARD/BACKWARD launches stage their fields (stageSweeps, or the blocks below). */
 export function stagesSweeps(opts: CppOptions): boolean {
@@ -32,6 +39,7 @@ export class SweepBlocks {
     readonly columns: number,
     private readonly staging: SweepStaging,
     private readonly sweepLevels: string,
+    private readonly locals: readonly string[],
   ) {
     this.prefetched = staging.staged.filter((x) => x.fill).map((x) => x.name);
   }
@@ -65,17 +73,45 @@ export class SweepBlocks {
   }
 
   /**
-   * A level's rows of nest `n`: where a row is one whole block (all but a domain's last), its
-   * loop runs the block's width as a known trip count, so g++ vectorizes it without run-time
-   * prologue and epilogues (they cost more than the arithmetic on 32 points).
+   * A level's rows of nest `h` (the `n`th of its loop): where a row is one whole block (all
+   * but a domain's last), its loop runs the block's width as a known trip count, so g++
+   * vectorizes it without run-time prologue and epilogues (they cost more than the arithmetic
+   * on 32 points); and where the staged and tile-local arrays it touches are laid out as one
+   * whole block (whole_block: their strides are compared once a tile), their strides are
+   * redeclared as those constants, so each level's addresses are a constant apart instead of
+   * products of strides held in spilled registers (Thomas solver, 64x64x80, 32 columns,
+   * callgrind, AVX2: 16.9 -> 14.8 instructions a point). The same addresses: bitwise the same.
    */
-  rows(n: number, emit: (inner?: string) => void): void {
+  rows(n: number, h: HLoop, emit: (inner?: string) => void): void {
     const w = this.cg.w;
-    w.open(`if (jhi${n} - jlo${n} == ${this.columns}) {`);
-    emit(`for (int64_t j = jlo${n}; j < jlo${n} + ${this.columns}; ++j) {`);
+    const N = this.columns;
+    const fixed = this.fixedStrides().filter(([name]) => touches(h.body, name));
+    w.open(`if (jhi${n} - jlo${n} == ${N}${fixed.length ? ' && whole_block' : ''}) {`);
+    if (fixed.length) w.line(`[[maybe_unused]] const int64_t ${fixed.map(([, v, c]) => `${v} = ${c}`).join(', ')};`);
+    emit(`for (int64_t j = jlo${n}; j < jlo${n} + ${N}; ++j) {`);
     w.reopen('} else {');
     emit();
     w.close();
+  }
+
+  /**
+   * The strides of the staged and tile-local arrays ([K][I][J]) where the tile is laid out as
+   * one whole block: one row of N, planes stage_plane(N) (staged) or N (tile-local) apart.
+   */
+  private fixedStrides(): [string, string, number][] {
+    const N = this.columns;
+    const ids = this.cg.ids;
+    const of = (name: string, plane: number): [string, string, number][] => [
+      [name, ids.stride(name, 0), N],
+      [name, ids.stride(name, 2), plane],
+    ];
+    return [...this.staging.staged.flatMap((x) => of(x.name, stagePlane(N))), ...this.locals.flatMap((name) => of(name, N))];
+  }
+
+  /** Once a tile: whether its arrays are laid out as one whole block (their strides compared, not assumed). */
+  wholeBlock(): void {
+    const fixed = this.fixedStrides();
+    if (fixed.length) this.cg.w.line(`const bool whole_block = ${fixed.map(([, v, c]) => `${v} == ${c}`).join(' && ')};`);
   }
 
   /** After the copies back: the streaming stores are ordered before the tile ends. */

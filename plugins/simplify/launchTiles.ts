@@ -16,12 +16,16 @@ export type TileShape = [number, number] | [number, number, number];
  * - sweep: FORWARD/BACKWARD tiles sweep 32-wide vectors level by level; 16x32 was slower in
  *   a quiet A/B (vertical_solver 4.77 -> 6.09 ms), so they keep 4x32.
  * - fusedHalo: fused nests keep a few rows of each temporary whatever the tile, so a tall
- *   tile over-computes less halo at no cost in cache (hdiff, cachegrind AVX2: 16.4 -> 13.0
- *   instructions and 1.76 -> 1.47 D1 misses a point for 4x32 -> 32x32; quiet A/B with 16x32:
- *   4.02 -> 3.59 ms).
+ *   tile over-computes less halo at no cost in cache (hdiff 134x134x80, cachegrind AVX2,
+ *   instructions / D1 misses / 1 MB LL misses a point: 4x32 16.4 / 1.76 / 0.50, 32x32
+ *   13.0 / 1.47 / 0.41, 64x64 12.5 / 1.42 / 0.39; timed under load, min of 4x50 calls
+ *   interleaved: 4x32 3.71 ms, 32x32 3.31, 64x64 3.09 at 1 thread, 1.88 / 1.73 / 1.77 at 2).
+ *   32x32 keeps 16 tiles for the threads at 128x128. Cut along K (32x32x8) the fused loop
+ *   misses L1 half as often (0.79) but runs twice the instructions (26.0): 2-3x slower.
  * - versioned (in-place arrays versioned per tile): wider tiles cut the halo and the band
  *   committed through shadows; inPlaceVersions.ts widens this to a multiple of the band
- *   (del-n and the dycore: 64x64, cut into versionedTileK levels).
+ *   (the dycore 64x64x16 instead of 36x64x16: cachegrind AVX2 at 134x134x80 101.0 -> 97.3
+ *   instructions and 2.75 -> 2.62 LL misses a point; del-n stays 32x64x16).
  * - halo (nests grow but run one after another: horizontal regions, fuseNests off): whole
  *   temporaries per tile must stay in L2, which 32x32 did not (hdiff unfused, 1.72 against
  *   0.40 L2 misses a point), so 4x32.
