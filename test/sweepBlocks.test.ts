@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import { syntheticInputs } from '../core/runtime/syntheticInputs.js';
 import { generateCpp } from '../plugins/codegen/generateCpp.js';
 import { cpuScheduleKnobs } from '../plugins/codegen/cpuScheduleKnobs.js';
 import { loadInputs, readCaseSpec } from './caseFolder.js';
+import { compareArrays } from '../core/runtime/compareArrays.js';
 import { EntryRunner } from './entryRunner.js';
 
 /**
@@ -119,6 +120,36 @@ test('the Thomas solver and column recurrences compiled with sweepBlock 8, 16 an
       const fields = syntheticInputs(py.iface!, shape, {});
       await runner.runAgreeing(solver, 'vertical_solver', { fields, scalars: { dt: 0.1 } }, '{}', 0);
     }
+  }
+});
+
+test('every language fixture with FORWARD/BACKWARD loops, compiled with sweepBlock 8 (-march=native): the blocks forced equal the fallback forced bit for bit, and the interpreter within the case tolerance', async () => {
+  // At the fixtures' small domains the guard would run the fallback: forced, every launch of
+  // theirs whose tiles are blocks runs them (regions, variable K, while loops ...). The two paths
+  // must agree exactly; the interpreter only within the case's tolerance, since exp and log
+  // (saturation-tree) round differently in JavaScript and in libm, whichever path runs.
+  const root = path.resolve(here, '../../fixtures/language');
+  const dirs = readdirSync(root)
+    .sort()
+    .map((c) => path.join(root, c))
+    .filter((d) => existsSync(path.join(d, 'case.json')) && /\b(FORWARD|BACKWARD)\b/.test(readFileSync(path.join(d, 'module.py'), 'utf8')));
+  assert.ok(dirs.length >= 10, `${dirs.length} fixtures`);
+  const blocks = await EntryRunner.create({ codegen: { sweepBlock: 8 }, extraFlags: [...NATIVE, ...BLOCKS] });
+  const fallback = await EntryRunner.create({ codegen: { sweepBlock: 8 }, extraFlags: [...NATIVE, ...FALLBACK] });
+  for (const dir of dirs) {
+    const spec = readCaseSpec(dir);
+    const run = (r: EntryRunner) =>
+      r.runBoth(path.join(dir, 'module.py'), spec.entry, { fields: loadInputs(dir), scalars: spec.scalars ?? {}, origin: spec.origin, domain: spec.domain }, JSON.stringify(spec.externals ?? {}), spec.compiletime ?? {});
+    const [a, b] = [await run(blocks), await run(fallback)];
+    if (!('fields' in a.compiled) || !('fields' in b.compiled) || !('fields' in a.interpreted)) {
+      assert.unreachable(`${path.basename(dir)}: ${JSON.stringify([a.compiled, b.compiled, a.interpreted].map((o) => ('error' in o ? o.error.message : 'ok')))}`);
+      return;
+    }
+    const paths = compareArrays(b.compiled.fields, a.compiled.fields);
+    assert.is(paths.maxAbs, 0, `${path.basename(dir)}: blocks vs fallback differ in ${paths.worst}`);
+    const oracle = compareArrays(a.interpreted.fields, a.compiled.fields);
+    const rtol = spec.rtol ?? 1e-12;
+    assert.ok(oracle.maxRel <= rtol || oracle.maxAbs <= (spec.atol ?? 0), `${path.basename(dir)}: vs the interpreter ${oracle.maxRel} in ${oracle.worst}`);
   }
 });
 
