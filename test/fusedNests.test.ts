@@ -103,6 +103,9 @@ t('jamLevels false: each fused nest runs its own K loop (the dycore, no shared l
   const runner = await EntryRunner.create({ codegen: { fuseNests: true, jamLevels: false, tile: [3, 2, 4] } });
   const iface = (await runner.build(file, 'dycore', 'python')).iface!;
   await runner.runAgreeing(file, 'dycore', { fields: syntheticInputs(iface, [19, 45, 5], {}), scalars: { dt: 0.1 } }, '{}', 0);
+  // a number: loops of more nests than that (the dycore's 12) run one K loop per nest, smaller ones (hdiff's 4) share one
+  assert.not.ok((await source(file, 'dycore', { fuseNests: true, jamLevels: 8 })).includes('row_in'), 'the dycore: 12 nests > 8');
+  assert.ok((await source(path.join(fixtures, 'hdiff.py'), 'hdiff', { fuseNests: true, jamLevels: 8 })).includes('row_in'), 'hdiff: 4 nests <= 8');
 });
 
 /** Conformance and language cases whose generated code the schedule changes (3x2x4 tiles: many tiles with edges). */

@@ -40,7 +40,7 @@ export const codegenSchema = z.strictObject({
   vectorWidth: z.union([z.literal(128), z.literal(256), z.literal(512), z.literal(false)]),
   streamVersions: z.boolean(),
   splitRegionTiles: z.boolean(),
-  jamLevels: z.boolean(),
+  jamLevels: z.union([z.boolean(), positiveInt]),
   balancedTiles: z.boolean(),
   maxWhileIterations: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
 });

@@ -130,9 +130,11 @@ export interface CodegenOptions {
    * CPU: where every fused nest's point is in range and nothing written is read at a K offset,
    * the nests share one K loop (true, the default), or each keeps its own: with many nests
    * (the dycore's 3 unrolled substeps, 12 nests) the shared loop keeps a pointer per access
-   * live and g++ spills them (plugins/codegen/fusedNests.ts); orch tune tries both.
+   * live and g++ spills them (plugins/codegen/fusedNests.ts). A number: shared only by loops of
+   * at most that many nests (hdiff's 4 share one, the dycore's 12 do not); orch tune tries
+   * true, false and 8.
    */
-  jamLevels?: boolean;
+  jamLevels?: boolean | number;
   /**
    * CPU: the tiles along I and J share the domain evenly (124 columns in tiles of 36: 41, 41
    * and 42) instead of the last one taking the remainder (36, 36, 52), so threads with few

@@ -33,8 +33,8 @@ export interface CppOptions {
   streamVersions?: boolean;
   /** CPU: tiles where a loop's region-only nests run nothing run its other nests fused (regionSplit.ts; default false). */
   splitRegionTiles?: boolean;
-  /** CPU: fused nests share one K loop where they can (default true; false: one K loop per nest). */
-  jamLevels?: boolean;
+  /** CPU: fused nests share one K loop where they can (default true; false: one K loop per nest; a number: shared by at most that many nests). */
+  jamLevels?: boolean | number;
   /** CPU: tiles share the domain evenly instead of the last one taking the remainder (tileCuts.ts; default false). */
   balancedTiles?: boolean;
 }

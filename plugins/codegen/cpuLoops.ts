@@ -397,8 +397,9 @@ export class CpuLoops implements LoopStrategy {
   private fusedLoop(v: VLoop, delays: Delay[], ctx: PointContext): void {
     const w = this.cg.w;
     const tk = this.tileK;
-    // (codegen.jamLevels false: each nest its own K loop, fewer pointers live at once)
-    const jam = this.cg.opts.jamLevels !== false && levelsJam(v);
+    // (codegen.jamLevels false, or fewer nests than this loop's: each nest its own K loop, fewer pointers live at once)
+    const jl = this.cg.opts.jamLevels;
+    const jam = jl !== false && (typeof jl !== 'number' || v.body.length <= jl) && levelsJam(v);
     if (tk) {
       w.open(`if (khi - klo == ${tk}) {`);
       fusedNests(this.cg, v.body, delays, this.cg.order, ctx, `for (int64_t k = klo; k < klo + ${tk}; ++k) {`, jam, this.rowHooks);
