@@ -49,10 +49,14 @@ test('sweepBlock 32: one row of 32 columns per tile, kdiff and q prefetched a fe
   assert.ok(src.includes('const bool whole_block = s0_kdiff == 32 && s2_kdiff == 40 && s0_q == 32 && s2_q == 40 && s0_q_new == 32 && s2_q_new == 40 && '));
   assert.is([...src.matchAll(/if \(jhi0 - jlo0 == 32 && whole_block\) \{\n\s*\[\[maybe_unused\]\] const int64_t s0_/g)].length, 5);
   // stageSweeps alone: the old staged tile, no blocks
-  const staged = await solverSource({ stageSweeps: true });
+  const staged = await solverSource({ stageSweeps: true, sweepBlock: false });
   for (const s of ['stage_prefetch', 'stage_columns_back', 'stage_fence', 'tsi = 1;']) assert.not.ok(staged.includes(s), s);
-  const plain = await solverSource({});
-  assert.not.ok(plain.includes('orch::stage_'), 'off by default');
+  const plain = await solverSource({ sweepBlock: false });
+  assert.not.ok(plain.includes('orch::stage_'), 'no blocks without sweepBlock');
+  // the CPU presets block sweeps by default, each call choosing blocks or the plain tiles
+  const byDefault = await solverSource({});
+  assert.ok(byDefault.includes('if (orch::sweep_blocks('), 'the preset default blocks sweeps, guarded per call');
+  assert.ok(byDefault.includes('tsi = 1;'), 'of 32 columns');
 });
 
 /** A launch's two paths: the text of the `if (orch::sweep_blocks(...))` branch and of its `else`, each line unindented. */

@@ -64,7 +64,7 @@ tune('a candidate that differs from the interpreter is refused, never timed, and
   const lines: string[] = [];
   const result = await new Tuner({
     ...request(config, file, [12, 10, 4], { w: 0.5 }, 3),
-    knobs: [{ option: 'tile', describe: 'test: the default and a wrong schedule', values: () => [[4, 32], [...WRONG_TILE]] }],
+    knobs: [{ option: 'tile', describe: 'test: the default and a wrong schedule', values: () => ['auto', [...WRONG_TILE]] }],
     log: (l) => lines.push(l),
   }).run();
   const wrong = result.candidates.find((c) => c.label === 'tile=3x5');
@@ -75,10 +75,10 @@ tune('a candidate that differs from the interpreter is refused, never timed, and
   assert.ok(wrong.mismatch!.count > 0);
   assert.ok(lines.some((l) => /tile=3x5 +REFUSED: differs from the interpreter in 'b'/.test(l)), lines.join('\n'));
   assert.is(result.best.label, 'default', 'the only schedule that matched is the default');
-  assert.equal(result.bestCodegen.tile, [4, 32]);
+  assert.equal(result.bestCodegen.tile, 'auto', "the preset's own tile");
   const written = presetModule(tunedPreset(config.preset, 'tuned', result), config.preset, result, 'orch tune m.py:s');
   assert.not.match(written, /3,\s*5/);
-  assert.match(written, /"tile": \[\s*4,\s*32\s*\]/);
+  assert.match(written, /"tile": "auto"/);
 });
 
 tune('a cpu-native build matches the interpreter bit for bit, so orch tune can tune with it (no FMA contraction)', async () => {
@@ -134,7 +134,7 @@ tune("a schedule recorded in the entry's cache folder is what orch build uses, a
   p.write('m.py', TILED);
   const plain = JSON.parse((await p.orch(['build', 'm.py', '--json'])).stdout) as BuildJson;
   assert.is(plain.entries[0].status, 'miss');
-  assert.equal(buildInputs(plain.entries[0].dir).codegen.tile, [4, 32]);
+  assert.equal(buildInputs(plain.entries[0].dir).codegen.tile, 'auto');
   // what --write-cache records (an odd tile no preset has, so only the record can have set it)
   writeTunedSchedule(path.dirname(plain.entries[0].dir), 'cpu', { codegen: { tile: [2, 3] }, domain: [8, 8, 4], tunedAt: new Date().toISOString() });
   const tuned = JSON.parse((await p.orch(['build', 'm.py', '--json'])).stdout) as BuildJson;
@@ -154,7 +154,7 @@ tune("a schedule recorded in the entry's cache folder is what orch build uses, a
   assert.equal(infoJson[0].tuned?.cpu.codegen, { tile: [2, 3] });
   // the record is per preset: another preset's build ignores it
   const native = JSON.parse((await p.orch(['build', 'm.py', '--json', '--preset', 'cpu-native'])).stdout) as BuildJson;
-  assert.equal(buildInputs(native.entries[0].dir).codegen.tile, [4, 32]);
+  assert.equal(buildInputs(native.entries[0].dir).codegen.tile, 'auto');
   const run = await p.orch(['run', 'm.py:s', '--mode', 'build-and-run', '--shape', '9,8,3', '--origin', '1,1,0', '--domain', '7,6,3', '--scalars', '{"w": 0.5}', '--check']);
   assert.is(run.code, 0, run.stderr);
   assert.match(run.stdout, /cache hit.*\n.*match/);

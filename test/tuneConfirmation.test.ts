@@ -87,7 +87,7 @@ confirm('calls in turn favour a schedule that does not reuse the caches; blocks 
 const TILED = `${STENCIL_HEADER}\n\ndef s(a: FloatField, b: FloatField, w: Float):\n    with computation(PARALLEL), interval(...):\n        t = a * w\n        b = t[1, 0, 0] - t[0, -1, 0] + a\n`;
 
 /** Stencil 's' of a TempProject, tuned over tile shapes (the default's first) with the given clock. */
-async function tuneWithClock(name: string, clock: (label: string) => number, tiles: number[][] = [[4, 32], [8, 8]]) {
+async function tuneWithClock(name: string, clock: (label: string) => number, tiles: unknown[] = ['auto', [8, 8]]) {
   const p = new TempProject(name);
   const file = p.write('m.py', TILED);
   const config = await resolveConfig({ configFile: null, cwd: p.dir });
@@ -105,7 +105,7 @@ async function tuneWithClock(name: string, clock: (label: string) => number, til
     scalars: { w: 0.5 },
     budgetS: 600,
     runs: 9,
-    knobs: [{ option: 'tile', describe: 'test: the default and other tiles', values: () => tiles as [number, number][] }],
+    knobs: [{ option: 'tile', describe: 'test: the default and other tiles', values: () => tiles }],
     clock,
     log: (l) => lines.push(l),
   }).run();
@@ -132,10 +132,10 @@ confirm('orch tune keeps the default when its pick was only noise-faster, and wr
   assert.ok(result.confirmation, 'and it was confirmed');
   assert.is(result.confirmation!.holds, false);
   assert.is(result.best.label, 'default');
-  assert.equal(result.bestCodegen.tile, [4, 32]);
+  assert.equal(result.bestCodegen.tile, 'auto', "the preset's own tile");
   assert.ok(lines.some((l) => /confirm tile=8x8: .*REJECTED, the default stays/.test(l)), lines.join('\n'));
   const written = presetModule(tunedPreset(config.preset, 'tuned', result), config.preset, result, 'orch tune m.py:s');
-  assert.match(written, /"tile": \[\s*4,\s*32\s*\]/);
+  assert.match(written, /"tile": "auto"/);
 });
 
 confirm('orch tune writes a pick that holds up in the confirmation', async () => {
@@ -155,7 +155,7 @@ confirm('when the search winner does not hold up, the next fastest that does is 
   const r = jitter(3);
   // tile=2x2 is 5 % faster than the default every time, with ±1 % jitter; tile=8x8 only looked faster
   const clock = (label: string) => (label === 'tile=2x2' ? 0.95e-3 * (1 + 0.01 * r()) : label === 'default' ? 1e-3 * (1 + 0.01 * r()) : lucky(label));
-  const { result, lines } = await tuneWithClock('tune-runner-up', clock, [[4, 32], [8, 8], [2, 2]]);
+  const { result, lines } = await tuneWithClock('tune-runner-up', clock, ['auto', [8, 8], [2, 2]]);
   assert.equal(result.rejected?.map((c) => c.label), ['tile=8x8'], lines.join('\n'));
   assert.is(result.best.label, 'tile=2x2');
   assert.is(result.confirmation?.holds, true);

@@ -1,7 +1,6 @@
-import type { Launch } from '../../core/ir/types.js';
 import { carriesRecurrence, independentColumns } from '../../core/ir/columns.js';
 import { launchHasCheck, type CheckStmt } from '../../core/ir/debugChecks.js';
-import { axisIndices, type ArrayDecl, type Expr, type HaloStmt, type HLoop, type Tiling, type VLoop } from '../../core/ir/types.js';
+import { axisIndices, type ArrayDecl, type Expr, type HaloStmt, type HLoop, type Launch, type Tiling, type VLoop } from '../../core/ir/types.js';
 import type { Codegen, CppOptions, PointContext } from './Codegen.js';
 import { convert } from './cText.js';
 import type { VariableKParts } from './ExprEmitter.js';
@@ -13,13 +12,12 @@ import { jammedColumns } from './columnJam.js';
 import { fusedNests } from './fusedNests.js';
 import { emitRegionSplit, regionSplit, type RegionSplit } from './regionSplit.js';
 import { fusionDelays, levelsJam, rollingRows, type Delay } from '../../core/ir/nestFusion.js';
-import { narrowToRegions } from './regionClip.js';
 import { vectorWidthPragma } from './vectorWidth.js';
-import { regionsOnly } from '../../core/ir/regionsOnly.js';
 import { TileVersionCode } from './tileVersions.js';
 import { streamedVersions, type RowHooks } from './streamedVersions.js';
 import { tileScratch } from './tileScratch.js';
-import { tileCut } from './tileCuts.js';
+import { nestBounds, tileCounts } from './tileCuts.js';
+import { ThreadedRegions } from './threadedRegion.js';
 import { touches } from '../../core/ir/uses.js';
 
 /** The loop order of a level by level sweep: K outermost, then I and J as in `order`. */
@@ -43,7 +41,7 @@ export class CpuLoops implements LoopStrategy {
   readonly variableKFailed = 'vkerr.set.load(std::memory_order_relaxed)';
   /** Set while generating the loops of one tile: the index of the vertical loop. */
   private tileScope: number | undefined;
-  private readonly regionCond: string[] = [];
+  private readonly regions: ThreadedRegions;
   /** Inside a tile of a launch with FORWARD/BACKWARD loops: every nest runs level by level. */
   private tileOrder: string | undefined;
   /** Inside a tile cut along K: its levels per tile (most tiles have exactly this many). */
@@ -57,7 +55,9 @@ export class CpuLoops implements LoopStrategy {
   /** While generating the two paths of a launch with blocks (loops): its blocks, or its fallback, the launch as built without codegen.sweepBlock. */
   private sweepPath: 'blocks' | 'plain' | undefined;
 
-  constructor(private readonly cg: Codegen) {}
+  constructor(private readonly cg: Codegen) {
+    this.regions = new ThreadedRegions(cg);
+  }
 
   bufferType(a: ArrayDecl): string {
     void a;
@@ -219,17 +219,11 @@ export class CpuLoops implements LoopStrategy {
       });
     });
     const tk = tile.k;
-    // The last tile along I and J takes the remainder (up to twice the size) instead of a
-    // tile of its own: each cut over-computes the nests' halo again (ppm at 12x12x79: one
-    // 6x6 tile, not 4x6 + 2x6, 9% fewer instructions). K keeps its cut: full K tiles run a
-    // compile-time trip count.
-    w.line(
-      `const int64_t nti = std::max<int64_t>(1, dom0 / ${ti}), ntj = std::max<int64_t>(1, dom1 / ${tj}), ntk = ${tk ? `std::max<int64_t>(1, (dom2 + ${tk - 1}) / ${tk})` : '1'};`,
-    );
+    tileCounts(this.cg, ti, tj, tk);
     const points = nests.map(({ vi, name }) => `(Ihi_${name} - Ilo_${name}) * (Jhi_${name} - Jlo_${name}) * (khi_${vi} - klo_${vi})`).join(' + ');
     w.line(`if (st->tiles.prepare(orch::max_threads())) return orch::fail(st, "%s: out of memory for the tile scratch arenas", ${where});`);
     w.line('std::atomic<int> tile_oom{0};');
-    this.openRegion(this.cg.opts.openmp, `${points} >= ORCH_OMP_MIN_POINTS`, ctx, ['tile_oom']);
+    this.regions.open(this.cg.opts.openmp, `${points} >= ORCH_OMP_MIN_POINTS`, ctx, ['tile_oom']);
     w.line('orch::Arena& scratch = st->tiles.of(orch::thread_index());');
     if (this.cg.opts.openmp) w.directive('#pragma omp for collapse(3) schedule(static)');
     w.open('for (int64_t ti = 0; ti < nti; ++ti) {');
@@ -239,18 +233,7 @@ export class CpuLoops implements LoopStrategy {
       if (!tk) w.line(`const int64_t kclo_${vi} = klo_${vi}, kchi_${vi} = khi_${vi};`);
       else w.line(`const int64_t kclo_${vi} = tk == 0 ? klo_${vi} : std::max<int64_t>(klo_${vi}, tk * ${tk}), kchi_${vi} = tk == ntk - 1 ? khi_${vi} : std::min<int64_t>(khi_${vi}, (tk + 1) * ${tk});`);
     });
-    const cut = (axis: 'i' | 'j', index: string) => tileCut(this.cg, axis, index, reshaped ? (axis === 'i' ? ti : tj) : tile.size[axis === 'i' ? 0 : 1]);
-    for (const { h, name } of nests) {
-      const g = h.grow ?? [0, 0, 0, 0];
-      const regions = regionsOnly(h);
-      w.line(
-        `${regions ? 'int64_t' : 'const int64_t'} ilo_${name} = ti == 0 ? Ilo_${name} : std::max<int64_t>(Ilo_${name}, ${cut('i', 'ti')} - ${g[0]}), ` +
-          `ihi_${name} = ti == nti - 1 ? Ihi_${name} : std::min<int64_t>(Ihi_${name}, ${cut('i', '(ti + 1)')} + ${g[1]}), ` +
-          `jlo_${name} = tj == 0 ? Jlo_${name} : std::max<int64_t>(Jlo_${name}, ${cut('j', 'tj')} - ${g[2]}), ` +
-          `jhi_${name} = tj == ntj - 1 ? Jhi_${name} : std::min<int64_t>(Jhi_${name}, ${cut('j', '(tj + 1)')} + ${g[3]});`,
-      );
-      if (regions) narrowToRegions(w, regions, { ilo: `ilo_${name}`, ihi: `ihi_${name}`, jlo: `jlo_${name}`, jhi: `jhi_${name}` });
-    }
+    nestBounds(this.cg, nests, reshaped ? [ti, tj] : tile.size);
     // each tile-local array covers the points the tile's nests touch, offsets included
     w.line('size_t tile_bytes = 0;');
     const versions = new TileVersionCode(this.cg, s, tile);
@@ -289,9 +272,7 @@ export class CpuLoops implements LoopStrategy {
     staging?.stageOut();
     blocks?.end();
     this.blocks = undefined;
-    w.close();
-    w.close();
-    w.close();
+    for (let d = 0; d < 3; d++) w.close();
     if (versions.publishes()) {
       // after every tile has read its neighbours' input values (the barrier ending the loop above)
       if (this.cg.opts.openmp) w.directive('#pragma omp for collapse(3) schedule(static)');
@@ -299,11 +280,9 @@ export class CpuLoops implements LoopStrategy {
       w.open('for (int64_t tj = 0; tj < ntj; ++tj) {');
       w.open('for (int64_t tk = 0; tk < ntk; ++tk) {');
       versions.publish();
-      w.close();
-      w.close();
-      w.close();
+      for (let d = 0; d < 3; d++) w.close();
     }
-    this.closeRegion(this.cg.opts.openmp);
+    this.regions.close(this.cg.opts.openmp);
     w.line(`if (tile_oom.load()) return orch::fail(st, "%s: out of memory for the tile scratch arenas", ${where});`);
     w.close();
   }
@@ -344,12 +323,12 @@ export class CpuLoops implements LoopStrategy {
     } else {
       const points = v.body.map((_, n) => `(ihi${n} - ilo${n}) * (jhi${n} - jlo${n})`).join(' + ') || '0';
       const threaded = this.threaded();
-      this.openRegion(threaded, `${points} >= ORCH_OMP_MIN_POINTS`, ctx);
+      this.regions.open(threaded, `${points} >= ORCH_OMP_MIN_POINTS`, ctx);
       w.open(v.order === 'FORWARD' ? 'for (int64_t k = klo; k < khi; ++k) {' : 'for (int64_t k = khi - 1; k >= klo; --k) {');
       this.blocks?.level();
       v.body.forEach((h, n) => this.planeNest(h, n, ctx));
       w.close();
-      this.closeRegion(threaded);
+      this.regions.close(threaded);
     }
     w.close();
   }
@@ -418,13 +397,13 @@ export class CpuLoops implements LoopStrategy {
     const w = this.cg.w;
     const ij = [...this.cg.order].filter((c) => c !== 'K');
     const threaded = this.threaded();
-    this.openRegion(threaded, '(ihi0 - ilo0) * (jhi0 - jlo0) * (khi - klo) >= ORCH_OMP_MIN_POINTS', ctx);
+    this.regions.open(threaded, '(ihi0 - ilo0) * (jhi0 - jlo0) * (khi - klo) >= ORCH_OMP_MIN_POINTS', ctx);
     if (threaded) w.directive('#pragma omp for collapse(2)');
     w.open(this.loopHeader(ij[0], 0));
     if (carriesRecurrence(v)) {
       jammedColumns(this.cg, ij[1].toLowerCase(), v.order === 'FORWARD', v.body, ctx);
       w.close();
-      this.closeRegion(threaded);
+      this.regions.close(threaded);
       return;
     }
     w.open(this.loopHeader(ij[1], 0));
@@ -438,41 +417,7 @@ export class CpuLoops implements LoopStrategy {
     w.close();
     w.close();
     w.close();
-    this.closeRegion(threaded);
-  }
-
-  /**
-   * Opens code that runs on a team of threads when `cond` holds and on the calling thread
-   * otherwise; its worksharing loops are orphaned `omp for`s. The code is a lambda called
-   * from either branch: `omp parallel if(false)` would still set up a team of one, which
-   * costs a small launch more than its loops (about 0.3 us per launch). It captures by
-   * value (with captures by reference, gcc no longer hoisted region masks out of the K
-   * loop: del-n damping ran 4x slower), except the error records it must update.
-   */
-  private openRegion(threaded: boolean, cond: string, ctx: PointContext, byRef: string[] = []): void {
-    this.cg.w.open('{');
-    const refs = [...byRef, ...(ctx.variableK ? ['vkerr'] : [])].map((r) => `, &${r}`).join('');
-    if (threaded) {
-      this.cg.w.open(`const auto region = [=${refs}]() {`);
-      this.cg.regionScalars.open();
-    }
-    this.regionCond.push(cond);
-  }
-
-  private closeRegion(threaded: boolean): void {
-    const w = this.cg.w;
-    const cond = this.regionCond.pop();
-    if (threaded) {
-      this.cg.regionScalars.close();
-      w.close('};');
-      w.open(`if (${cond}) {`);
-      w.directive('#pragma omp parallel');
-      w.line('region();');
-      w.reopen('} else {');
-      w.line('region();');
-      w.close();
-    }
-    w.close();
+    this.regions.close(threaded);
   }
 
   /** Loops spread over threads, except inside a tile (a thread runs a whole tile). */
@@ -500,7 +445,7 @@ export class CpuLoops implements LoopStrategy {
   private parallelNest(h: HLoop, n: number, ctx: PointContext): void {
     const w = this.cg.w;
     const threaded = this.threaded();
-    this.openRegion(threaded, `(ihi${n} - ilo${n}) * (jhi${n} - jlo${n}) * (khi - klo) >= ORCH_OMP_MIN_POINTS`, ctx);
+    this.regions.open(threaded, `(ihi${n} - ilo${n}) * (jhi${n} - jlo${n}) * (khi - klo) >= ORCH_OMP_MIN_POINTS`, ctx);
     if (threaded) w.directive('#pragma omp for collapse(2)');
     const order = this.tileOrder ?? this.cg.order;
     const tk = this.tileScope !== undefined && order.endsWith('K') ? this.tileK : undefined;
@@ -516,7 +461,7 @@ export class CpuLoops implements LoopStrategy {
     } else {
       this.nestLoops(h, n, ctx, order);
     }
-    this.closeRegion(threaded);
+    this.regions.close(threaded);
   }
 
   /** The three loops of one PARALLEL nest around its points (`kHeader`: the K loop's, if given). */
