@@ -63,7 +63,7 @@ export interface CodegenOptions {
    * a launch allows it), so a stencil's temporaries live per tile in cache
    * (plugins/simplify/tiling.ts); false: no tiling; 'auto': each launch the tile of its kind
    * (FORWARD/BACKWARD sweep, fused nests with halos, versions of in-place arrays ...:
-   * plugins/simplify/launchTiles.ts). A size applies to every launch.
+   * plugins/simplify/launchTiles.ts; the CPU presets'). A size applies to every launch.
    */
   tile?: [number, number] | [number, number, number] | false | 'auto';
   /** Iterations a stencil's `while` loop may run before the run fails with E_RUNTIME (default 1e7, as Python mode). */
@@ -84,7 +84,7 @@ export interface CodegenOptions {
    * CPU: tiles of FORWARD/BACKWARD launches are blocks of this many columns along J, staged as
    * with stageSweeps (8x8 transposes where compiled for AVX-512), the next block's columns
    * prefetched while the levels run, and written fields streamed back past the caches
-   * (plugins/codegen/sweepBlocks.ts); default false (orch tune tries it). Each call runs the
+   * (plugins/codegen/sweepBlocks.ts); 32 in the CPU presets (orch tune tries others). Each call runs the
    * blocks only where they pay (orch::sweep_blocks: AVX-512, a domain past L2 a thread), else
    * the launch as built without them.
    */
@@ -104,7 +104,7 @@ export interface CodegenOptions {
   /**
    * CPU, with fuseNests: nests with horizontal regions fuse too, each nest's K loop emitted
    * once per combination of its region tests, chosen per column (plugins/codegen/regionVersions.ts);
-   * off in the presets (orch tune tries both).
+   * on in the CPU presets (orch tune tries both).
    */
   fuseRegions?: boolean;
   /**
@@ -128,11 +128,11 @@ export interface CodegenOptions {
   splitRegionTiles?: boolean;
   /**
    * CPU: where every fused nest's point is in range and nothing written is read at a K offset,
-   * the nests share one K loop (true, the default), or each keeps its own: with many nests
+   * the nests share one K loop (true), or each keeps its own: with many nests
    * (the dycore's 3 unrolled substeps, 12 nests) the shared loop keeps a pointer per access
    * live and g++ spills them (plugins/codegen/fusedNests.ts). A number: shared only by loops of
-   * at most that many nests (hdiff's 4 share one, the dycore's 12 do not); orch tune tries
-   * true, false and 8.
+   * at most that many nests (hdiff's 4 share one, the dycore's 12 do not: 8 in the CPU
+   * presets); orch tune tries true, false and 8.
    */
   jamLevels?: boolean | number;
   /**

@@ -21,11 +21,11 @@ export interface CppOptions {
   maxWhileIterations?: number;
   /** CPU: tiles of FORWARD/BACKWARD launches stage the fields they sweep (default false). */
   stageSweeps?: boolean;
-  /** CPU: FORWARD/BACKWARD tiles are staged blocks of this many columns along J (sweepBlocks.ts; default false). */
+  /** CPU: FORWARD/BACKWARD tiles are staged blocks of this many columns along J (sweepBlocks.ts; the CPU presets: 32, run where orch::sweep_blocks says they pay). */
   sweepBlock?: number | false;
-  /** CPU: in a tile, the nests of a PARALLEL loop run fused point by point (default false). */
+  /** CPU: in a tile, the nests of a PARALLEL loop run fused point by point (the CPU presets: true). */
   fuseNests?: boolean;
-  /** CPU, with fuseNests: nests with horizontal regions fuse too, their K loops versioned per region test (default false). */
+  /** CPU, with fuseNests: nests with horizontal regions fuse too, their K loops versioned per region test (the CPU presets: true). */
   fuseRegions?: boolean;
   /** CPU: the vector width g++ should prefer where it compiles for AVX-512 (vectorWidth.ts; default: g++'s). */
   vectorWidth?: 128 | 256 | 512 | false;
@@ -33,7 +33,7 @@ export interface CppOptions {
   streamVersions?: boolean;
   /** CPU: tiles where a loop's region-only nests run nothing run its other nests fused (regionSplit.ts; default false). */
   splitRegionTiles?: boolean;
-  /** CPU: fused nests share one K loop where they can (default true; false: one K loop per nest; a number: shared by at most that many nests). */
+  /** CPU: fused nests share one K loop where they can (true; false: one K loop per nest; a number: shared by at most that many nests, the CPU presets' 8). */
   jamLevels?: boolean | number;
   /** CPU: tiles share the domain evenly instead of the last one taking the remainder (tileCuts.ts; default false). */
   balancedTiles?: boolean;
