@@ -1,4 +1,5 @@
 import type { ArrayDecl, DType, Expr, Program, ScalarVar, SourceLoc } from '../../core/ir/types.js';
+import type { CodegenOptions } from '../../core/config/types.js';
 import { convert, cString } from './cText.js';
 import { ExprEmitter } from './ExprEmitter.js';
 import { HostShell } from './HostShell.js';
@@ -9,34 +10,29 @@ import { RegionScalars } from './regionScalars.js';
 import { Writer } from './Writer.js';
 import { loopOrderNotPermutation } from '../../core/diagnostics/configErrors.js';
 
-export interface CppOptions {
-  /** Loop nesting, outermost first: a permutation of 'IJK' (e.g. 'IJK', 'KJI', 'KIJ'). */
-  loopOrder: string;
-  openmp: boolean;
-  /** Emit `#line` directives so compiler errors point at the user's .py lines. */
-  lineDirectives: boolean;
+/**
+ * What the generator reads of the config's codegen options (their meaning and defaults are
+ * documented once, in core/config/types.ts), plus the name of the file it writes.
+ */
+export interface CppOptions
+  extends Pick<
+    CodegenOptions,
+    | 'loopOrder'
+    | 'openmp'
+    | 'lineDirectives'
+    | 'maxWhileIterations'
+    | 'stageSweeps'
+    | 'sweepBlock'
+    | 'fuseNests'
+    | 'fuseRegions'
+    | 'vectorWidth'
+    | 'streamVersions'
+    | 'splitRegionTiles'
+    | 'jamLevels'
+    | 'balancedTiles'
+  > {
   /** Name the generated .cpp is written under; `#line` resets point at it. Default `<symbol>.cpp`. */
   sourceFileName?: string;
-  /** Iterations a stencil's `while` loop may run before the run fails (default 1e7, as the interpreter). */
-  maxWhileIterations?: number;
-  /** CPU: tiles of FORWARD/BACKWARD launches stage the fields they sweep (default false). */
-  stageSweeps?: boolean;
-  /** CPU: FORWARD/BACKWARD tiles are staged blocks of this many columns along J (sweepBlocks.ts; the CPU presets: 32, run where orch::sweep_blocks says they pay). */
-  sweepBlock?: number | false;
-  /** CPU: in a tile, the nests of a PARALLEL loop run fused point by point (the CPU presets: true). */
-  fuseNests?: boolean;
-  /** CPU, with fuseNests: nests with horizontal regions fuse too, their K loops versioned per region test (the CPU presets: true). */
-  fuseRegions?: boolean;
-  /** CPU: the vector width g++ should prefer where it compiles for AVX-512 (vectorWidth.ts; default: g++'s). */
-  vectorWidth?: 128 | 256 | 512 | false;
-  /** CPU: versions fill and commit row by row inside fused nests (streamedVersions.ts; default false). */
-  streamVersions?: boolean;
-  /** CPU: tiles where a loop's region-only nests run nothing run its other nests fused (regionSplit.ts; default false). */
-  splitRegionTiles?: boolean;
-  /** CPU: fused nests share one K loop where they can (true; false: one K loop per nest; a number: shared by at most that many nests, the CPU presets' 8). */
-  jamLevels?: boolean | number;
-  /** CPU: tiles share the domain evenly instead of the last one taking the remainder (tileCuts.ts; default false). */
-  balancedTiles?: boolean;
 }
 
 /** What a point body needs to address arrays: the arrays hoisted by the current launch. */
