@@ -141,6 +141,14 @@ export interface CodegenOptions {
    * tiles each get even work (plugins/codegen/tileCuts.ts); off by default (orch tune tries it).
    */
   balancedTiles?: boolean;
+  /**
+   * CPU: in fused nests (fuseNests), a field a launch writes at every point of a nest and never
+   * reads back is computed a K column at a time into a buffer in L1 and copied out with streaming
+   * stores, without the read of each line it overwrites (plugins/codegen/streamedOutputs.ts). Each
+   * call streams only where its domain is past L2 a thread (orch::stream_stores), else the loops as
+   * built without it. Off by default (orch tune tries it).
+   */
+  streamOutputs?: boolean;
 }
 
 /** A preset is data: options and plugins for one kind of hardware. */

@@ -15,6 +15,7 @@ import { fusionDelays, levelsJam, rollingRows, type Delay } from '../../core/ir/
 import { vectorWidthPragma } from './vectorWidth.js';
 import { TileVersionCode } from './tileVersions.js';
 import { streamedVersions, type RowHooks } from './streamedVersions.js';
+import { StreamedOutputs } from './streamedOutputs.js';
 import { tileScratch } from './tileScratch.js';
 import { nestBounds, tileCounts } from './tileCuts.js';
 import { ThreadedRegions } from './threadedRegion.js';
@@ -35,7 +36,7 @@ function planeOrder(order: string): string {
 export class CpuLoops implements LoopStrategy {
   readonly stateType = 'orch::State';
   get includes(): readonly string[] {
-    return ['#include "orch_stage.h"', ...vectorWidthPragma(this.cg.opts.vectorWidth)];
+    return ['#include "orch_stage.h"', '#include "orch_stream.h"', ...vectorWidthPragma(this.cg.opts.vectorWidth)];
   }
   readonly tilesLaunches = true;
   readonly variableKFailed = 'vkerr.set.load(std::memory_order_relaxed)';
@@ -54,6 +55,8 @@ export class CpuLoops implements LoopStrategy {
   private rowHooks: RowHooks | undefined;
   /** While generating the two paths of a launch with blocks (loops): its blocks, or its fallback, the launch as built without codegen.sweepBlock. */
   private sweepPath: 'blocks' | 'plain' | undefined;
+  /** Inside a tiled launch with fused nests and codegen.streamOutputs: the outputs it streams. */
+  private outputs: StreamedOutputs | undefined;
 
   constructor(private readonly cg: Codegen) {
     this.regions = new ThreadedRegions(cg);
@@ -223,6 +226,9 @@ export class CpuLoops implements LoopStrategy {
     const points = nests.map(({ vi, name }) => `(Ihi_${name} - Ilo_${name}) * (Jhi_${name} - Jlo_${name}) * (khi_${vi} - klo_${vi})`).join(' + ');
     w.line(`if (st->tiles.prepare(orch::max_threads())) return orch::fail(st, "%s: out of memory for the tile scratch arenas", ${where});`);
     w.line('std::atomic<int> tile_oom{0};');
+    // fused nests' outputs streamed past the caches, where this call's domain is past L2 (codegen.streamOutputs)
+    const outputs = this.cg.opts.streamOutputs && this.fusedOuterAxis(tileOrder) !== undefined ? new StreamedOutputs(this.cg, s, tile) : undefined;
+    outputs?.decide(points);
     this.regions.open(this.cg.opts.openmp, `${points} >= ORCH_OMP_MIN_POINTS`, ctx, ['tile_oom']);
     w.line('orch::Arena& scratch = st->tiles.of(orch::thread_index());');
     if (this.cg.opts.openmp) w.directive('#pragma omp for collapse(3) schedule(static)');
@@ -258,6 +264,7 @@ export class CpuLoops implements LoopStrategy {
     this.tileOrder = tileOrder;
     this.tileK = tile.k;
     this.unrollRows = staged;
+    this.outputs = outputs;
     s.loops.forEach((v, vi) => {
       this.tileScope = vi;
       this.vloop(v, ctx);
@@ -266,12 +273,14 @@ export class CpuLoops implements LoopStrategy {
     this.tileOrder = undefined;
     this.tileK = undefined;
     this.unrollRows = false;
+    this.outputs = undefined;
     ctx.rolled = undefined;
     if (!this.rowHooks) versions.commit();
     this.rowHooks = undefined;
     staging?.stageOut();
     blocks?.end();
     this.blocks = undefined;
+    outputs?.fence();
     for (let d = 0; d < 3; d++) w.close();
     if (versions.publishes()) {
       // after every tile has read its neighbours' input values (the barrier ending the loop above)
@@ -379,13 +388,19 @@ export class CpuLoops implements LoopStrategy {
     // (codegen.jamLevels false, or fewer nests than this loop's: each nest its own K loop, fewer pointers live at once)
     const jl = this.cg.opts.jamLevels;
     const jam = jl !== false && (typeof jl !== 'number' || v.body.length <= jl) && levelsJam(v);
-    if (tk) {
-      w.open(`if (khi - klo == ${tk}) {`);
-      fusedNests(this.cg, v.body, delays, this.cg.order, ctx, `for (int64_t k = klo; k < klo + ${tk}; ++k) {`, jam, this.rowHooks);
-      w.reopen('} else {');
-    }
-    fusedNests(this.cg, v.body, delays, this.cg.order, ctx, 'for (int64_t k = klo; k < khi; ++k) {', jam, this.rowHooks);
-    if (tk) w.close();
+    const outputs = this.outputs;
+    const columns = outputs && ((n: number, at?: string) => outputs.afterColumn(v, n, ctx, at));
+    const loops = () => {
+      if (tk) {
+        w.open(`if (khi - klo == ${tk}) {`);
+        fusedNests(this.cg, v.body, delays, this.cg.order, ctx, `for (int64_t k = klo; k < klo + ${tk}; ++k) {`, jam, this.rowHooks, columns);
+        w.reopen('} else {');
+      }
+      fusedNests(this.cg, v.body, delays, this.cg.order, ctx, 'for (int64_t k = klo; k < khi; ++k) {', jam, this.rowHooks, columns);
+      if (tk) w.close();
+    };
+    if (outputs) outputs.fusedLoop(v, ctx, loops);
+    else loops();
   }
 
   /**

@@ -15,9 +15,10 @@ import type { RowHooks } from './streamedVersions.js';
  * point is in range the nests share one K loop, level by level: one loop's control and
  * set-up instead of one per nest. Each point's statements are those of the unfused nest,
  * so results are bitwise the same. `order` is the tile's loop order (K innermost);
- * `kHeader` the K loop's header.
+ * `kHeader` the K loop's header; `afterColumn(n, at)`, after nest n's K loop at its point, which
+ * `at` declares where it is not in scope (the copy out of streamed outputs, streamedOutputs.ts).
  */
-export function fusedNests(cg: Codegen, nests: readonly HLoop[], delays: readonly Delay[], order: string, ctx: PointContext, kHeader: string, jam: boolean, rows?: RowHooks): void {
+export function fusedNests(cg: Codegen, nests: readonly HLoop[], delays: readonly Delay[], order: string, ctx: PointContext, kHeader: string, jam: boolean, rows?: RowHooks, afterColumn?: (n: number, at?: string) => void): void {
   const w = cg.w;
   const [a, b] = [order[0].toLowerCase(), order[1].toLowerCase()];
   const shifted = (axis: string, d: number, end: 'lo' | 'hi') => nests.map((_, n) => `${axis}${end}${n} + ${delays[n][d]}`).join(', ');
@@ -47,6 +48,7 @@ export function fusedNests(cg: Codegen, nests: readonly HLoop[], delays: readonl
       w.close();
     });
     w.close();
+    nests.forEach((_, n) => afterColumn?.(n, at(n)));
     w.line('continue;');
     w.close();
   }
@@ -61,6 +63,7 @@ export function fusedNests(cg: Codegen, nests: readonly HLoop[], delays: readonl
       body(h);
       w.close();
     });
+    afterColumn?.(n);
     w.close();
     w.close();
   });
