@@ -150,6 +150,12 @@ export interface CodegenOptions {
    */
   streamOutputs?: boolean;
   /**
+   * CPU: in fused nests (fuseNests), each column of a tile's shared K loop prefetches the K
+   * column this many columns ahead of the newest one each float64 argument is read at, in the
+   * row furthest ahead (plugins/codegen/columnPrefetch.ts); false: none. Off by default (orch tune tries it).
+   */
+  prefetchColumns?: number | false;
+  /**
    * CPU: each K column of a tile's own arrays (tile-local temporaries and versions) starts on a
    * 64-byte line, its K extent rounded up (plugins/codegen/tileScratch.ts): with 79 levels the
    * columns are otherwise 632 bytes apart and every vector access of a temporary straddles two

@@ -4,6 +4,12 @@ import type { Codegen, PointContext } from './Codegen.js';
 import { regionVersions } from './regionVersions.js';
 import type { RowHooks } from './streamedVersions.js';
 
+/** Code at each column of the fused loop: `before` at the top of the shared K loop's column (prefetches); `after(n, at)` after nest n's K loop at its point, which `at` declares where it is not in scope (streamed outputs). */
+export interface ColumnHooks {
+  before?(): void;
+  after?(n: number, at?: string): void;
+}
+
 /**
  * The nests of a PARALLEL loop in a tile, fused (codegen.fuseNests; delays from
  * core/ir/nestFusion.ts): one loop over the tile's two horizontal axes in the preset's order
@@ -15,10 +21,9 @@ import type { RowHooks } from './streamedVersions.js';
  * point is in range the nests share one K loop, level by level: one loop's control and
  * set-up instead of one per nest. Each point's statements are those of the unfused nest,
  * so results are bitwise the same. `order` is the tile's loop order (K innermost);
- * `kHeader` the K loop's header; `afterColumn(n, at)`, after nest n's K loop at its point, which
- * `at` declares where it is not in scope (the copy out of streamed outputs, streamedOutputs.ts).
+ * `kHeader` the K loop's header; `columns` code at each column (ColumnHooks).
  */
-export function fusedNests(cg: Codegen, nests: readonly HLoop[], delays: readonly Delay[], order: string, ctx: PointContext, kHeader: string, jam: boolean, rows?: RowHooks, afterColumn?: (n: number, at?: string) => void): void {
+export function fusedNests(cg: Codegen, nests: readonly HLoop[], delays: readonly Delay[], order: string, ctx: PointContext, kHeader: string, jam: boolean, rows?: RowHooks, columns?: ColumnHooks): void {
   const w = cg.w;
   const [a, b] = [order[0].toLowerCase(), order[1].toLowerCase()];
   const shifted = (axis: string, d: number, end: 'lo' | 'hi') => nests.map((_, n) => `${axis}${end}${n} + ${delays[n][d]}`).join(', ');
@@ -38,6 +43,7 @@ export function fusedNests(cg: Codegen, nests: readonly HLoop[], delays: readonl
   w.open('for (int64_t c = clo; c < chi; ++c) {');
   if (jam) {
     w.open('if (row_in && c >= cin_lo && c < cin_hi) {');
+    columns?.before?.();
     // the points of one level are independent of the other levels: vectorized freely
     w.directive('#pragma GCC ivdep');
     w.open(kHeader);
@@ -48,7 +54,7 @@ export function fusedNests(cg: Codegen, nests: readonly HLoop[], delays: readonl
       w.close();
     });
     w.close();
-    nests.forEach((_, n) => afterColumn?.(n, at(n)));
+    nests.forEach((_, n) => columns?.after?.(n, at(n)));
     w.line('continue;');
     w.close();
   }
@@ -63,7 +69,7 @@ export function fusedNests(cg: Codegen, nests: readonly HLoop[], delays: readonl
       body(h);
       w.close();
     });
-    afterColumn?.(n);
+    columns?.after?.(n);
     w.close();
     w.close();
   });
