@@ -142,6 +142,13 @@ export interface CodegenOptions {
    * tiles each get even work (plugins/codegen/tileCuts.ts); off by default (orch tune tries it).
    */
   balancedTiles?: boolean;
+  /**
+   * CPU: each K column of a tile's own arrays (tile-local temporaries and versions) starts on a
+   * 64-byte line, its K extent rounded up (plugins/codegen/tileScratch.ts): with 79 levels the
+   * columns are otherwise 632 bytes apart and every vector access of a temporary straddles two
+   * lines; off by default (orch tune tries it).
+   */
+  alignTileColumns?: boolean;
 }
 
 /** A preset is data: options and plugins for one kind of hardware. */
