@@ -30,6 +30,7 @@ export interface CppOptions
     | 'splitRegionTiles'
     | 'jamLevels'
     | 'balancedTiles'
+    | 'alignTileColumns'
   > {
   /** Name the generated .cpp is written under; `#line` resets point at it. Default `<symbol>.cpp`. */
   sourceFileName?: string;
