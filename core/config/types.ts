@@ -122,7 +122,8 @@ export interface CodegenOptions {
   /**
    * CPU: a PARALLEL loop that fuseNests leaves unfused because some nests have horizontal
    * regions runs its other nests fused in the tiles where the nests with regions, each only
-   * regions, run no point (del-n damping's corner copies: all but the corner tiles;
+   * regions, run no point (edge or corner copies: all but the tiles they reach, as in
+   * fixtures/programs/edge_damping.py;
    * plugins/codegen/regionSplit.ts); off by default (orch tune tries it).
    */
   splitRegionTiles?: boolean;
