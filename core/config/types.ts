@@ -151,7 +151,7 @@ export interface CodegenOptions {
    */
   streamOutputs?: boolean;
   /**
-   * CPU: in fused nests (fuseNests), each column of a tile's shared K loop prefetches the K
+   * CPU: in fused nests (fuseNests), each column of a tile's fused loop prefetches the K
    * column this many columns ahead of the newest one each float64 argument is read at, in the
    * row furthest ahead (plugins/codegen/columnPrefetch.ts); false: none. Off by default (orch tune tries it).
    */

@@ -56,9 +56,8 @@ export class CpuLoops implements LoopStrategy {
   private rowHooks: RowHooks | undefined;
   /** While generating the two paths of a launch with blocks (loops): its blocks, or its fallback, the launch as built without codegen.sweepBlock. */
   private sweepPath: 'blocks' | 'plain' | undefined;
-  /** Inside a tiled launch with fused nests and codegen.streamOutputs: the outputs it streams. */
+  /** Inside a tiled launch with fused nests: the outputs they stream (codegen.streamOutputs), the prefetches of their columns (codegen.prefetchColumns). */
   private outputs: StreamedOutputs | undefined;
-  /** Inside a tiled launch with fused nests and codegen.prefetchColumns: the prefetches of their columns. */
   private prefetch: ColumnPrefetch | undefined;
 
   constructor(private readonly cg: Codegen) {

@@ -4,7 +4,7 @@ import type { Codegen, PointContext } from './Codegen.js';
 import { regionVersions } from './regionVersions.js';
 import type { RowHooks } from './streamedVersions.js';
 
-/** Code at each column of the fused loop: `before` at the top of the shared K loop's column (prefetches); `after(n, at)` after nest n's K loop at its point, which `at` declares where it is not in scope (streamed outputs). */
+/** Code at each column of the fused loop: `before` at its top (prefetches); `after(n, at)` after nest n's K loop at its point, which `at` declares where it is not in scope (streamed outputs). */
 export interface ColumnHooks {
   before?(): void;
   after?(n: number, at?: string): void;
@@ -41,9 +41,9 @@ export function fusedNests(cg: Codegen, nests: readonly HLoop[], delays: readonl
   rows?.rowStart();
   if (jam) w.line(`const bool row_in = ${nests.map((_, n) => `r - ${delays[n][0]} >= ${a}lo${n} && r - ${delays[n][0]} < ${a}hi${n}`).join(' && ')};`);
   w.open('for (int64_t c = clo; c < chi; ++c) {');
+  columns?.before?.();
   if (jam) {
     w.open('if (row_in && c >= cin_lo && c < cin_hi) {');
-    columns?.before?.();
     // the points of one level are independent of the other levels: vectorized freely
     w.directive('#pragma GCC ivdep');
     w.open(kHeader);
