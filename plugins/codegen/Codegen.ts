@@ -29,6 +29,7 @@ export interface CppOptions
     | 'streamVersions'
     | 'splitRegionTiles'
     | 'jamLevels'
+    | 'fusedStrip'
     | 'balancedTiles'
   > {
   /** Name the generated .cpp is written under; `#line` resets point at it. Default `<symbol>.cpp`. */
