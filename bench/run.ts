@@ -10,6 +10,7 @@ import { compulsoryBytes, substepBytes } from './compulsoryTraffic.js';
 import type { Program } from '../core/ir/types.js';
 import type { MeasureRequest } from './measure.js';
 import { tunedCell, tunedNote, tunedVsDefault, type TunedRow } from './tunedVsDefault.js';
+import { triadPaired, type TriadPaired } from './triadPairs.js';
 
 /**
  * `npm run bench`: how close the generated code gets to this machine's memory bandwidth,
@@ -57,6 +58,8 @@ const FIXTURES: Fixture[] = [
 
 const SIZES: [number, number, number][] = quick ? [[12, 12, 79], [64, 64, 80]] : [[12, 12, 79], [24, 24, 72], [128, 128, 80]];
 const HALO = 3;
+// triad/fixture pairs per thread count (bench/triadPairs.ts)
+const TRIAD_ROUNDS = quick ? 1 : 3;
 const LARGE = SIZES[SIZES.length - 1];
 
 function log(s: string): void {
@@ -129,9 +132,12 @@ async function main(): Promise<void> {
     const shapeOf = (s: number[]) => [s[0] + 2 * HALO, s[1] + 2 * HALO, s[2]];
     const bw: Record<number, number> = {};
     const secs: Record<number, number> = {};
+    const paired: Record<number, TriadPaired> = {};
     for (const threads of [1, 2]) {
-      secs[threads] = measure({ file, entry: f.name, mode: 'orchestrated', shape: shapeOf(LARGE), scalars: f.scalars }, threads);
-      bw[threads] = bytes / secs[threads] / 1e9;
+      // each round a triad right before the fixture: the fraction compares one moment's machine
+      paired[threads] = triadPaired(bytes, TRIAD_ROUNDS, () => triad(threads), () => measure({ file, entry: f.name, mode: 'orchestrated', shape: shapeOf(LARGE), scalars: f.scalars }, threads));
+      secs[threads] = paired[threads].secs;
+      bw[threads] = paired[threads].gbps;
     }
     // tuned vs default (issue 18 item 4): the tuned schedule timed the way the default was
     let tune: TunedRow | undefined;
@@ -167,12 +173,16 @@ async function main(): Promise<void> {
       bytes_per_call: bytes,
       gbps_1t: bw[1],
       gbps_2t: bw[2],
-      frac_triad_1t: bw[1] / triadGbps[1],
-      frac_triad_2t: bw[2] / triadGbps[2],
+      frac_triad_1t: paired[1].frac,
+      frac_triad_2t: paired[2].frac,
+      triad_gbps_1t: paired[1].triadGbps,
+      triad_gbps_2t: paired[2].triadGbps,
+      rounds_1t: paired[1].rounds,
+      rounds_2t: paired[2].rounds,
       // time per call over the time the per-substep compulsory bytes take at triad (target <= 1.5)
       substep_bytes_per_call: perSubstep ?? null,
-      over_substep_1t: perSubstep === undefined ? null : secs[1] / (perSubstep / (triadGbps[1] * 1e9)),
-      over_substep_2t: perSubstep === undefined ? null : secs[2] / (perSubstep / (triadGbps[2] * 1e9)),
+      over_substep_1t: perSubstep === undefined ? null : bytes / (paired[1].frac * perSubstep),
+      over_substep_2t: perSubstep === undefined ? null : bytes / (paired[2].frac * perSubstep),
       target: f.target,
       target_1t: f.target1t ?? f.target,
       orchestrated_speedup: speedups,
@@ -218,10 +228,10 @@ async function main(): Promise<void> {
     '',
     `STREAM triad: ${triadGbps[1].toFixed(2)} GB/s at 1 thread, ${triadGbps[2].toFixed(2)} GB/s at 2 threads (preset ${PRESET})`,
     '',
-    `${pad('fixture', 17)}${pad('kind', 17)}${pad('GB/s 1t', 9)}${pad('triad 1t', 10)}${pad('GB/s 2t', 9)}${pad('triad 2t', 10)}${pad('target', 10)}${pad('tuned/def 2t', 18)}${pad('x substep 1t/2t', 26)}${SIZES.map((s) => pad(`orch/sbs ${s.join('x')}`, 20)).join('')}${pad(`orch/py-sbs ${SIZES[0].join('x')} 1t/2t`, 28)}${pad('pipeline s', 12)}${pad('g++ s', 8)}pipe/g++`,
+    `${pad('fixture', 17)}${pad('kind', 17)}${pad('GB/s 1t', 9)}${pad('triad 1t', 10)}${pad('GB/s 2t', 9)}${pad('triad 2t', 10)}${pad('triad GB/s', 12)}${pad('target', 10)}${pad('tuned/def 2t', 18)}${pad('x substep 1t/2t', 26)}${SIZES.map((s) => pad(`orch/sbs ${s.join('x')}`, 20)).join('')}${pad(`orch/py-sbs ${SIZES[0].join('x')} 1t/2t`, 28)}${pad('pipeline s', 12)}${pad('g++ s', 8)}pipe/g++`,
     ...rows.map(
       (r) =>
-        `${pad(r.fixture, 17)}${pad(r.kind, 17)}${pad(r.gbps_1t.toFixed(2), 9)}${pad(r.frac_triad_1t.toFixed(2), 10)}${pad(r.gbps_2t.toFixed(2), 9)}${pad(r.frac_triad_2t.toFixed(2), 10)}${pad(r.target_1t === r.target ? `>=${r.target}` : `>=${r.target_1t}/${r.target}`, 10)}${pad(tunedCell(r.tuned), 18)}${pad(r.kind === 'program' && r.over_substep_1t !== null && r.over_substep_2t !== null ? `${r.over_substep_1t.toFixed(2)}x/${r.over_substep_2t.toFixed(2)}x (<=1.5x)` : '-', 26)}${Object.values(r.orchestrated_speedup).map((v) => pad(`${v.toFixed(2)}x`, 20)).join('')}${pad(Number.isNaN(r.python_sbs_speedup[1]) ? '-' : `${r.python_sbs_speedup[1].toFixed(2)}x/${r.python_sbs_speedup[2].toFixed(2)}x (>=5x)`, 28)}${pad(r.pipeline_s.toFixed(3), 12)}${pad(r.gxx_s.toFixed(3), 8)}${r.pipeline_over_gxx.toFixed(3)}`,
+        `${pad(r.fixture, 17)}${pad(r.kind, 17)}${pad(r.gbps_1t.toFixed(2), 9)}${pad(r.frac_triad_1t.toFixed(2), 10)}${pad(r.gbps_2t.toFixed(2), 9)}${pad(r.frac_triad_2t.toFixed(2), 10)}${pad(`${r.triad_gbps_1t.toFixed(1)}/${r.triad_gbps_2t.toFixed(1)}`, 12)}${pad(r.target_1t === r.target ? `>=${r.target}` : `>=${r.target_1t}/${r.target}`, 10)}${pad(tunedCell(r.tuned), 18)}${pad(r.kind === 'program' && r.over_substep_1t !== null && r.over_substep_2t !== null ? `${r.over_substep_1t.toFixed(2)}x/${r.over_substep_2t.toFixed(2)}x (<=1.5x)` : '-', 26)}${Object.values(r.orchestrated_speedup).map((v) => pad(`${v.toFixed(2)}x`, 20)).join('')}${pad(Number.isNaN(r.python_sbs_speedup[1]) ? '-' : `${r.python_sbs_speedup[1].toFixed(2)}x/${r.python_sbs_speedup[2].toFixed(2)}x (>=5x)`, 28)}${pad(r.pipeline_s.toFixed(3), 12)}${pad(r.gxx_s.toFixed(3), 8)}${r.pipeline_over_gxx.toFixed(3)}`,
     ),
     '',
     only ? 'per-call overhead not measured (--fixtures)' : `per-call overhead: C ${overhead.c_1?.toFixed(0)} ns (1 field), ${overhead.c_16?.toFixed(0)} ns (16 fields); Python (ctypes, bound once) ${overhead.python_1 !== undefined ? (overhead.python_1 / 1000).toFixed(2) : '-'} us (1 field), ${overhead.python_16 !== undefined ? (overhead.python_16 / 1000).toFixed(2) : '-'} us (16 fields)`,
@@ -230,8 +240,9 @@ async function main(): Promise<void> {
     '',
     `tuned/def 2t: the default preset's time over the schedule orch tune chose for ${LARGE.join('x')} at 2 threads (budget ${TUNE_BUDGET_S} s, every candidate bitwise equal to the interpreter), the median of ${quick ? 2 : 4} rounds that measure both in turn; in brackets, the speedup orch tune's own confirmation measured (alternating blocks; 'rej': below the noise, so the default stays): ${rows.filter((r) => r.tuned).map((r) => tunedNote(r.fixture, r.tuned!)).join(', ') || 'none'}`,
     'orch/sbs: stencil by stencil from a Node host (bench/stencilByStencil.ts); orch/py-sbs: from Python through the orch package, each stencil its own library (bench/python_stencil_by_stencil.py)',
+    `triad 1t/2t: the median over ${TRIAD_ROUNDS} rounds of the row's effective bandwidth over a STREAM triad taken right before it in the same round (triad GB/s: those triads' median; the line above is the run's first triad)`,
     `effective bandwidth counts compulsory bytes (each argument field read once and written once over the ${LARGE.join('x')} interior) / median time`,
-    `x substep (program rows): median time per call / the time the per-substep compulsory bytes take at triad, where every iteration of a program loop (a substep, trip counts from the IR) reads once and writes once each argument it touches, temporaries not counted (${rows.filter((r) => r.kind === 'program').map((r) => `${r.fixture} ${r.substep_bytes_per_call === null ? 'unknown trip count' : `${(r.substep_bytes_per_call / 1e6).toFixed(1)} MB/call against ${(r.bytes_per_call / 1e6).toFixed(1)} MB one pass`}`).join(', ') || 'none'}); 1.00x is the floor without fusing substeps in time`,
+    `x substep (program rows): median time per call / the time the per-substep compulsory bytes take at the triad of its round, where every iteration of a program loop (a substep, trip counts from the IR) reads once and writes once each argument it touches, temporaries not counted (${rows.filter((r) => r.kind === 'program').map((r) => `${r.fixture} ${r.substep_bytes_per_call === null ? 'unknown trip count' : `${(r.substep_bytes_per_call / 1e6).toFixed(1)} MB/call against ${(r.bytes_per_call / 1e6).toFixed(1)} MB one pass`}`).join(', ') || 'none'}); 1.00x is the floor without fusing substeps in time`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ preset: PRESET, triad_gbps: triadGbps, sizes: SIZES, fixtures: rows, call_overhead_ns: overhead, watch }, null, 1));

@@ -24,23 +24,25 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const fixtures = path.resolve(here, '../../fixtures/bench');
 const t = suite('stream versions, split region tiles, balanced tiles');
 
-async function source(entry: string, codegen: Partial<ResolvedConfig['codegen']>): Promise<string> {
+const edgeDamping = path.resolve(here, '../../fixtures/programs/edge_damping.py');
+
+async function source(file: string, entry: string, codegen: Partial<ResolvedConfig['codegen']>): Promise<string> {
   const config = await resolveConfig({ configFile: null, cwd: mkdtempSync(path.join(os.tmpdir(), 'orch-stream-')) });
   const compiler = new Compiler(config, { verifyIR: true, printIrAfter: [], timePasses: false, print: () => undefined });
-  const r = await compiler.build({ modules: [path.join(fixtures, `${entry}.py`)], entry, externals: {}, defines: {}, mode: 'python' });
+  const r = await compiler.build({ modules: [file], entry, externals: {}, defines: {}, mode: 'python' });
   assert.is(r.errors.length, 0, r.errors.map((d) => formatDiagnostic(d)).join('\n'));
   return generateCpp(r.entries[0].program!, { ...config.codegen, ...codegen }).source;
 }
 
 t('dycore: streamVersions fills u, v, delp and commits them and p inside the fused loop, not around the tile; off by default', async () => {
-  const src = await source('dycore', { streamVersions: true });
+  const src = await source(path.join(fixtures, 'dycore.py'), 'dycore', { streamVersions: true });
   for (const x of ['u', 'v', 'delp']) assert.ok(src.includes(`int64_t l_stream_fill_${x} = l_tile_${x}_i0;`), `${x} filled row by row`);
   // p is written before it is read: never filled, committed row by row
   assert.not.ok(src.includes('l_stream_fill_p'));
   for (const x of ['u', 'v', 'delp', 'p']) assert.ok(src.includes(`int64_t l_stream_commit_${x} = INT64_MIN;`), `${x} committed row by row`);
   // u is read a row ahead (divergence reads u[1, 0, 0]): filled through r + 1 before the row runs
   assert.ok(src.includes('if (l_stream_fill_u <= r + 1) {'));
-  assert.not.ok((await source('dycore', {})).includes('l_stream_'), 'off by default');
+  assert.not.ok((await source(path.join(fixtures, 'dycore.py'), 'dycore', {})).includes('l_stream_'), 'off by default');
 });
 
 t('dycore: streamVersions compiled bitwise equal to the interpreter (many tiles, K-cut tiles, remainders)', async () => {
@@ -52,27 +54,28 @@ t('dycore: streamVersions compiled bitwise equal to the interpreter (many tiles,
   }
 });
 
-t('del-n: splitRegionTiles runs the del2 passes fused where no corner is in the tile, every nest unfused where one is; off by default', async () => {
-  const src = await source('deln_damping', { splitRegionTiles: true });
+// (del-n damping's corner copies, on the compute domain, reach no point it runs: dead code
+// drops them, core/ir/regionReach.ts; edge_damping's edge regions are live)
+t('edge damping: splitRegionTiles runs the smoothing passes fused where no edge is in the tile, every nest unfused where one is; off by default', async () => {
+  const src = await source(edgeDamping, 'edge_damping', { splitRegionTiles: true });
   assert.ok(src.includes('for (int64_t c = clo; c < chi; ++c) {'), 'a fused loop');
-  assert.match(src, /if \(\(ihi0 <= ilo0 \|\| jhi0 <= jlo0\) && \(ihi1 <= ilo1 \|\| jhi1 <= jlo1\)/);
-  assert.not.ok((await source('deln_damping', {})).includes('for (int64_t c = clo; c < chi; ++c) {'), 'off by default: unfused');
+  assert.ok(src.includes('if ((ihi0 <= ilo0 || jhi0 <= jlo0)) {'));
+  assert.not.ok((await source(edgeDamping, 'edge_damping', {})).includes('for (int64_t c = clo; c < chi; ++c) {'), 'off by default: unfused');
 });
 
-t('del-n: splitRegionTiles compiled bitwise equal to the interpreter (tiles with and without corners)', async () => {
-  const file = path.join(fixtures, 'deln_damping.py');
+t('edge damping: splitRegionTiles compiled bitwise equal to the interpreter (tiles with and without edges)', async () => {
   for (const tile of [[3, 2, 4], [4, 32]] as ([number, number] | [number, number, number])[]) {
     const runner = await EntryRunner.create({ codegen: { fuseNests: true, splitRegionTiles: true, tile } });
-    const iface = (await runner.build(file, 'deln_damping', 'python')).iface!;
-    // 110 points along I: three tiles of the widened tile, the middle one reaching no corner
-    for (const shape of [[110, 30, 3], [19, 45, 5]]) await runner.runAgreeing(file, 'deln_damping', { fields: syntheticInputs(iface, shape, {}), scalars: { damp: 0.05 } }, '{}', 0);
+    const iface = (await runner.build(edgeDamping, 'edge_damping', 'python')).iface!;
+    // 110 points along I: three tiles of the widened tile, the east ones reaching no west edge
+    for (const shape of [[110, 30, 3], [19, 45, 5]]) await runner.runAgreeing(edgeDamping, 'edge_damping', { fields: syntheticInputs(iface, shape, {}), scalars: { damp: 0.05 } }, '{}', 0);
   }
 });
 
 t('balancedTiles: the tiles share the domain evenly (cuts at ti * dom0 / nti); dycore and del-n compiled bitwise equal to the interpreter', async () => {
-  const src = await source('dycore', { balancedTiles: true });
+  const src = await source(path.join(fixtures, 'dycore.py'), 'dycore', { balancedTiles: true });
   assert.ok(src.includes('(ti * dom0 / nti)') && src.includes('((tj + 1) * dom1 / ntj)'), 'balanced cuts');
-  assert.not.ok((await source('dycore', {})).includes('dom0 / nti'), 'off by default');
+  assert.not.ok((await source(path.join(fixtures, 'dycore.py'), 'dycore', {})).includes('dom0 / nti'), 'off by default');
   for (const [entry, scalars, shape] of [['dycore', { dt: 0.1 }, [70, 40, 3]], ['deln_damping', { damp: 0.05 }, [110, 30, 3]]] as const) {
     const file = path.join(fixtures, `${entry}.py`);
     const runner = await EntryRunner.create({ codegen: { fuseNests: true, balancedTiles: true, streamVersions: true, tile: [3, 2, 4] } });

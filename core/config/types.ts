@@ -122,7 +122,8 @@ export interface CodegenOptions {
   /**
    * CPU: a PARALLEL loop that fuseNests leaves unfused because some nests have horizontal
    * regions runs its other nests fused in the tiles where the nests with regions, each only
-   * regions, run no point (del-n damping's corner copies: all but the corner tiles;
+   * regions, run no point (edge or corner copies: all but the tiles they reach, as in
+   * fixtures/programs/edge_damping.py;
    * plugins/codegen/regionSplit.ts); off by default (orch tune tries it).
    */
   splitRegionTiles?: boolean;
@@ -149,6 +150,13 @@ export interface CodegenOptions {
    * tiles each get even work (plugins/codegen/tileCuts.ts); off by default (orch tune tries it).
    */
   balancedTiles?: boolean;
+  /**
+   * CPU: each K column of a tile's own arrays (tile-local temporaries and versions) starts on a
+   * 64-byte line, its K extent rounded up (plugins/codegen/tileScratch.ts): with 79 levels the
+   * columns are otherwise 632 bytes apart and every vector access of a temporary straddles two
+   * lines; off by default (orch tune tries it).
+   */
+  alignTileColumns?: boolean;
 }
 
 /** A preset is data: options and plugins for one kind of hardware. */

@@ -31,6 +31,7 @@ export interface CppOptions
     | 'jamLevels'
     | 'fusedStrip'
     | 'balancedTiles'
+    | 'alignTileColumns'
   > {
   /** Name the generated .cpp is written under; `#line` resets point at it. Default `<symbol>.cpp`. */
   sourceFileName?: string;

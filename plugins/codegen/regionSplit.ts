@@ -7,8 +7,8 @@ import type { Writer } from './Writer.js';
 /**
  * A PARALLEL loop that fuseNests leaves unfused because some nests have horizontal regions
  * (fusedNests.ts; fused, g++ kept testing the regions at every point), split per tile
- * (codegen.splitRegionTiles): where each nest with regions has only regions (del-n damping's
- * corner copies), a tile clips it to the bounding box of its regions (regionClip.ts), so in
+ * (codegen.splitRegionTiles): where each nest with regions has only regions (edge and
+ * corner copies: fixtures/programs/edge_damping.py), a tile clips it to the bounding box of its regions (regionClip.ts), so in
  * most tiles it runs no point at all. Those tiles run the other nests fused, with the delays
  * those nests alone need; the few tiles a region touches run every nest unfused, as before.
  * A nest that runs no point changes nothing, so results are bitwise the same either way.

@@ -30,6 +30,8 @@ export function tileScratch(cg: Codegen, s: Launch, tile: Tiling, layout: TileLa
   const boxes = tileLocalBoxes(s, tile);
   // a versioned array's version is laid out like any tile-local array
   const perTile = [...tile.local, ...(tile.versioned ?? []).map((x) => ({ name: x.name, zeroFill: false }))];
+  // each array's extent along K as laid out (padded with codegen.alignTileColumns)
+  const extents = new Map<string, string>();
   for (const l of perTile) {
     const a = cg.array(l.name);
     const x = cg.ids.local(`tile_${l.name}`);
@@ -51,10 +53,18 @@ export function tileScratch(cg: Codegen, s: Launch, tile: Tiling, layout: TileLa
     w.line(`if (${x}_ni == 0 || ${x}_nj == 0 || ${x}_nk == 0) ${x}_i0 = ${x}_j0 = ${x}_k0 = 0;`);
     // rolled: row r of the tile lives in slot r & (rows - 1)
     if (rows !== undefined) w.line(`${x}_${rollAxis}0 = 0;`);
-    w.line(`const size_t ${x}_at = tile_bytes;`);
-    w.line(`tile_bytes += (static_cast<size_t>(${x}_ni * ${x}_nj * ${x}_nk) * sizeof(${STORAGE[a.dtype]}) + 63) / 64 * 64;`);
     // strides follow the loop order in the tile, so the innermost loop walks contiguous memory
     const inner = [...(tileOrder ?? cg.order)].reverse();
+    // (codegen.alignTileColumns: K columns a whole number of lines apart, so a vector of a
+    // column's levels straddles no line boundary; the padding levels are never touched)
+    if (cg.opts.alignTileColumns && inner[0] === 'K') {
+      const lanes = `static_cast<int64_t>(64 / sizeof(${STORAGE[a.dtype]}))`;
+      w.line(`const int64_t ${x}_nkp = (${x}_nk + ${lanes} - 1) / ${lanes} * ${lanes};`);
+      extent.K = `${x}_nkp`;
+    }
+    w.line(`const size_t ${x}_at = tile_bytes;`);
+    w.line(`tile_bytes += (static_cast<size_t>(${x}_ni * ${x}_nj * ${extent.K}) * sizeof(${STORAGE[a.dtype]}) + 63) / 64 * 64;`);
+    extents.set(l.name, extent.K);
     const strides: Record<string, string> = {};
     let acc = '1';
     for (const axis of inner) {
@@ -75,7 +85,7 @@ export function tileScratch(cg: Codegen, s: Launch, tile: Tiling, layout: TileLa
       `${type}* __restrict__ const ${cg.ids.ptr(l.name)} = reinterpret_cast<${type}*>(scratch.base() + ${x}_at) - ${x}_i0 * ${cg.ids.stride(l.name, 0)} - ${x}_j0 * ${cg.ids.stride(l.name, 1)} - ${x}_k0 * ${cg.ids.stride(l.name, 2)};`,
     );
     if (l.zeroFill) {
-      const fill = `std::memset(scratch.base() + ${x}_at, 0, static_cast<size_t>(${x}_ni * ${x}_nj * ${x}_nk) * sizeof(${type}));`;
+      const fill = `std::memset(scratch.base() + ${x}_at, 0, static_cast<size_t>(${x}_ni * ${x}_nj * ${extents.get(l.name)}) * sizeof(${type}));`;
       // Only points no nest writes keep the zero: where the first nest writing the array
       // (before any read, writtenOrUntouched) covers the tile's whole box, nothing does.
       const first = writtenOrUntouched(l.name, s) ? firstWriter(s, l.name) : undefined;

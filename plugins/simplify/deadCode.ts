@@ -1,11 +1,13 @@
 import type { PStmt, Program, Stmt } from '../../core/ir/types.js';
 import { namesRead } from '../../core/ir/uses.js';
 import { flatMapStmts, launches, mapStmtLists, somePStmt } from '../../core/ir/visit.js';
+import { reachableRegions } from '../../core/ir/regionReach.js';
 
 /**
  * Dead code and dead dataflow elimination, to a fixpoint: sets of locals nobody reads,
- * writes to transients and point locals nobody reads, then the arrays, locals, loop nests
- * and launches left empty. Field arguments are always kept: writing them is the result.
+ * writes to transients and point locals nobody reads, horizontal regions that hold nowhere
+ * their nest runs (core/ir/regionReach.ts), then the arrays, locals, loop nests and launches
+ * left empty. Field arguments are always kept: writing them is the result.
  */
 export function deadCode(p: Program): Program {
   let cur = p;
@@ -43,7 +45,7 @@ function sweep(p: Program): Program {
       if (s.kind === 'if' && !s.then.length && !s.else.length) return [];
       if (s.kind === 'launch') {
         const loops = s.loops
-          .map((v) => ({ ...v, body: v.body.map((h) => ({ ...h, body: point(h.body), locals: h.locals?.filter((l) => read.scalars.has(l.name)) })).filter((h) => h.body.length) }))
+          .map((v) => ({ ...v, body: v.body.map((h) => ({ ...h, body: point(reachableRegions(h, s.domain)), locals: h.locals?.filter((l) => read.scalars.has(l.name)) })).filter((h) => h.body.length) }))
           .filter((v) => v.body.length);
         if (!loops.length) return [];
         const transients = s.transients.filter((t) => !deadArray(t));
