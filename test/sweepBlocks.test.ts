@@ -39,15 +39,22 @@ test('sweepBlock 32: one row of 32 columns per tile, kdiff and q prefetched a fe
   const src = await solverSource({ sweepBlock: 32 });
   assert.ok(src.includes('const int64_t tsj = std::min<int64_t>(32, std::max<int64_t>(1, dom1)), tsi = 1;'));
   assert.equal([...src.matchAll(/orch::stage_prefetch (l_stage_\w+)_pf = /g)].map((m) => m[1]), ['l_stage_kdiff', 'l_stage_q']);
-  // every level of the five sweep nests advances both cursors
-  assert.is([...src.matchAll(/l_stage_kdiff_pf\.next\(\);\n\s*l_stage_q_pf\.next\(\);/g)].length, 5);
+  // every level of the five sweep nests advances both cursors, in each of a sweep's two loops (whole blocks, the rest)
+  assert.is([...src.matchAll(/l_stage_kdiff_pf\.next\(\);\n\s*l_stage_q_pf\.next\(\);/g)].length, 10);
   // the two writers of q_new (level nz-1, levels 0..nz-2): one copy of their union where they meet, else each
   assert.is([...src.matchAll(/orch::stage_columns_back<double>\(l_stage_q_new_g/g)].length, 3);
   assert.ok(src.includes('std::min<int64_t>(kclo_3, kclo_4)'));
-  assert.ok(src.includes('orch::stage_fence();'));
+  // one fence a thread, after its last tile, then the barrier the tile loop no longer has
+  assert.is(src.split('orch::stage_fence();').length - 1, 1);
+  assert.ok(src.includes('#pragma omp for collapse(3) schedule(static) nowait'));
+  assert.match(src, /\}\n\s*orch::stage_fence\(\);\n#pragma omp barrier\n/);
   // whole blocks: the strides compared once a tile, then constants in the rows of whole blocks
-  assert.ok(src.includes('const bool whole_block = s0_kdiff == 32 && s2_kdiff == 40 && s0_q == 32 && s2_q == 40 && s0_q_new == 32 && s2_q_new == 40 && '));
+  assert.ok(src.includes('const bool whole_block = s0_kdiff == 32 && s2_kdiff == 32 && s0_q == 32 && s2_q == 32 && s0_q_new == 32 && s2_q_new == 32 && '));
   assert.is([...src.matchAll(/if \(jhi0 - jlo0 == 32 && whole_block\) \{\n\s*\[\[maybe_unused\]\] const int64_t s0_/g)].length, 5);
+  // and each sweep once more for whole blocks, decided once a loop: rows of one loop of 32, the strides constants
+  const wholeLoops = [...src.matchAll(/if \(whole_block && ihi0 - ilo0 == 1 && jhi0 - jlo0 == 32\) \{\n\s*\[\[maybe_unused\]\] const int64_t s0_/g)];
+  assert.is(wholeLoops.length, 5);
+  assert.is([...src.matchAll(/for \(int64_t i = ilo0; i < ilo0 \+ 1; \+\+i\) \{\n(#pragma GCC \w+( \d+)?\n)+\s*for \(int64_t j = jlo0; j < jlo0 \+ 32; \+\+j\) \{/g)].length, 5);
   // stageSweeps alone: the old staged tile, no blocks
   const staged = await solverSource({ stageSweeps: true, sweepBlock: false });
   for (const s of ['stage_prefetch', 'stage_columns_back', 'stage_fence', 'tsi = 1;']) assert.not.ok(staged.includes(s), s);

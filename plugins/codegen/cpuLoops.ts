@@ -226,7 +226,7 @@ export class CpuLoops implements LoopStrategy {
     w.line('std::atomic<int> tile_oom{0};');
     this.regions.open(this.cg.opts.openmp, `${points} >= ORCH_OMP_MIN_POINTS`, ctx, ['tile_oom']);
     w.line('orch::Arena& scratch = st->tiles.of(orch::thread_index());');
-    if (this.cg.opts.openmp) w.directive('#pragma omp for collapse(3) schedule(static)');
+    if (this.cg.opts.openmp) w.directive(`#pragma omp for collapse(3) schedule(static)${blocks?.nowait() ?? ''}`);
     w.open('for (int64_t ti = 0; ti < nti; ++ti) {');
     w.open('for (int64_t tj = 0; tj < ntj; ++tj) {');
     w.open('for (int64_t tk = 0; tk < ntk; ++tk) {');
@@ -273,9 +273,9 @@ export class CpuLoops implements LoopStrategy {
     if (!streamed) versions.commit();
     this.rowHooks = undefined;
     staging?.stageOut();
-    blocks?.end();
     this.blocks = undefined;
     for (let d = 0; d < 3; d++) w.close();
+    blocks?.afterTiles(this.cg.opts.openmp);
     if (versions.publishes()) {
       // after every tile has read its neighbours' input values (the barrier ending the loop above)
       if (this.cg.opts.openmp) w.directive('#pragma omp for collapse(3) schedule(static)');
@@ -327,10 +327,14 @@ export class CpuLoops implements LoopStrategy {
       const points = v.body.map((_, n) => `(ihi${n} - ilo${n}) * (jhi${n} - jlo${n})`).join(' + ') || '0';
       const threaded = this.threaded();
       this.regions.open(threaded, `${points} >= ORCH_OMP_MIN_POINTS`, ctx);
-      w.open(v.order === 'FORWARD' ? 'for (int64_t k = klo; k < khi; ++k) {' : 'for (int64_t k = khi - 1; k >= klo; --k) {');
-      this.blocks?.level();
-      v.body.forEach((h, n) => this.planeNest(h, n, ctx));
-      w.close();
+      const levels = () => {
+        w.open(v.order === 'FORWARD' ? 'for (int64_t k = klo; k < khi; ++k) {' : 'for (int64_t k = khi - 1; k >= klo; --k) {');
+        this.blocks?.level();
+        v.body.forEach((h, n) => this.planeNest(h, n, ctx));
+        w.close();
+      };
+      if (this.blocks) this.blocks.sweep(v, levels);
+      else levels();
       this.regions.close(threaded);
     }
     w.close();
@@ -485,8 +489,8 @@ export class CpuLoops implements LoopStrategy {
     const w = this.cg.w;
     const ij = [...this.cg.order].filter((c) => c !== 'K');
     if (this.threaded()) w.directive('#pragma omp for');
-    const rows = (inner?: string) => {
-      w.open(this.loopHeader(ij[0], n));
+    const rows = (inner?: string, outer?: string) => {
+      w.open(outer ?? this.loopHeader(ij[0], n));
       this.innerDirectives();
       w.open(inner ?? this.loopHeader(ij[1], n));
       this.cg.points.pointLocals(h, ctx);
