@@ -120,6 +120,14 @@ export interface CodegenOptions {
    */
   streamVersions?: boolean;
   /**
+   * CPU: in a tile whose nests run fused along I, versions streamed row by row
+   * (streamVersions) and temporaries that start zero-filled keep only the rows the fused loop
+   * has in flight (a few rows whatever the tile, as fused nests' other temporaries), so wide
+   * tiles keep them in cache (plugins/codegen/streamedVersions.ts, zeroedRows.ts); off by
+   * default (orch tune tries it).
+   */
+  rollVersions?: boolean;
+  /**
    * CPU: a PARALLEL loop that fuseNests leaves unfused because some nests have horizontal
    * regions runs its other nests fused in the tiles where the nests with regions, each only
    * regions, run no point (edge or corner copies: all but the tiles they reach, as in
@@ -136,6 +144,14 @@ export interface CodegenOptions {
    * presets); orch tune tries true, false and 8.
    */
   jamLevels?: boolean | number;
+  /**
+   * CPU, with fuseNests: the fused loop of a tile walks its columns (the inner horizontal
+   * axis) in strips of this many, every row of one strip before the next, so the rows a nest
+   * reads back span a strip instead of the whole tile (plugins/codegen/fusedNests.ts; the
+   * delays then hold along both axes, core/ir/nestFusion.ts); false (the default): one strip.
+   * orch tune tries 8 and 16.
+   */
+  fusedStrip?: number | false;
   /**
    * CPU: the tiles along I and J share the domain evenly (124 columns in tiles of 36: 41, 41
    * and 42) instead of the last one taking the remainder (36, 36, 52), so threads with few

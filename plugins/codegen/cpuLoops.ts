@@ -18,6 +18,7 @@ import { TileVersionCode } from './tileVersions.js';
 import { streamedVersions, type RowHooks } from './streamedVersions.js';
 import { StreamedOutputs } from './streamedOutputs.js';
 import { tileScratch } from './tileScratch.js';
+import { bothRowHooks, rollsZeroed, zeroedRows } from './zeroedRows.js';
 import { nestBounds, tileCounts } from './tileCuts.js';
 import { ThreadedRegions } from './threadedRegion.js';
 import { touches } from '../../core/ir/uses.js';
@@ -253,14 +254,16 @@ export class CpuLoops implements LoopStrategy {
     // fused nests keep only the rows of a temporary still to be read (fusedNests.ts)
     const rolled = this.rolledArrays(s, tile, tileOrder);
     const rollAxis = this.cg.order[0].toLowerCase();
+    const box = (name: string) => this.cg.ids.local(`tile_${name}`);
+    const outer = this.fusedOuterAxis(tileOrder);
+    // versions filled and committed row by row inside the fused loop (codegen.streamVersions; rolled too with codegen.rollVersions)
+    const fused = (regions: boolean) => (outer === undefined ? undefined : fusionDelays(s.loops[0], outer, regions, this.strip() !== undefined));
+    const streamed = streamedVersions(this.cg, s, tile, versions, fused(false), box, rolled, this.strip());
+    this.rowHooks = bothRowHooks(streamed, zeroedRows(this.cg, s.loops[0], fused(this.cg.opts.fuseRegions === true), tile.local.filter((l) => l.zeroFill).map((l) => l.name), rolled, box));
     // the tile-local arrays and versions in the thread's scratch arena
     tileScratch(this.cg, s, tile, { tileOrder, rolled, rollAxis }, ctx);
     ctx.rolled = new Map([...rolled].map(([name, rows]) => [name, { axis: rollAxis === 'i' ? 0 : 1, mask: rows - 1 }]));
-    const box = (name: string) => this.cg.ids.local(`tile_${name}`);
-    const outer = this.fusedOuterAxis(tileOrder);
-    // or row by row inside the fused loop (codegen.streamVersions)
-    this.rowHooks = streamedVersions(this.cg, s, tile, versions, outer === undefined ? undefined : fusionDelays(s.loops[0], outer), box);
-    if (!this.rowHooks) versions.fill(box, tileOrder ?? this.cg.order);
+    if (!streamed) versions.fill(box, tileOrder ?? this.cg.order);
     staging?.stageIn();
     blocks?.prefetchNext();
     blocks?.wholeBlock();
@@ -281,7 +284,7 @@ export class CpuLoops implements LoopStrategy {
     this.outputs = undefined;
     this.prefetch = undefined;
     ctx.rolled = undefined;
-    if (!this.rowHooks) versions.commit();
+    if (!streamed) versions.commit();
     this.rowHooks = undefined;
     staging?.stageOut();
     this.blocks = undefined;
@@ -327,7 +330,7 @@ export class CpuLoops implements LoopStrategy {
     // (or fused in the tiles where its region-only nests run nothing: codegen.splitRegionTiles)
     const split = delays || !this.cg.opts.splitRegionTiles || t === undefined ? undefined : this.fusion(v, true);
     if (delays) {
-      fusedLoop(this.cg, v, delays, ctx, this.tileK, this.rowHooks, this.outputs, this.prefetch);
+      fusedLoop(this.cg, v, delays, ctx, this.tileK, this.rowHooks, this.outputs, this.prefetch, this.strip());
     } else if (split) {
       emitRegionSplit(w, split, t!, () => fusedLoop(this.cg, split.sub, split.delays, ctx, this.tileK, this.rowHooks, this.outputs, this.prefetch), () => v.body.forEach((h, n) => this.parallelNest(h, n, ctx)));
     } else if (v.order === 'PARALLEL') {
@@ -370,21 +373,31 @@ export class CpuLoops implements LoopStrategy {
   private fusion(v: VLoop, split: true): RegionSplit | undefined;
   private fusion(v: VLoop, split = false): Delay[] | RegionSplit | undefined {
     const outer = this.tileScope === undefined ? undefined : this.fusedOuterAxis(this.tileOrder);
-    return outer === undefined ? undefined : split ? regionSplit(v, outer) : fusionDelays(v, outer, this.cg.opts.fuseRegions === true);
+    return outer === undefined ? undefined : split ? regionSplit(v, outer) : fusionDelays(v, outer, this.cg.opts.fuseRegions === true, this.strip() !== undefined);
+  }
+
+  /**
+   * Columns per strip of the fused loops (codegen.fusedStrip), or undefined for one strip. With
+   * strips no array is rolled (rolledArrays): a strip reads the columns its predecessor wrote
+   * in every row, which a few rows' slots no longer hold.
+   */
+  private strip(): number | undefined {
+    const s = this.cg.opts.fusedStrip;
+    return typeof s === 'number' ? s : undefined;
   }
 
   /**
    * The tile-local arrays fused nests roll (codegen.fuseNests), with their rows along the
-   * outer axis: those only one fused loop touches, and none that starts zero-filled (a slot
-   * reused for a new row keeps the old row's values, not zero).
+   * outer axis: those only one fused loop touches, none that starts zero-filled (a reused slot
+   * keeps the old row's values) unless rollVersions lays its zeros again (zeroedRows.ts).
    */
   private rolledArrays(s: Launch, tile: Tiling, tileOrder: string | undefined): Map<string, number> {
     const out = new Map<string, number>();
     const outer = this.fusedOuterAxis(tileOrder);
-    if (outer === undefined) return out;
+    if (outer === undefined || this.strip() !== undefined) return out;
     for (const l of tile.local) {
       const users = s.loops.filter((v) => v.body.some((h) => touches(h.body, l.name)));
-      if (l.zeroFill || users.length !== 1) continue;
+      if (users.length !== 1 || (l.zeroFill && !(outer === 0 && rollsZeroed(this.cg, s, users[0], l.name)))) continue;
       const delays = fusionDelays(users[0], outer, this.cg.opts.fuseRegions === true);
       const rows = delays && rollingRows(users[0], delays, outer, l.name);
       if (rows !== undefined) out.set(l.name, rows);

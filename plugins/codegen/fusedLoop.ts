@@ -7,12 +7,13 @@ import type { StreamedOutputs } from './streamedOutputs.js';
 import type { RowHooks } from './streamedVersions.js';
 
 /**
- * A PARALLEL loop's nests fused in a tile (fusedNests.ts): in a tile cut along K (`tk`
- * levels), full tiles run a compile-time trip count (see CpuLoops.parallelNest); each column
+ * A PARALLEL loop's nests fused in a tile (fusedNests.ts; in strips of `strip` columns with
+ * codegen.fusedStrip): in a tile cut along K (`tk` levels), full tiles run a compile-time
+ * trip count (see CpuLoops.parallelNest); each column
  * prefetches what the loop reads next (codegen.prefetchColumns) and copies out the outputs it
  * streams (codegen.streamOutputs), in a copy of the loop chosen per call.
  */
-export function fusedLoop(cg: Codegen, v: VLoop, delays: Delay[], ctx: PointContext, tk: number | undefined, rows: RowHooks | undefined, outputs: StreamedOutputs | undefined, prefetch: ColumnPrefetch | undefined): void {
+export function fusedLoop(cg: Codegen, v: VLoop, delays: Delay[], ctx: PointContext, tk: number | undefined, rows: RowHooks | undefined, outputs: StreamedOutputs | undefined, prefetch: ColumnPrefetch | undefined, strip?: number): void {
   const w = cg.w;
   // (codegen.jamLevels false, or fewer nests than this loop's: each nest its own K loop, fewer pointers live at once)
   const jl = cg.opts.jamLevels;
@@ -21,10 +22,10 @@ export function fusedLoop(cg: Codegen, v: VLoop, delays: Delay[], ctx: PointCont
   const loops = () => {
     if (tk) {
       w.open(`if (khi - klo == ${tk}) {`);
-      fusedNests(cg, v.body, delays, cg.order, ctx, `for (int64_t k = klo; k < klo + ${tk}; ++k) {`, jam, rows, columns);
+      fusedNests(cg, v.body, delays, cg.order, ctx, `for (int64_t k = klo; k < klo + ${tk}; ++k) {`, jam, rows, strip, columns);
       w.reopen('} else {');
     }
-    fusedNests(cg, v.body, delays, cg.order, ctx, 'for (int64_t k = klo; k < khi; ++k) {', jam, rows, columns);
+    fusedNests(cg, v.body, delays, cg.order, ctx, 'for (int64_t k = klo; k < khi; ++k) {', jam, rows, strip, columns);
     if (tk) w.close();
   };
   if (outputs) outputs.fusedLoop(v, ctx, loops);

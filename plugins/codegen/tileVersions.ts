@@ -14,8 +14,17 @@ import { regionsOnly } from '../../core/ir/regionsOnly.js';
  * under other names first, to fill the version and to commit it. The interpreter runs the
  * same protocol (core/interpreter/versionedTiles.ts).
  */
+/** One side of a column copy: pointer, strides, and the row index its data sits at (a rolled version's slot). */
+interface Side {
+  p: string;
+  s: (pos: number) => string;
+  i?: string;
+}
+
 export class TileVersionCode {
   private readonly versioned: NonNullable<Tiling['versioned']>;
+  /** Versions that keep only a few rows, slot `i & mask` (codegen.rollVersions, streamedVersions.ts). */
+  private readonly rolled = new Map<string, number>();
 
   constructor(
     private readonly cg: Codegen,
@@ -23,6 +32,17 @@ export class TileVersionCode {
     private readonly tile: Tiling,
   ) {
     this.versioned = tile.versioned ?? [];
+  }
+
+  /** Version `name` keeps only rows r & mask (streamedVersions.ts). */
+  roll(name: string, mask: number): void {
+    this.rolled.set(name, mask);
+  }
+
+  /** The row index of version `name` for row `i`. */
+  private slot(name: string): string {
+    const mask = this.rolled.get(name);
+    return mask === undefined ? 'i' : `(i & ${mask})`;
   }
 
   private global(name: string): { ptr: string; stride: (pos: number) => string } {
@@ -42,28 +62,29 @@ export class TileVersionCode {
 
   /**
    * After the versions' pointers are declared: each is filled from its array over its box
-   * (`rows`: only the rows [lo, hi] of the box along the order's outer axis, streamedVersions.ts).
+   * (`rows`: only the rows [lo, hi] of the box along the order's outer axis, and `cols` the
+   * columns [lo, hi] along the other horizontal one: streamedVersions.ts).
    */
-  fill(box: (name: string) => string, order: string, rows?: (name: string) => { lo: string; hi: string }, only?: string): void {
+  fill(box: (name: string) => string, order: string, rows?: (name: string) => { lo: string; hi: string }, only?: string, cols?: { lo: string; hi: string }): void {
     const w = this.cg.w;
     for (const { name, fill } of this.versioned) {
       if (!fill || (only !== undefined && only !== name)) continue;
       const g = this.global(name);
       const x = box(name);
       const p = this.cg.ids.ptr(name);
-      const index = (s: (pos: number) => string) => `i * ${s(0)} + j * ${s(1)} + k * ${s(2)}`;
+      const index = (s: (pos: number) => string, row = 'i') => `${row} * ${s(0)} + j * ${s(1)} + k * ${s(2)}`;
       w.open(`if (${x}_ni > 0 && ${x}_nj > 0 && ${x}_nk > 0) {`);
       // K innermost (C-ordered fields, the CPU presets): whole columns at a time
       const kInner = order[2] === 'K';
       for (const [depth, axis] of [...(kInner ? order.slice(0, 2) : order)].entries()) {
         const v = axis.toLowerCase();
-        const r = depth === 0 ? rows?.(name) : undefined;
+        const r = depth === 0 ? rows?.(name) : depth === 1 && kInner ? cols : undefined;
         w.open(`for (int64_t ${v} = ${r ? `std::max<int64_t>(${x}_${v}0, ${r.lo})` : `${x}_${v}0`}; ${v} <= ${r ? `std::min<int64_t>(${x}_${v}1, ${r.hi})` : `${x}_${v}1`}; ++${v}) {`);
       }
       if (kInner) {
         w.line(`const int64_t ck0 = ${x}_k0, ck1 = ${x}_k1 + 1;`);
-        this.column(STORAGE[this.cg.array(name).dtype], { p, s: (pos) => this.cg.ids.stride(name, pos) }, { p: g.ptr, s: g.stride });
-      } else w.line(`${p}[${index((pos) => this.cg.ids.stride(name, pos))}] = ${g.ptr}[${index(g.stride)}];`);
+        this.column(STORAGE[this.cg.array(name).dtype], { p, s: (pos) => this.cg.ids.stride(name, pos), i: this.slot(name) }, { p: g.ptr, s: g.stride });
+      } else w.line(`${p}[${index((pos) => this.cg.ids.stride(name, pos), this.slot(name))}] = ${g.ptr}[${index(g.stride)}];`);
       for (let d = kInner ? 1 : 0; d < 3; d++) w.close();
       w.close();
     }
@@ -72,9 +93,10 @@ export class TileVersionCode {
   /**
    * The loops over the points a tile's writer nest owns (its range clipped to the tile,
    * ungrown), K innermost; `body(band)` is emitted per column, `band` true where a
-   * neighbouring tile reads the column (computed only when `banded`).
+   * neighbouring tile reads the column (computed only when `banded`); `rows` and `cols`:
+   * only those rows [lo, hi) and columns [lo, hi) of them.
    */
-  private ownedColumns(name: string, body: (band: string) => void, banded = true, rows?: { lo: string; hi: string }): void {
+  private ownedColumns(name: string, body: (band: string) => void, banded = true, rows?: { lo: string; hi: string }, cols?: { lo: string; hi: string }): void {
     const w = this.cg.w;
     const [ti, tj] = this.tile.size;
     const cut = (axis: 'i' | 'j', index: string) => tileCut(this.cg, axis, index, axis === 'i' ? ti : tj);
@@ -95,7 +117,7 @@ export class TileVersionCode {
       w.open(rows ? `for (int64_t i = std::max<int64_t>(ci0, ${rows.lo}); i < std::min<int64_t>(ci1, ${rows.hi}); ++i) {` : 'for (int64_t i = ci0; i < ci1; ++i) {');
       // within reach of a cut of this tile: a neighbour reads it (core/ir/tileVersions.ts)
       if (banded) w.line(`const bool band_i = (ti > 0 && i < ${cut('i', 'ti')} + ${r[1]}) || (ti < nti - 1 && i >= ${cut('i', '(ti + 1)')} - ${r[0]});`);
-      w.open('for (int64_t j = cj0; j < cj1; ++j) {');
+      w.open(cols ? `for (int64_t j = std::max<int64_t>(cj0, ${cols.lo}); j < std::min<int64_t>(cj1, ${cols.hi}); ++j) {` : 'for (int64_t j = cj0; j < cj1; ++j) {');
       if (banded) w.line(`const bool band = band_i || (tj > 0 && j < ${cut('j', 'tj')} + ${r[3]}) || (tj < ntj - 1 && j >= ${cut('j', '(tj + 1)')} - ${r[2]});`);
       body('band');
       w.close();
@@ -110,9 +132,9 @@ export class TileVersionCode {
    * where both K strides are 1 (C-ordered fields) the copy is a contiguous one, of the K tile's
    * compile-time length in the full K tiles (a few vector moves).
    */
-  private column(type: string, dst: { p: string; s: (pos: number) => string }, src: { p: string; s: (pos: number) => string }): void {
+  private column(type: string, dst: Side, src: Side): void {
     const w = this.cg.w;
-    const row = (x: { p: string; s: (pos: number) => string }) => `${x.p} + i * ${x.s(0)} + j * ${x.s(1)}`;
+    const row = (x: Side) => `${x.p} + ${x.i ?? 'i'} * ${x.s(0)} + j * ${x.s(1)}`;
     w.open(`if (${dst.s(2)} == 1 && ${src.s(2)} == 1) {`);
     w.line(`${type}* __restrict__ const to = ${row(dst)};`);
     w.line(`const ${type}* __restrict__ const from = ${row(src)};`);
@@ -122,17 +144,17 @@ export class TileVersionCode {
     w.line(`${tk ? 'else ' : ''}std::memcpy(to + ck0, from + ck0, static_cast<size_t>(ck1 - ck0) * sizeof(${type}));`);
     w.reopen('} else {');
     w.directive('#pragma GCC ivdep');
-    w.line(`for (int64_t k = ck0; k < ck1; ++k) ${dst.p}[i * ${dst.s(0)} + j * ${dst.s(1)} + k * ${dst.s(2)}] = ${src.p}[i * ${src.s(0)} + j * ${src.s(1)} + k * ${src.s(2)}];`);
+    w.line(`for (int64_t k = ck0; k < ck1; ++k) ${dst.p}[${dst.i ?? 'i'} * ${dst.s(0)} + j * ${dst.s(1)} + k * ${dst.s(2)}] = ${src.p}[${src.i ?? 'i'} * ${src.s(0)} + j * ${src.s(1)} + k * ${src.s(2)}];`);
     w.close();
   }
 
   /**
    * At the end of a tile: the owned points go to the array, or to its shadow where a neighbour
-   * still reads them. A version that is not filled (written before it is read, as the dycore's
+   * still reads them (`rows`, `cols`: only those, as ownedColumns). A version that is not filled (written before it is read, as the dycore's
    * `p`) never has its array read inside the launch, so no neighbour waits for its input values
    * and every owned point goes straight to the array: no shadow, no second pass.
    */
-  commit(rows?: { lo: string; hi: string }, only?: string): void {
+  commit(rows?: { lo: string; hi: string }, only?: string, cols?: { lo: string; hi: string }): void {
     const w = this.cg.w;
     for (const { name, shadow, fill } of this.versioned) {
       if (only !== undefined && only !== name) continue;
@@ -140,16 +162,16 @@ export class TileVersionCode {
       const p = this.cg.ids.ptr(name);
       const sp = this.cg.ids.ptr(shadow);
       const type = STORAGE[this.cg.array(name).dtype];
-      const version = (pos: number) => this.cg.ids.stride(name, pos);
+      const version: Side = { p, s: (pos) => this.cg.ids.stride(name, pos), i: this.slot(name) };
       this.ownedColumns(name, (band) => {
         if (fill) {
           w.open(`if (${band}) {`);
-          this.column(type, { p: sp, s: (pos) => this.cg.ids.stride(shadow, pos) }, { p, s: version });
+          this.column(type, { p: sp, s: (pos) => this.cg.ids.stride(shadow, pos) }, version);
           w.reopen('} else {');
         }
-        this.column(type, { p: g.ptr, s: g.stride }, { p, s: version });
+        this.column(type, { p: g.ptr, s: g.stride }, version);
         if (fill) w.close();
-      }, fill, rows);
+      }, fill, rows, cols);
     }
   }
 
