@@ -42,6 +42,7 @@ export const codegenSchema = z.strictObject({
   rollVersions: z.boolean(),
   splitRegionTiles: z.boolean(),
   jamLevels: z.union([z.boolean(), positiveInt]),
+  fusedStrip: z.union([positiveInt, z.literal(false)]),
   balancedTiles: z.boolean(),
   alignTileColumns: z.boolean(),
   maxWhileIterations: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),

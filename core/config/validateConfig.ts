@@ -38,6 +38,7 @@ const EXPECTED: Record<string, [must: string, example: string]> = {
   'codegen.rollVersions': ['true or false', 'codegen: { streamVersions: true, rollVersions: true } (streamed versions and zero-filled temporaries of fused nests then keep only the rows in flight)'],
   'codegen.splitRegionTiles': ['true or false', 'codegen: { splitRegionTiles: true } (tiles no region reaches then run the other nests fused)'],
   'codegen.jamLevels': ['true, false, or a positive integer (the most nests that share a K loop)', 'codegen: { jamLevels: 8 } (loops of more fused nests then run one K loop per nest)'],
+  'codegen.fusedStrip': ['a positive integer (columns per strip), or false', 'codegen: { fusedStrip: 8 } (fused nests then walk a tile in strips of 8 columns)'],
   'codegen.balancedTiles': ['true or false', 'codegen: { balancedTiles: true } (tiles then share the domain evenly)'],
   'codegen.alignTileColumns': ['true or false', 'codegen: { alignTileColumns: true } (the K columns of tile-local arrays then start on a 64-byte line)'],
   'codegen.stageSweeps': ['true or false', 'codegen: { stageSweeps: false } (tiles of FORWARD/BACKWARD launches then read fields in place)'],

@@ -30,6 +30,7 @@ export interface CppOptions
     | 'rollVersions'
     | 'splitRegionTiles'
     | 'jamLevels'
+    | 'fusedStrip'
     | 'balancedTiles'
     | 'alignTileColumns'
   > {

@@ -205,7 +205,7 @@ export class CpuLoops implements LoopStrategy {
     const columns = reshaped ? blockColumns(this.sweepOpts()) : undefined;
     const sweepLevels = s.loops.flatMap((v, vi) => (v.order === 'PARALLEL' ? [] : [`(kchi_${vi} - kclo_${vi})`])).join(' + ');
     const staging = staged ? new SweepStaging(this.cg, s, tile, columns !== undefined) : undefined;
-    const blocks = columns !== undefined && staging ? new SweepBlocks(this.cg, columns, staging, sweepLevels, tile.local.map((l) => l.name)) : undefined;
+    const blocks = columns !== undefined && staging ? new SweepBlocks(this.cg, columns, staging, sweepLevels, tile.local.map((l) => l.name), s.loops) : undefined;
     if (blocks) blocks.shape();
     else if (reshaped) w.line(`const int64_t tsj = std::min<int64_t>(${ti0 * tj0}, std::max<int64_t>(1, dom1)), tsi = std::max<int64_t>(1, ${ti0 * tj0} / tsj);`);
     const ti = reshaped ? 'tsi' : String(ti0);
@@ -247,8 +247,8 @@ export class CpuLoops implements LoopStrategy {
     const box = (name: string) => this.cg.ids.local(`tile_${name}`);
     const outer = this.fusedOuterAxis(tileOrder);
     // versions filled and committed row by row inside the fused loop (codegen.streamVersions; rolled too with codegen.rollVersions)
-    const fused = (regions: boolean) => (outer === undefined ? undefined : fusionDelays(s.loops[0], outer, regions));
-    const streamed = streamedVersions(this.cg, s, tile, versions, fused(false), box, rolled);
+    const fused = (regions: boolean) => (outer === undefined ? undefined : fusionDelays(s.loops[0], outer, regions, this.strip() !== undefined));
+    const streamed = streamedVersions(this.cg, s, tile, versions, fused(false), box, rolled, this.strip());
     this.rowHooks = bothRowHooks(streamed, zeroedRows(this.cg, s.loops[0], fused(this.cg.opts.fuseRegions === true), tile.local.filter((l) => l.zeroFill).map((l) => l.name), rolled, box));
     // the tile-local arrays and versions in the thread's scratch arena
     tileScratch(this.cg, s, tile, { tileOrder, rolled, rollAxis }, ctx);
@@ -314,7 +314,7 @@ export class CpuLoops implements LoopStrategy {
     // (or fused in the tiles where its region-only nests run nothing: codegen.splitRegionTiles)
     const split = delays || !this.cg.opts.splitRegionTiles || t === undefined ? undefined : this.fusion(v, true);
     if (delays) {
-      this.fusedLoop(v, delays, ctx);
+      this.fusedLoop(v, delays, ctx, this.strip());
     } else if (split) {
       emitRegionSplit(w, split, t!, () => this.fusedLoop(split.sub, split.delays, ctx), () => v.body.forEach((h, n) => this.parallelNest(h, n, ctx)));
     } else if (v.order === 'PARALLEL') {
@@ -357,7 +357,17 @@ export class CpuLoops implements LoopStrategy {
   private fusion(v: VLoop, split: true): RegionSplit | undefined;
   private fusion(v: VLoop, split = false): Delay[] | RegionSplit | undefined {
     const outer = this.tileScope === undefined ? undefined : this.fusedOuterAxis(this.tileOrder);
-    return outer === undefined ? undefined : split ? regionSplit(v, outer) : fusionDelays(v, outer, this.cg.opts.fuseRegions === true);
+    return outer === undefined ? undefined : split ? regionSplit(v, outer) : fusionDelays(v, outer, this.cg.opts.fuseRegions === true, this.strip() !== undefined);
+  }
+
+  /**
+   * Columns per strip of the fused loops (codegen.fusedStrip), or undefined for one strip. With
+   * strips no array is rolled (rolledArrays): a strip reads the columns its predecessor wrote
+   * in every row, which a few rows' slots no longer hold.
+   */
+  private strip(): number | undefined {
+    const s = this.cg.opts.fusedStrip;
+    return typeof s === 'number' ? s : undefined;
   }
 
   /**
@@ -368,7 +378,7 @@ export class CpuLoops implements LoopStrategy {
   private rolledArrays(s: Launch, tile: Tiling, tileOrder: string | undefined): Map<string, number> {
     const out = new Map<string, number>();
     const outer = this.fusedOuterAxis(tileOrder);
-    if (outer === undefined) return out;
+    if (outer === undefined || this.strip() !== undefined) return out;
     for (const l of tile.local) {
       const users = s.loops.filter((v) => v.body.some((h) => touches(h.body, l.name)));
       if (users.length !== 1 || (l.zeroFill && !(outer === 0 && rollsZeroed(this.cg, s, users[0], l.name)))) continue;
@@ -380,7 +390,7 @@ export class CpuLoops implements LoopStrategy {
   }
 
   /** A PARALLEL loop's nests fused (fusedNests.ts); in a tile cut along K, full tiles run a compile-time trip count (see parallelNest). */
-  private fusedLoop(v: VLoop, delays: Delay[], ctx: PointContext): void {
+  private fusedLoop(v: VLoop, delays: Delay[], ctx: PointContext, strip?: number): void {
     const w = this.cg.w;
     const tk = this.tileK;
     // (codegen.jamLevels false, or fewer nests than this loop's: each nest its own K loop, fewer pointers live at once)
@@ -388,10 +398,10 @@ export class CpuLoops implements LoopStrategy {
     const jam = jl !== false && (typeof jl !== 'number' || v.body.length <= jl) && levelsJam(v);
     if (tk) {
       w.open(`if (khi - klo == ${tk}) {`);
-      fusedNests(this.cg, v.body, delays, this.cg.order, ctx, `for (int64_t k = klo; k < klo + ${tk}; ++k) {`, jam, this.rowHooks);
+      fusedNests(this.cg, v.body, delays, this.cg.order, ctx, `for (int64_t k = klo; k < klo + ${tk}; ++k) {`, jam, this.rowHooks, strip);
       w.reopen('} else {');
     }
-    fusedNests(this.cg, v.body, delays, this.cg.order, ctx, 'for (int64_t k = klo; k < khi; ++k) {', jam, this.rowHooks);
+    fusedNests(this.cg, v.body, delays, this.cg.order, ctx, 'for (int64_t k = klo; k < khi; ++k) {', jam, this.rowHooks, strip);
     if (tk) w.close();
   }
 

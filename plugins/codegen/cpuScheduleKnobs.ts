@@ -76,4 +76,9 @@ export const cpuScheduleKnobs: readonly ScheduleKnob[] = [
   { option: 'balancedTiles', describe: 'tiles share the domain evenly (true) or the last one along I and J takes the remainder', values: () => [false, true] },
   { option: 'versionedTileK', describe: 'levels per tile of launches with versions of in-place arrays (false: whole columns)', values: () => [16, 8, false] },
   { option: 'stageSweeps', describe: 'tiles of FORWARD/BACKWARD launches copy their fields into [K][I][J] buffers (true) or read them in place', values: () => [true, false] },
+  // last: strips narrow the rows fused nests read back (the dycore: a row of its 12 nests spans
+  // the tile's 72 columns; with whole-column tiles, versionedTileK false, 1 MB L2 misses 10.3M ->
+  // 4.6M a call), but no layout measured faster with them (thread CPU time, AVX-512, 1 thread,
+  // under load: the default 22.0 ms, 8-column strips 26.6, whole columns 26.5 and 29.4 with strips)
+  { option: 'fusedStrip', describe: 'fused nests walk a tile in strips of this many columns, every row of one strip before the next (or false: one strip)', values: () => [false, 8, 16] },
 ];
