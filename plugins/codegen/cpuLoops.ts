@@ -210,7 +210,7 @@ export class CpuLoops implements LoopStrategy {
     const columns = reshaped ? blockColumns(this.sweepOpts()) : undefined;
     const sweepLevels = s.loops.flatMap((v, vi) => (v.order === 'PARALLEL' ? [] : [`(kchi_${vi} - kclo_${vi})`])).join(' + ');
     const staging = staged ? new SweepStaging(this.cg, s, tile, columns !== undefined) : undefined;
-    const blocks = columns !== undefined && staging ? new SweepBlocks(this.cg, columns, staging, sweepLevels, tile.local.map((l) => l.name)) : undefined;
+    const blocks = columns !== undefined && staging ? new SweepBlocks(this.cg, columns, staging, sweepLevels, tile.local.map((l) => l.name), s.loops) : undefined;
     if (blocks) blocks.shape();
     else if (reshaped) w.line(`const int64_t tsj = std::min<int64_t>(${ti0 * tj0}, std::max<int64_t>(1, dom1)), tsi = std::max<int64_t>(1, ${ti0 * tj0} / tsj);`);
     const ti = reshaped ? 'tsi' : String(ti0);

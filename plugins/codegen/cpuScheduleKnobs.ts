@@ -67,9 +67,6 @@ export const cpuScheduleKnobs: readonly ScheduleKnob[] = [
   // the newest column of each field prefetched a few columns ahead: one build each
   { option: 'prefetchColumns', describe: 'fused nests prefetch the K column this many columns ahead of the newest each field is read at (or false)', values: () => [false, 2, 4] },
   { option: 'jamLevels', describe: 'fused nests share one K loop where they can (true), only in loops of at most this many nests, or run one each (false)', values: () => [true, false, 8] },
-  // strips narrow the rows fused nests read back (the dycore: a row of its 12 nests spans the
-  // tile's 72 columns); with whole-column tiles (versionedTileK false) they keep them in L2
-  { option: 'fusedStrip', describe: 'fused nests walk a tile in strips of this many columns, every row of one strip before the next (or false: one strip)', values: () => [false, 8, 16] },
   { option: 'tile', describe: "points per tile along I, J (and K), false for untiled launches, or 'auto' for a tile per launch from its kind", values: tilesFor },
   // right after the tiles, so a budget of a few minutes reaches it: the Thomas solver's schedule
   // (2.3 against 3.7 ns a point for the default, 128x128x80, 1 thread, timed under load); where
@@ -83,4 +80,9 @@ export const cpuScheduleKnobs: readonly ScheduleKnob[] = [
   { option: 'balancedTiles', describe: 'tiles share the domain evenly (true) or the last one along I and J takes the remainder', values: () => [false, true] },
   { option: 'versionedTileK', describe: 'levels per tile of launches with versions of in-place arrays (false: whole columns)', values: () => [16, 8, false] },
   { option: 'stageSweeps', describe: 'tiles of FORWARD/BACKWARD launches copy their fields into [K][I][J] buffers (true) or read them in place', values: () => [true, false] },
+  // last: strips narrow the rows fused nests read back (the dycore: a row of its 12 nests spans
+  // the tile's 72 columns; with whole-column tiles, versionedTileK false, 1 MB L2 misses 10.3M ->
+  // 4.6M a call), but no layout measured faster with them (thread CPU time, AVX-512, 1 thread,
+  // under load: the default 22.0 ms, 8-column strips 26.6, whole columns 26.5 and 29.4 with strips)
+  { option: 'fusedStrip', describe: 'fused nests walk a tile in strips of this many columns, every row of one strip before the next (or false: one strip)', values: () => [false, 8, 16] },
 ];
