@@ -44,6 +44,8 @@ export const codegenSchema = z.strictObject({
   jamLevels: z.union([z.boolean(), positiveInt]),
   fusedStrip: z.union([positiveInt, z.literal(false)]),
   balancedTiles: z.boolean(),
+  streamOutputs: z.boolean(),
+  prefetchColumns: z.union([positiveInt, z.literal(false)]),
   alignTileColumns: z.boolean(),
   maxWhileIterations: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
 });

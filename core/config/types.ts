@@ -159,6 +159,20 @@ export interface CodegenOptions {
    */
   balancedTiles?: boolean;
   /**
+   * CPU: in fused nests (fuseNests), a field a launch writes at every point of a nest and never
+   * reads back is computed a K column at a time into a buffer in L1 and copied out with streaming
+   * stores, without the read of each line it overwrites (plugins/codegen/streamedOutputs.ts). Each
+   * call streams only where its domain is past L2 a thread (orch::stream_stores), else the loops as
+   * built without it. Off by default (orch tune tries it).
+   */
+  streamOutputs?: boolean;
+  /**
+   * CPU: in fused nests (fuseNests), each column of a tile's fused loop prefetches the K
+   * column this many columns ahead of the newest one each float64 argument is read at, in the
+   * row furthest ahead (plugins/codegen/columnPrefetch.ts); false: none. Off by default (orch tune tries it).
+   */
+  prefetchColumns?: number | false;
+  /**
    * CPU: each K column of a tile's own arrays (tile-local temporaries and versions) starts on a
    * 64-byte line, its K extent rounded up (plugins/codegen/tileScratch.ts): with 79 levels the
    * columns are otherwise 632 bytes apart and every vector access of a temporary straddles two

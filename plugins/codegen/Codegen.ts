@@ -32,6 +32,8 @@ export interface CppOptions
     | 'jamLevels'
     | 'fusedStrip'
     | 'balancedTiles'
+    | 'streamOutputs'
+    | 'prefetchColumns'
     | 'alignTileColumns'
   > {
   /** Name the generated .cpp is written under; `#line` resets point at it. Default `<symbol>.cpp`. */
@@ -49,6 +51,8 @@ export interface PointContext {
   variableK: boolean;
   /** Tile-local arrays of fused nests that keep only a few rows: the axis rolled (0 I, 1 J) and the mask of a row's slot. */
   rolled?: Map<string, { axis: number; mask: number }>;
+  /** Outputs of the fused loop being emitted that go through a column buffer (streamedOutputs.ts): name -> the buffer, indexed by k - klo. */
+  streamed?: Map<string, string>;
 }
 
 /**

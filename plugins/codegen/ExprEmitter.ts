@@ -210,6 +210,11 @@ export class ExprEmitter {
   fieldRef(name: string, offset: Offset, ctx: PointContext | undefined, data?: readonly (Expr | number)[]): string {
     const decl = ctx?.hoisted.get(name);
     if (!decl) throw new Error(`array '${name}' is accessed outside a launch that addresses it`);
+    const buffer = ctx?.streamed?.get(name);
+    if (buffer !== undefined) {
+      if (offset.some((o) => o !== 0) || data?.length) throw new Error(`streamed output '${name}' is accessed off its point`);
+      return `${buffer}[k - klo]`;
+    }
     const terms = axisIndices(decl.axes).map((a, pos) => {
       const v = 'ijk'[a];
       const o = offset[a];

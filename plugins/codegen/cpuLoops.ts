@@ -9,12 +9,14 @@ import type { LoopStrategy } from './LoopStrategy.js';
 import { SweepStaging } from './sweepStaging.js';
 import { SweepBlocks, blockColumns, stagesSweeps } from './sweepBlocks.js';
 import { jammedColumns } from './columnJam.js';
-import { fusedNests } from './fusedNests.js';
+import { fusedLoop } from './fusedLoop.js';
+import { ColumnPrefetch } from './columnPrefetch.js';
 import { emitRegionSplit, regionSplit, type RegionSplit } from './regionSplit.js';
-import { fusionDelays, levelsJam, rollingRows, type Delay } from '../../core/ir/nestFusion.js';
+import { fusionDelays, rollingRows, type Delay } from '../../core/ir/nestFusion.js';
 import { vectorWidthPragma } from './vectorWidth.js';
 import { TileVersionCode } from './tileVersions.js';
 import { streamedVersions, type RowHooks } from './streamedVersions.js';
+import { StreamedOutputs } from './streamedOutputs.js';
 import { tileScratch } from './tileScratch.js';
 import { bothRowHooks, rollsZeroed, zeroedRows } from './zeroedRows.js';
 import { nestBounds, tileCounts } from './tileCuts.js';
@@ -36,7 +38,7 @@ function planeOrder(order: string): string {
 export class CpuLoops implements LoopStrategy {
   readonly stateType = 'orch::State';
   get includes(): readonly string[] {
-    return ['#include "orch_stage.h"', ...vectorWidthPragma(this.cg.opts.vectorWidth)];
+    return ['#include "orch_stage.h"', '#include "orch_stream.h"', '#include "orch_prefetch.h"', ...vectorWidthPragma(this.cg.opts.vectorWidth)];
   }
   readonly tilesLaunches = true;
   readonly variableKFailed = 'vkerr.set.load(std::memory_order_relaxed)';
@@ -55,6 +57,9 @@ export class CpuLoops implements LoopStrategy {
   private rowHooks: RowHooks | undefined;
   /** While generating the two paths of a launch with blocks (loops): its blocks, or its fallback, the launch as built without codegen.sweepBlock. */
   private sweepPath: 'blocks' | 'plain' | undefined;
+  /** Inside a tiled launch with fused nests: the outputs they stream (codegen.streamOutputs), the prefetches of their columns (codegen.prefetchColumns). */
+  private outputs: StreamedOutputs | undefined;
+  private prefetch: ColumnPrefetch | undefined;
 
   constructor(private readonly cg: Codegen) {
     this.regions = new ThreadedRegions(cg);
@@ -224,6 +229,11 @@ export class CpuLoops implements LoopStrategy {
     const points = nests.map(({ vi, name }) => `(Ihi_${name} - Ilo_${name}) * (Jhi_${name} - Jlo_${name}) * (khi_${vi} - klo_${vi})`).join(' + ');
     w.line(`if (st->tiles.prepare(orch::max_threads())) return orch::fail(st, "%s: out of memory for the tile scratch arenas", ${where});`);
     w.line('std::atomic<int> tile_oom{0};');
+    // fused nests' outputs streamed past the caches, where this call's domain is past L2 (codegen.streamOutputs)
+    const outputs = this.cg.opts.streamOutputs && this.fusedOuterAxis(tileOrder) !== undefined ? new StreamedOutputs(this.cg, s, tile) : undefined;
+    outputs?.decide(points);
+    const distance = this.cg.opts.prefetchColumns;
+    const prefetch = distance && this.fusedOuterAxis(tileOrder) !== undefined ? new ColumnPrefetch(this.cg, points, distance) : undefined;
     this.regions.open(this.cg.opts.openmp, `${points} >= ORCH_OMP_MIN_POINTS`, ctx, ['tile_oom']);
     w.line('orch::Arena& scratch = st->tiles.of(orch::thread_index());');
     if (this.cg.opts.openmp) w.directive(`#pragma omp for collapse(3) schedule(static)${blocks?.nowait() ?? ''}`);
@@ -261,6 +271,8 @@ export class CpuLoops implements LoopStrategy {
     this.tileOrder = tileOrder;
     this.tileK = tile.k;
     this.unrollRows = staged;
+    this.outputs = outputs;
+    this.prefetch = prefetch;
     s.loops.forEach((v, vi) => {
       this.tileScope = vi;
       this.vloop(v, ctx);
@@ -269,11 +281,14 @@ export class CpuLoops implements LoopStrategy {
     this.tileOrder = undefined;
     this.tileK = undefined;
     this.unrollRows = false;
+    this.outputs = undefined;
+    this.prefetch = undefined;
     ctx.rolled = undefined;
     if (!streamed) versions.commit();
     this.rowHooks = undefined;
     staging?.stageOut();
     this.blocks = undefined;
+    outputs?.fence();
     for (let d = 0; d < 3; d++) w.close();
     blocks?.afterTiles(this.cg.opts.openmp);
     if (versions.publishes()) {
@@ -286,6 +301,7 @@ export class CpuLoops implements LoopStrategy {
       for (let d = 0; d < 3; d++) w.close();
     }
     this.regions.close(this.cg.opts.openmp);
+    prefetch?.finish();
     w.line(`if (tile_oom.load()) return orch::fail(st, "%s: out of memory for the tile scratch arenas", ${where});`);
     w.close();
   }
@@ -314,9 +330,9 @@ export class CpuLoops implements LoopStrategy {
     // (or fused in the tiles where its region-only nests run nothing: codegen.splitRegionTiles)
     const split = delays || !this.cg.opts.splitRegionTiles || t === undefined ? undefined : this.fusion(v, true);
     if (delays) {
-      this.fusedLoop(v, delays, ctx, this.strip());
+      fusedLoop(this.cg, v, delays, ctx, this.tileK, this.rowHooks, this.outputs, this.prefetch, this.strip());
     } else if (split) {
-      emitRegionSplit(w, split, t!, () => this.fusedLoop(split.sub, split.delays, ctx), () => v.body.forEach((h, n) => this.parallelNest(h, n, ctx)));
+      emitRegionSplit(w, split, t!, () => fusedLoop(this.cg, split.sub, split.delays, ctx, this.tileK, this.rowHooks, this.outputs, this.prefetch), () => v.body.forEach((h, n) => this.parallelNest(h, n, ctx)));
     } else if (v.order === 'PARALLEL') {
       v.body.forEach((h, n) => this.parallelNest(h, n, ctx));
     } else if (this.tileScope === undefined && independentColumns(v, this.cg.arrays)) {
@@ -387,22 +403,6 @@ export class CpuLoops implements LoopStrategy {
       if (rows !== undefined) out.set(l.name, rows);
     }
     return out;
-  }
-
-  /** A PARALLEL loop's nests fused (fusedNests.ts); in a tile cut along K, full tiles run a compile-time trip count (see parallelNest). */
-  private fusedLoop(v: VLoop, delays: Delay[], ctx: PointContext, strip?: number): void {
-    const w = this.cg.w;
-    const tk = this.tileK;
-    // (codegen.jamLevels false, or fewer nests than this loop's: each nest its own K loop, fewer pointers live at once)
-    const jl = this.cg.opts.jamLevels;
-    const jam = jl !== false && (typeof jl !== 'number' || v.body.length <= jl) && levelsJam(v);
-    if (tk) {
-      w.open(`if (khi - klo == ${tk}) {`);
-      fusedNests(this.cg, v.body, delays, this.cg.order, ctx, `for (int64_t k = klo; k < klo + ${tk}; ++k) {`, jam, this.rowHooks, strip);
-      w.reopen('} else {');
-    }
-    fusedNests(this.cg, v.body, delays, this.cg.order, ctx, 'for (int64_t k = klo; k < khi; ++k) {', jam, this.rowHooks, strip);
-    if (tk) w.close();
   }
 
   /**

@@ -4,6 +4,12 @@ import type { Codegen, PointContext } from './Codegen.js';
 import { regionVersions } from './regionVersions.js';
 import type { RowHooks } from './streamedVersions.js';
 
+/** Code at each column of the fused loop: `before` at its top (prefetches); `after(n, at)` after nest n's K loop at its point, which `at` declares where it is not in scope (streamed outputs). */
+export interface ColumnHooks {
+  before?(): void;
+  after?(n: number, at?: string): void;
+}
+
 /**
  * The nests of a PARALLEL loop in a tile, fused (codegen.fuseNests; delays from
  * core/ir/nestFusion.ts): one loop over the tile's two horizontal axes in the preset's order
@@ -18,8 +24,9 @@ import type { RowHooks } from './streamedVersions.js';
  * `kHeader` the K loop's header. With `strip` (codegen.fusedStrip; `delays` then hold along
  * each axis) the columns run in strips of that many, every row of a strip before the next:
  * what a nest reads back was written at most a few rows of one strip ago, not of the tile.
+ * `columns`: code at each column (ColumnHooks).
  */
-export function fusedNests(cg: Codegen, nests: readonly HLoop[], delays: readonly Delay[], order: string, ctx: PointContext, kHeader: string, jam: boolean, rows?: RowHooks, strip?: number): void {
+export function fusedNests(cg: Codegen, nests: readonly HLoop[], delays: readonly Delay[], order: string, ctx: PointContext, kHeader: string, jam: boolean, rows?: RowHooks, strip?: number, columns?: ColumnHooks): void {
   const w = cg.w;
   const [a, b] = [order[0].toLowerCase(), order[1].toLowerCase()];
   const shifted = (axis: string, d: number, end: 'lo' | 'hi') => nests.map((_, n) => `${axis}${end}${n} + ${delays[n][d]}`).join(', ');
@@ -41,6 +48,7 @@ export function fusedNests(cg: Codegen, nests: readonly HLoop[], delays: readonl
   rows?.rowStart();
   if (jam) w.line(`const bool row_in = ${nests.map((_, n) => `r - ${delays[n][0]} >= ${a}lo${n} && r - ${delays[n][0]} < ${a}hi${n}`).join(' && ')};`);
   w.open(strip ? 'for (int64_t c = cs; c < ce; ++c) {' : 'for (int64_t c = clo; c < chi; ++c) {');
+  columns?.before?.();
   if (jam) {
     w.open('if (row_in && c >= cin_lo && c < cin_hi) {');
     // the points of one level are independent of the other levels: vectorized freely
@@ -53,6 +61,7 @@ export function fusedNests(cg: Codegen, nests: readonly HLoop[], delays: readonl
       w.close();
     });
     w.close();
+    nests.forEach((_, n) => columns?.after?.(n, at(n)));
     w.line('continue;');
     w.close();
   }
@@ -67,6 +76,7 @@ export function fusedNests(cg: Codegen, nests: readonly HLoop[], delays: readonl
       body(h);
       w.close();
     });
+    columns?.after?.(n);
     w.close();
     w.close();
   });
