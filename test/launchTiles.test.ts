@@ -46,6 +46,7 @@ t("tile 'auto': each bench launch gets the tile of its kind", async () => {
   assert.equal(await tilesOf('deln_damping', rolled), ['128x64x16']);
   assert.equal(await tilesOf('dycore', rolled), ['128x64x16']);
   assert.equal(await tilesOf('deln_damping', { ...rolled, rollVersions: false }), ['32x32x16'], 'only with both');
+  assert.equal(await tilesOf('deln_damping', { ...rolled, fusedStrip: 8 }), ['32x32x16'], 'not with strips, where nothing rolls');
 });
 
 t('an explicit tile applies to every launch, as before', async () => {

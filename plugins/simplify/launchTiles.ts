@@ -53,6 +53,7 @@ export interface LaunchTileSchedule {
   loopOrder?: string;
   streamVersions?: boolean;
   rollVersions?: boolean;
+  fusedStrip?: number | false;
 }
 
 /** What the tiling pass found out about the launch. */
@@ -71,8 +72,8 @@ export interface LaunchTileFacts {
 export function launchTileKind(l: Launch, facts: LaunchTileFacts, schedule: LaunchTileSchedule): LaunchTileKind {
   if (l.loops.some((v) => v.order !== 'PARALLEL')) return 'sweep';
   const order = schedule.loopOrder ?? 'IJK';
-  // (the rule of streamedVersions.ts: one loop fused along I, K innermost)
-  const rolled = schedule.fuseNests && schedule.streamVersions && schedule.rollVersions && order === 'IJK' && l.loops.length === 1 && fusionDelays(l.loops[0], 0) !== undefined;
+  // (the rule of streamedVersions.ts: one loop fused along I, K innermost; with strips nothing rolls)
+  const rolled = schedule.fuseNests && schedule.streamVersions && schedule.rollVersions && typeof schedule.fusedStrip !== 'number' && order === 'IJK' && l.loops.length === 1 && fusionDelays(l.loops[0], 0) !== undefined;
   if (facts.versioned) return rolled ? 'rolledVersions' : 'versioned';
   if (!facts.grows) return 'pointwise';
   if (!schedule.fuseNests || !order.endsWith('K')) return 'halo';
