@@ -43,6 +43,7 @@ export const codegenSchema = z.strictObject({
   jamLevels: z.union([z.boolean(), positiveInt]),
   balancedTiles: z.boolean(),
   alignTileColumns: z.boolean(),
+  recomputeTemporaries: z.boolean(),
   maxWhileIterations: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
 });
 

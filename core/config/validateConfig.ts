@@ -38,6 +38,7 @@ const EXPECTED: Record<string, [must: string, example: string]> = {
   'codegen.splitRegionTiles': ['true or false', 'codegen: { splitRegionTiles: true } (tiles no region reaches then run the other nests fused)'],
   'codegen.jamLevels': ['true, false, or a positive integer (the most nests that share a K loop)', 'codegen: { jamLevels: 8 } (loops of more fused nests then run one K loop per nest)'],
   'codegen.balancedTiles': ['true or false', 'codegen: { balancedTiles: true } (tiles then share the domain evenly)'],
+  'codegen.recomputeTemporaries': ['true or false', 'codegen: { recomputeTemporaries: true } (temporaries read at horizontal offsets are then recomputed where they are read)'],
   'codegen.alignTileColumns': ['true or false', 'codegen: { alignTileColumns: true } (the K columns of tile-local arrays then start on a 64-byte line)'],
   'codegen.stageSweeps': ['true or false', 'codegen: { stageSweeps: false } (tiles of FORWARD/BACKWARD launches then read fields in place)'],
   'codegen.versionedTileK': ['a positive integer, or false', 'codegen: { versionedTileK: false } (tiles with versions of in-place arrays then hold whole columns)'],
