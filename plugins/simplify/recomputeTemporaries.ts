@@ -1,5 +1,5 @@
 import type { DType, Expr, HLoop, HorizontalRegion, Launch, Program, Range, RegionAxis, Stmt, VLoop } from '../../core/ir/types.js';
-import { forEachStmt, mapStmtLists, mapStmts } from '../../core/ir/visit.js';
+import { forEachStmt, launches, mapStmtLists, mapStmts } from '../../core/ir/visit.js';
 import { checkTargets, letNames, reads, touches, writes } from '../../core/ir/uses.js';
 import { printExpr } from '../../core/ir/print.js';
 
@@ -164,6 +164,15 @@ export function recomputeTemporaries(p: Program): Program {
   const removed = new Set<string>();
   const decl = new Map(p.arrays.filter((a) => a.axes === 'IJK' && !a.dims?.length).map((a) => [a.name, a.dtype]));
   const body = mapStmtLists(p.body, (list) => list.map((s) => (s.kind === 'launch' ? inlineLaunch(s, decl, removed) : s)));
-  // an array used by no launch any more goes (one used elsewhere keeps its declaration)
-  return { ...p, body, arrays: p.arrays.filter((a) => !removed.has(a.name)) };
+  // an array no launch uses any more goes (one another launch still uses keeps its declaration)
+  const used = new Set<string>();
+  for (const l of launches(body)) {
+    for (const t of l.transients) used.add(t);
+    for (const v of l.loops)
+      for (const h of v.body) {
+        for (const r of reads(h.body)) used.add(r.name);
+        writes(h.body, used);
+      }
+  }
+  return { ...p, body, arrays: p.arrays.filter((a) => !removed.has(a.name) || used.has(a.name)) };
 }
