@@ -41,6 +41,7 @@ export const codegenSchema = z.strictObject({
   streamVersions: z.boolean(),
   splitRegionTiles: z.boolean(),
   jamLevels: z.union([z.boolean(), positiveInt]),
+  fusedStrip: z.union([positiveInt, z.literal(false)]),
   balancedTiles: z.boolean(),
   alignTileColumns: z.boolean(),
   recomputeTemporaries: z.boolean(),

@@ -137,6 +137,14 @@ export interface CodegenOptions {
    */
   jamLevels?: boolean | number;
   /**
+   * CPU, with fuseNests: the fused loop of a tile walks its columns (the inner horizontal
+   * axis) in strips of this many, every row of one strip before the next, so the rows a nest
+   * reads back span a strip instead of the whole tile (plugins/codegen/fusedNests.ts; the
+   * delays then hold along both axes, core/ir/nestFusion.ts); false (the default): one strip.
+   * orch tune tries 8 and 16.
+   */
+  fusedStrip?: number | false;
+  /**
    * CPU: the tiles along I and J share the domain evenly (124 columns in tiles of 36: 41, 41
    * and 42) instead of the last one taking the remainder (36, 36, 52), so threads with few
    * tiles each get even work (plugins/codegen/tileCuts.ts); off by default (orch tune tries it).

@@ -37,6 +37,7 @@ const EXPECTED: Record<string, [must: string, example: string]> = {
   'codegen.streamVersions': ['true or false', 'codegen: { streamVersions: true } (versions of in-place arrays then fill and commit row by row inside fused nests)'],
   'codegen.splitRegionTiles': ['true or false', 'codegen: { splitRegionTiles: true } (tiles no region reaches then run the other nests fused)'],
   'codegen.jamLevels': ['true, false, or a positive integer (the most nests that share a K loop)', 'codegen: { jamLevels: 8 } (loops of more fused nests then run one K loop per nest)'],
+  'codegen.fusedStrip': ['a positive integer (columns per strip), or false', 'codegen: { fusedStrip: 8 } (fused nests then walk a tile in strips of 8 columns)'],
   'codegen.balancedTiles': ['true or false', 'codegen: { balancedTiles: true } (tiles then share the domain evenly)'],
   'codegen.recomputeTemporaries': ['true or false', 'codegen: { recomputeTemporaries: true } (temporaries read at horizontal offsets are then recomputed where they are read)'],
   'codegen.alignTileColumns': ['true or false', 'codegen: { alignTileColumns: true } (the K columns of tile-local arrays then start on a 64-byte line)'],

@@ -22,6 +22,9 @@ function lexLE(a: Delay, b: Delay): boolean {
  * delay plus that offset in the fused loop's order (lexicographic, outer axis first); each
  * nest takes the smallest delay that satisfies all of them. A nest's own points keep their
  * order (rows, then columns, K innermost), and K offsets need nothing: a column is whole.
+ * With `strips` (codegen.fusedStrip) the delay holds along each axis on its own, not only in
+ * the loop's order: a pair's source then lies in no later row and no later column, so the
+ * loop may also run its columns in strips, all rows of one strip before the next.
  *
  * Undefined where the loop gains nothing (one nest, or FORWARD/BACKWARD) or where the order
  * of points can be seen otherwise: debug checks and `while` loops report the first point
@@ -33,7 +36,7 @@ function lexLE(a: Delay, b: Delay): boolean {
  * fused, it did not (callgrind, -march=haswell, 64x64x80: del-n damping 23.3 -> 28.4
  * instructions a point, ppm 22.7 -> 23.3, and 43.9 with a shared K loop).
  */
-export function fusionDelays(v: VLoop, outer: 0 | 1, regions = false): Delay[] | undefined {
+export function fusionDelays(v: VLoop, outer: 0 | 1, regions = false, strips = false): Delay[] | undefined {
   if (v.order !== 'PARALLEL' || v.body.length < 2) return undefined;
   const inner = outer === 0 ? 1 : 0;
   const nests = v.body.map((h) => ({ reads: reads(h.body), writes: writes(h.body) }));
@@ -48,7 +51,8 @@ export function fusionDelays(v: VLoop, outer: 0 | 1, regions = false): Delay[] |
   nests.forEach((n, ni) => {
     let d: Delay = [0, 0];
     const atLeast = (b: Delay) => {
-      if (!lexLE(b, d)) d = b;
+      if (strips) d = [Math.max(d[0], b[0]), Math.max(d[1], b[1])];
+      else if (!lexLE(b, d)) d = b;
     };
     for (let mi = 0; mi < ni; mi++) {
       const m = nests[mi];

@@ -29,6 +29,7 @@ export interface CppOptions
     | 'streamVersions'
     | 'splitRegionTiles'
     | 'jamLevels'
+    | 'fusedStrip'
     | 'balancedTiles'
     | 'alignTileColumns'
   > {

@@ -249,7 +249,7 @@ export class CpuLoops implements LoopStrategy {
     const box = (name: string) => this.cg.ids.local(`tile_${name}`);
     const outer = this.fusedOuterAxis(tileOrder);
     // or row by row inside the fused loop (codegen.streamVersions)
-    this.rowHooks = streamedVersions(this.cg, s, tile, versions, outer === undefined ? undefined : fusionDelays(s.loops[0], outer), box);
+    this.rowHooks = streamedVersions(this.cg, s, tile, versions, outer === undefined ? undefined : fusionDelays(s.loops[0], outer, false, this.strip() !== undefined), box, this.strip());
     if (!this.rowHooks) versions.fill(box, tileOrder ?? this.cg.order);
     staging?.stageIn();
     blocks?.prefetchNext();
@@ -311,7 +311,7 @@ export class CpuLoops implements LoopStrategy {
     // (or fused in the tiles where its region-only nests run nothing: codegen.splitRegionTiles)
     const split = delays || !this.cg.opts.splitRegionTiles || t === undefined ? undefined : this.fusion(v, true);
     if (delays) {
-      this.fusedLoop(v, delays, ctx);
+      this.fusedLoop(v, delays, ctx, this.strip());
     } else if (split) {
       emitRegionSplit(w, split, t!, () => this.fusedLoop(split.sub, split.delays, ctx), () => v.body.forEach((h, n) => this.parallelNest(h, n, ctx)));
     } else if (v.order === 'PARALLEL') {
@@ -354,7 +354,17 @@ export class CpuLoops implements LoopStrategy {
   private fusion(v: VLoop, split: true): RegionSplit | undefined;
   private fusion(v: VLoop, split = false): Delay[] | RegionSplit | undefined {
     const outer = this.tileScope === undefined ? undefined : this.fusedOuterAxis(this.tileOrder);
-    return outer === undefined ? undefined : split ? regionSplit(v, outer) : fusionDelays(v, outer, this.cg.opts.fuseRegions === true);
+    return outer === undefined ? undefined : split ? regionSplit(v, outer) : fusionDelays(v, outer, this.cg.opts.fuseRegions === true, this.strip() !== undefined);
+  }
+
+  /**
+   * Columns per strip of the fused loops (codegen.fusedStrip), or undefined for one strip. With
+   * strips no array is rolled (rolledArrays): a strip reads the columns its predecessor wrote
+   * in every row, which a few rows' slots no longer hold.
+   */
+  private strip(): number | undefined {
+    const s = this.cg.opts.fusedStrip;
+    return typeof s === 'number' ? s : undefined;
   }
 
   /**
@@ -365,7 +375,7 @@ export class CpuLoops implements LoopStrategy {
   private rolledArrays(s: Launch, tile: Tiling, tileOrder: string | undefined): Map<string, number> {
     const out = new Map<string, number>();
     const outer = this.fusedOuterAxis(tileOrder);
-    if (outer === undefined) return out;
+    if (outer === undefined || this.strip() !== undefined) return out;
     for (const l of tile.local) {
       const users = s.loops.filter((v) => v.body.some((h) => touches(h.body, l.name)));
       if (l.zeroFill || users.length !== 1) continue;
@@ -377,7 +387,7 @@ export class CpuLoops implements LoopStrategy {
   }
 
   /** A PARALLEL loop's nests fused (fusedNests.ts); in a tile cut along K, full tiles run a compile-time trip count (see parallelNest). */
-  private fusedLoop(v: VLoop, delays: Delay[], ctx: PointContext): void {
+  private fusedLoop(v: VLoop, delays: Delay[], ctx: PointContext, strip?: number): void {
     const w = this.cg.w;
     const tk = this.tileK;
     // (codegen.jamLevels false, or fewer nests than this loop's: each nest its own K loop, fewer pointers live at once)
@@ -385,10 +395,10 @@ export class CpuLoops implements LoopStrategy {
     const jam = jl !== false && (typeof jl !== 'number' || v.body.length <= jl) && levelsJam(v);
     if (tk) {
       w.open(`if (khi - klo == ${tk}) {`);
-      fusedNests(this.cg, v.body, delays, this.cg.order, ctx, `for (int64_t k = klo; k < klo + ${tk}; ++k) {`, jam, this.rowHooks);
+      fusedNests(this.cg, v.body, delays, this.cg.order, ctx, `for (int64_t k = klo; k < klo + ${tk}; ++k) {`, jam, this.rowHooks, strip);
       w.reopen('} else {');
     }
-    fusedNests(this.cg, v.body, delays, this.cg.order, ctx, 'for (int64_t k = klo; k < khi; ++k) {', jam, this.rowHooks);
+    fusedNests(this.cg, v.body, delays, this.cg.order, ctx, 'for (int64_t k = klo; k < khi; ++k) {', jam, this.rowHooks, strip);
     if (tk) w.close();
   }
 

@@ -62,6 +62,9 @@ export const cpuScheduleKnobs: readonly ScheduleKnob[] = [
   { option: 'streamVersions', describe: 'versions of in-place arrays filled and committed row by row inside fused nests (true) or around the whole tile', values: () => [false, true] },
   { option: 'splitRegionTiles', describe: 'tiles where the nests with regions run nothing run the other nests fused (true) or every nest unfused', values: () => [false, true] },
   { option: 'jamLevels', describe: 'fused nests share one K loop where they can (true), only in loops of at most this many nests, or run one each (false)', values: () => [true, false, 8] },
+  // strips narrow the rows fused nests read back (the dycore: a row of its 12 nests spans the
+  // tile's 72 columns); with whole-column tiles (versionedTileK false) they keep them in L2
+  { option: 'fusedStrip', describe: 'fused nests walk a tile in strips of this many columns, every row of one strip before the next (or false: one strip)', values: () => [false, 8, 16] },
   { option: 'tile', describe: "points per tile along I, J (and K), false for untiled launches, or 'auto' for a tile per launch from its kind", values: tilesFor },
   // right after the tiles, so a budget of a few minutes reaches it: the Thomas solver's schedule
   // (2.3 against 3.7 ns a point for the default, 128x128x80, 1 thread, timed under load); where

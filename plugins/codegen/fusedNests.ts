@@ -15,9 +15,11 @@ import type { RowHooks } from './streamedVersions.js';
  * point is in range the nests share one K loop, level by level: one loop's control and
  * set-up instead of one per nest. Each point's statements are those of the unfused nest,
  * so results are bitwise the same. `order` is the tile's loop order (K innermost);
- * `kHeader` the K loop's header.
+ * `kHeader` the K loop's header. With `strip` (codegen.fusedStrip; `delays` then hold along
+ * each axis) the columns run in strips of that many, every row of a strip before the next:
+ * what a nest reads back was written at most a few rows of one strip ago, not of the tile.
  */
-export function fusedNests(cg: Codegen, nests: readonly HLoop[], delays: readonly Delay[], order: string, ctx: PointContext, kHeader: string, jam: boolean, rows?: RowHooks): void {
+export function fusedNests(cg: Codegen, nests: readonly HLoop[], delays: readonly Delay[], order: string, ctx: PointContext, kHeader: string, jam: boolean, rows?: RowHooks, strip?: number): void {
   const w = cg.w;
   const [a, b] = [order[0].toLowerCase(), order[1].toLowerCase()];
   const shifted = (axis: string, d: number, end: 'lo' | 'hi') => nests.map((_, n) => `${axis}${end}${n} + ${delays[n][d]}`).join(', ');
@@ -30,11 +32,15 @@ export function fusedNests(cg: Codegen, nests: readonly HLoop[], delays: readonl
   w.line(`const int64_t clo = std::min({${shifted(b, 1, 'lo')}}), chi = std::max({${shifted(b, 1, 'hi')}});`);
   // columns where every nest's point is in range (along the inner axis)
   if (jam) w.line(`const int64_t cin_lo = std::max({${shifted(b, 1, 'lo')}}), cin_hi = std::min({${shifted(b, 1, 'hi')}});`);
+  if (strip) {
+    w.open(`for (int64_t cs = clo; cs < chi; cs += ${strip}) {`);
+    w.line(`const int64_t ce = std::min<int64_t>(cs + ${strip}, chi);`);
+  }
   rows?.before();
   w.open('for (int64_t r = rlo; r < rhi; ++r) {');
   rows?.rowStart();
   if (jam) w.line(`const bool row_in = ${nests.map((_, n) => `r - ${delays[n][0]} >= ${a}lo${n} && r - ${delays[n][0]} < ${a}hi${n}`).join(' && ')};`);
-  w.open('for (int64_t c = clo; c < chi; ++c) {');
+  w.open(strip ? 'for (int64_t c = cs; c < ce; ++c) {' : 'for (int64_t c = clo; c < chi; ++c) {');
   if (jam) {
     w.open('if (row_in && c >= cin_lo && c < cin_hi) {');
     // the points of one level are independent of the other levels: vectorized freely
@@ -68,4 +74,5 @@ export function fusedNests(cg: Codegen, nests: readonly HLoop[], delays: readonl
   rows?.rowEnd();
   w.close();
   rows?.after();
+  if (strip) w.close();
 }

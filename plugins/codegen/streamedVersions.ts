@@ -4,15 +4,15 @@ import { reads, writes } from '../../core/ir/uses.js';
 import type { Codegen } from './Codegen.js';
 import type { TileVersionCode } from './tileVersions.js';
 
-/** Code a fused loop (fusedNests.ts) emits around its rows. */
+/** Code a fused loop (fusedNests.ts) emits around its rows (with strips: around each strip's rows). */
 export interface RowHooks {
-  /** before the row loop */
+  /** before the row loop (of each strip) */
   before(): void;
   /** at the start of row `r`, before any nest runs in it */
   rowStart(): void;
   /** at the end of row `r` */
   rowEnd(): void;
-  /** after the row loop */
+  /** after the row loop (of each strip) */
   after(): void;
 }
 
@@ -23,6 +23,9 @@ interface Stream {
   ahead: number;
   /** and write its rows down to r - behind: rows below that are final */
   behind: number;
+  /** the same along the columns, for strips: at column c up to c + aheadC, down to c - behindC */
+  aheadC: number;
+  behindC: number;
   /** the next row to fill; the first row not committed */
   next: string;
   done: string;
@@ -40,27 +43,34 @@ interface Stream {
  *
  * Only for a tile of one PARALLEL loop fused along I (the row axis of the fill and the
  * commit); undefined elsewhere, and the whole-tile copies stay.
+ *
+ * With strips (codegen.fusedStrip: the loop runs every row of a strip of columns before the
+ * next; `delays` then hold along both axes) each strip streams its own columns the same way:
+ * those its iterations reach first (up to the strip's last column + aheadC) are filled, those
+ * whose last write falls in it (from its first column - behindC) committed; the first and
+ * last strips take the box's edges.
  */
-export function streamedVersions(cg: Codegen, s: Launch, tile: Tiling, versions: TileVersionCode, delays: Delay[] | undefined, box: (name: string) => string): StreamedVersions | undefined {
-  if (!cg.opts.streamVersions || !tile.versioned?.length || !delays || s.loops.length !== 1 || cg.order[0] !== 'I') return undefined;
+export function streamedVersions(cg: Codegen, s: Launch, tile: Tiling, versions: TileVersionCode, delays: Delay[] | undefined, box: (name: string) => string, strip?: number): StreamedVersions | undefined {
+  if (!cg.opts.streamVersions || !tile.versioned?.length || !delays || s.loops.length !== 1 || cg.order[0] !== 'I' || cg.order[2] !== 'K') return undefined;
   const body = s.loops[0].body;
   const streams = versions.arrays().map(({ name, fill }): Stream => {
-    let ahead = -Infinity;
-    let behind = 0;
+    const ahead = [-Infinity, -Infinity];
+    const behind = [0, 0];
     body.forEach((h, n) => {
-      const rows = reads(h.body)
+      const at = reads(h.body)
         .filter((r) => r.name === name)
-        .map((r) => r.offset[0]);
+        .map((r) => r.offset);
       // a write must find its row filled, or the fill would overwrite it
       if (writes(h.body).has(name)) {
-        rows.push(0);
-        behind = Math.max(behind, delays[n][0]);
+        at.push([0, 0, 0]);
+        for (const d of [0, 1]) behind[d] = Math.max(behind[d], delays[n][d]);
       }
-      if (rows.length) ahead = Math.max(ahead, Math.max(...rows) - delays[n][0]);
+      for (const o of at) for (const d of [0, 1]) ahead[d] = Math.max(ahead[d], o[d] - delays[n][d]);
     });
-    return { name, fill, ahead: Number.isFinite(ahead) ? ahead : 0, behind, next: cg.ids.local(`stream fill ${name}`), done: cg.ids.local(`stream commit ${name}`) };
+    const [a0, a1] = ahead.map((a) => (Number.isFinite(a) ? a : 0));
+    return { name, fill, ahead: a0, behind: behind[0], aheadC: a1, behindC: behind[1], next: cg.ids.local(`stream fill ${name}`), done: cg.ids.local(`stream commit ${name}`) };
   });
-  return new StreamedVersions(cg, versions, streams, box);
+  return new StreamedVersions(cg, versions, streams, box, strip !== undefined);
 }
 
 export class StreamedVersions implements RowHooks {
@@ -69,12 +79,27 @@ export class StreamedVersions implements RowHooks {
     private readonly versions: TileVersionCode,
     private readonly streams: Stream[],
     private readonly box: (name: string) => string,
+    /** inside a strip of columns [cs, ce) of [clo, chi) (fusedNests.ts) */
+    private readonly strips: boolean,
   ) {}
+
+  /** The strip's columns of the version's box to fill: [lo, hi]. */
+  private fillCols(x: Stream): { lo: string; hi: string } | undefined {
+    if (!this.strips) return undefined;
+    const b = this.box(x.name);
+    return { lo: `(cs == clo ? ${b}_j0 : cs + ${x.aheadC})`, hi: `(ce == chi ? ${b}_j1 : ce - 1 + ${x.aheadC})` };
+  }
+
+  /** The strip's columns to commit: [lo, hi). */
+  private commitCols(x: Stream): { lo: string; hi: string } | undefined {
+    if (!this.strips) return undefined;
+    return { lo: `(cs == clo ? INT64_MIN : cs - ${x.behindC})`, hi: `(ce == chi ? INT64_MAX : ce - ${x.behindC})` };
+  }
 
   private fill(x: Stream, hi: string): void {
     const w = this.cg.w;
     w.open(`if (${x.next} <= ${hi}) {`);
-    this.versions.fill(this.box, this.cg.order, () => ({ lo: x.next, hi }), x.name);
+    this.versions.fill(this.box, this.cg.order, () => ({ lo: x.next, hi }), x.name, this.fillCols(x));
     w.line(`${x.next} = ${hi} + 1;`);
     w.close();
   }
@@ -82,7 +107,7 @@ export class StreamedVersions implements RowHooks {
   private commit(x: Stream, hi: string): void {
     const w = this.cg.w;
     w.open(`if (${x.done} < ${hi}) {`);
-    this.versions.commit({ lo: x.done, hi }, x.name);
+    this.versions.commit({ lo: x.done, hi }, x.name, this.commitCols(x));
     w.line(`${x.done} = ${hi};`);
     w.close();
   }

@@ -42,9 +42,10 @@ export class TileVersionCode {
 
   /**
    * After the versions' pointers are declared: each is filled from its array over its box
-   * (`rows`: only the rows [lo, hi] of the box along the order's outer axis, streamedVersions.ts).
+   * (`rows`: only the rows [lo, hi] of the box along the order's outer axis, and `cols` the
+   * columns [lo, hi] along the other horizontal one: streamedVersions.ts).
    */
-  fill(box: (name: string) => string, order: string, rows?: (name: string) => { lo: string; hi: string }, only?: string): void {
+  fill(box: (name: string) => string, order: string, rows?: (name: string) => { lo: string; hi: string }, only?: string, cols?: { lo: string; hi: string }): void {
     const w = this.cg.w;
     for (const { name, fill } of this.versioned) {
       if (!fill || (only !== undefined && only !== name)) continue;
@@ -57,7 +58,7 @@ export class TileVersionCode {
       const kInner = order[2] === 'K';
       for (const [depth, axis] of [...(kInner ? order.slice(0, 2) : order)].entries()) {
         const v = axis.toLowerCase();
-        const r = depth === 0 ? rows?.(name) : undefined;
+        const r = depth === 0 ? rows?.(name) : depth === 1 && kInner ? cols : undefined;
         w.open(`for (int64_t ${v} = ${r ? `std::max<int64_t>(${x}_${v}0, ${r.lo})` : `${x}_${v}0`}; ${v} <= ${r ? `std::min<int64_t>(${x}_${v}1, ${r.hi})` : `${x}_${v}1`}; ++${v}) {`);
       }
       if (kInner) {
@@ -72,9 +73,10 @@ export class TileVersionCode {
   /**
    * The loops over the points a tile's writer nest owns (its range clipped to the tile,
    * ungrown), K innermost; `body(band)` is emitted per column, `band` true where a
-   * neighbouring tile reads the column (computed only when `banded`).
+   * neighbouring tile reads the column (computed only when `banded`); `rows` and `cols`:
+   * only those rows [lo, hi) and columns [lo, hi) of them.
    */
-  private ownedColumns(name: string, body: (band: string) => void, banded = true, rows?: { lo: string; hi: string }): void {
+  private ownedColumns(name: string, body: (band: string) => void, banded = true, rows?: { lo: string; hi: string }, cols?: { lo: string; hi: string }): void {
     const w = this.cg.w;
     const [ti, tj] = this.tile.size;
     const cut = (axis: 'i' | 'j', index: string) => tileCut(this.cg, axis, index, axis === 'i' ? ti : tj);
@@ -95,7 +97,7 @@ export class TileVersionCode {
       w.open(rows ? `for (int64_t i = std::max<int64_t>(ci0, ${rows.lo}); i < std::min<int64_t>(ci1, ${rows.hi}); ++i) {` : 'for (int64_t i = ci0; i < ci1; ++i) {');
       // within reach of a cut of this tile: a neighbour reads it (core/ir/tileVersions.ts)
       if (banded) w.line(`const bool band_i = (ti > 0 && i < ${cut('i', 'ti')} + ${r[1]}) || (ti < nti - 1 && i >= ${cut('i', '(ti + 1)')} - ${r[0]});`);
-      w.open('for (int64_t j = cj0; j < cj1; ++j) {');
+      w.open(cols ? `for (int64_t j = std::max<int64_t>(cj0, ${cols.lo}); j < std::min<int64_t>(cj1, ${cols.hi}); ++j) {` : 'for (int64_t j = cj0; j < cj1; ++j) {');
       if (banded) w.line(`const bool band = band_i || (tj > 0 && j < ${cut('j', 'tj')} + ${r[3]}) || (tj < ntj - 1 && j >= ${cut('j', '(tj + 1)')} - ${r[2]});`);
       body('band');
       w.close();
@@ -128,11 +130,11 @@ export class TileVersionCode {
 
   /**
    * At the end of a tile: the owned points go to the array, or to its shadow where a neighbour
-   * still reads them. A version that is not filled (written before it is read, as the dycore's
+   * still reads them (`rows`, `cols`: only those, as ownedColumns). A version that is not filled (written before it is read, as the dycore's
    * `p`) never has its array read inside the launch, so no neighbour waits for its input values
    * and every owned point goes straight to the array: no shadow, no second pass.
    */
-  commit(rows?: { lo: string; hi: string }, only?: string): void {
+  commit(rows?: { lo: string; hi: string }, only?: string, cols?: { lo: string; hi: string }): void {
     const w = this.cg.w;
     for (const { name, shadow, fill } of this.versioned) {
       if (only !== undefined && only !== name) continue;
@@ -149,7 +151,7 @@ export class TileVersionCode {
         }
         this.column(type, { p: g.ptr, s: g.stride }, { p, s: version });
         if (fill) w.close();
-      }, fill, rows);
+      }, fill, rows, cols);
     }
   }
 
