@@ -32,6 +32,7 @@ export interface CppOptions
     | 'fusedStrip'
     | 'balancedTiles'
     | 'alignTileColumns'
+    | 'recomputeTemporaries'
   > {
   /** Name the generated .cpp is written under; `#line` resets point at it. Default `<symbol>.cpp`. */
   sourceFileName?: string;
