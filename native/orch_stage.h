@@ -163,14 +163,17 @@ inline void stage_columns<double>(bool in, double* field, int64_t s0, int64_t s1
  */
 template <class T>
 inline void stage_columns_back(T* field, int64_t s0, int64_t s1, int64_t s2, T* staged, int64_t sk, int64_t rs, int64_t ni, int64_t nj,
-                               int64_t nk) {
+                               int64_t nk, int64_t skip_lo = 0, int64_t skip_hi = 0) {
+  // (levels [skip_lo, skip_hi) were streamed already, stage_stream: copied again, the same values)
+  (void)skip_lo;
+  (void)skip_hi;
   stage_columns<T>(false, field, s0, s1, s2, staged, sk, rs, ni, nj, nk);
 }
 
 #ifdef __AVX512F__
 template <>
 inline void stage_columns_back<double>(double* field, int64_t s0, int64_t s1, int64_t s2, double* staged, int64_t sk, int64_t rs, int64_t ni,
-                                       int64_t nj, int64_t nk) {
+                                       int64_t nj, int64_t nk, int64_t skip_lo, int64_t skip_hi) {
   const uintptr_t at = reinterpret_cast<uintptr_t>(field);
   if (s2 != 1 || s1 % 8 != 0 || s0 % 8 != 0 || at % sizeof(double) != 0) {
     stage_columns<double>(false, field, s0, s1, s2, staged, sk, rs, ni, nj, nk);
@@ -188,7 +191,8 @@ inline void stage_columns_back<double>(double* field, int64_t s0, int64_t s1, in
     double* const srow = staged + i * rs;
     stage_elementwise(false, frow, 0, s1, 1, srow, sk, 0, 1, seams ? 1 : nj, head);
     for (int64_t j = 0; j < njb; j += 8) {
-      for (int64_t k = head; k < nkb; k += 8) stage_transpose8<true>(frow + j * s1 + k, s1, srow + k * sk + j, sk);
+      for (int64_t k = head; k < nkb; k += 8)
+        if (k < skip_lo || k + 8 > skip_hi) stage_transpose8<true>(frow + j * s1 + k, s1, srow + k * sk + j, sk);
       if (!seams) stage_elementwise(false, frow + j * s1 + nkb, 0, s1, 1, srow + nkb * sk + j, sk, 0, 1, 8, nk - nkb);
     }
     for (int64_t j = njb; j < nj; ++j)
@@ -207,6 +211,59 @@ inline void stage_columns_back<double>(double* field, int64_t s0, int64_t s1, in
   }
 }
 #endif
+
+/*
+ * A written field streamed back while the tile's last sweep over it (BACKWARD) finishes it:
+ * each time the sweep has finished the levels of a whole line of every column, those lines
+ * are streamed (8 levels of 8 columns a transpose), so the stores overlap the sweep's
+ * arithmetic instead of all waiting for the copy back at the tile's end (the hand kernel,
+ * 128x128x80, 1 thread: 5% faster). stage_columns_back then skips the levels streamed
+ * ([lo, hi), absolute levels). One row of whole 8-column groups, K-contiguous, AVX-512;
+ * else nothing is streamed here. Only copies of final values: bitwise the same.
+ */
+struct stage_stream {
+  double* field = nullptr;  // the box's first column at its first level, k0
+  const double* staged = nullptr;
+  int64_t s1 = 0, sk = 0, nj = 0, k0 = 0;
+  int64_t next = 0, stop = 1, lo = 0, hi = 0;  // the next chunk [next, next + 8), down to stop
+
+  stage_stream() = default;
+  // levels klo..khi - 1 are the sweep's (each written over the whole box by it)
+  stage_stream(double* field_, int64_t s0, int64_t s1_, int64_t s2, const double* staged_, int64_t sk_, int64_t ni, int64_t nj_, int64_t k0_,
+               int64_t klo, int64_t khi) {
+    (void)s0;
+#ifdef __AVX512F__
+    const uintptr_t at = reinterpret_cast<uintptr_t>(field_);
+    if (s2 != 1 || s1_ % 8 != 0 || at % sizeof(double) != 0 || ni != 1 || nj_ % 8 != 0 || klo >= khi) return;
+    field = field_;
+    staged = staged_;
+    s1 = s1_;
+    sk = sk_;
+    nj = nj_;
+    k0 = k0_;
+    // lines start at levels k0 + head + 8m in every column (s1 whole lines)
+    const int64_t base = k0 + static_cast<int64_t>((64 - at % 64) % 64 / sizeof(double));
+    const auto floor8 = [](int64_t v) { return v >= 0 ? v / 8 * 8 : -((-v + 7) / 8 * 8); };
+    stop = base + floor8(klo - base + 7);
+    next = base + floor8(khi - 8 - base);
+    lo = hi = next + 8;
+#else
+    (void)field_, (void)s1_, (void)s2, (void)staged_, (void)sk_, (void)ni, (void)nj_, (void)k0_, (void)klo, (void)khi;
+#endif
+  }
+
+  /* After the sweep's level `k`: levels k.. are final. */
+  void done(int64_t k) {
+#ifdef __AVX512F__
+    if (next < stop || k > next) return;
+    for (int64_t j = 0; j < nj; j += 8) stage_transpose8<true>(field + j * s1 + (next - k0), s1, staged + (next - k0) * sk + j, sk);
+    lo = next;
+    next -= 8;
+#else
+    (void)k;
+#endif
+  }
+};
 
 /* Orders the streaming stores of stage_columns_back before what follows (the tile's end, a barrier). */
 inline void stage_fence() {

@@ -72,6 +72,35 @@ t('edge damping: splitRegionTiles compiled bitwise equal to the interpreter (til
   }
 });
 
+t('rollVersions: streamed versions and zero-filled temporaries keep only the rows in flight (del-n q and tmp: 8 rows, slot i & 7); off by default', async () => {
+  const file = path.join(fixtures, 'deln_damping.py');
+  const src = await source(file, 'deln_damping', { streamVersions: true, rollVersions: true, tile: [64, 64, 16] });
+  assert.ok(src.includes('const int64_t l_tile_q_ni = 8,'), 'q keeps 8 rows');
+  assert.ok(src.includes('double* __restrict__ const to = p_q + (i & 7) * s0_q + j * s1_q;'), 'filled into its slot');
+  assert.ok(src.includes('const double* __restrict__ const from = p_q + (i & 7) * s0_q + j * s1_q;'), 'committed from its slot');
+  assert.ok(src.includes('p_q[((i + 1) & 7) * s0_q'), 'the nests read it through the slot');
+  // tmp starts zero-filled (the passes read it a point past the domain's edge): its zeros are laid as each row enters its slot
+  assert.ok(src.includes('const int64_t l_tile_tmp_ni = 8,'), 'tmp keeps 8 rows');
+  assert.ok(src.includes('for (; l_zero_row_tmp <= std::min<int64_t>(r + 0, l_tile_tmp_i1); ++l_zero_row_tmp) {'), 'zeros laid row by row');
+  const plain = await source(file, 'deln_damping', { streamVersions: true, tile: [64, 64, 16] });
+  assert.not.ok(plain.includes('(i & 7)') || plain.includes('l_zero_row_tmp'), 'off by default: the whole tile');
+});
+
+t('rollVersions: del-n and the dycore compiled bitwise equal to the interpreter (rows rolled many times, K-cut tiles, remainders)', async () => {
+  const cases: [string, Record<string, number>, number[][]][] = [
+    ['deln_damping', { damp: 0.05 }, [[110, 30, 3], [19, 45, 5]]],
+    ['dycore', { dt: 0.1 }, [[70, 40, 3], [19, 45, 5]]],
+  ];
+  for (const [entry, scalars, shapes] of cases) {
+    const file = path.join(fixtures, `${entry}.py`);
+    for (const tile of [[32, 8, 2], [5, 7]] as ([number, number] | [number, number, number])[]) {
+      const runner = await EntryRunner.create({ codegen: { fuseNests: true, streamVersions: true, rollVersions: true, tile } });
+      const iface = (await runner.build(file, entry, 'python')).iface!;
+      for (const shape of shapes) await runner.runAgreeing(file, entry, { fields: syntheticInputs(iface, shape, {}), scalars }, '{}', 0);
+    }
+  }
+});
+
 t('balancedTiles: the tiles share the domain evenly (cuts at ti * dom0 / nti); dycore and del-n compiled bitwise equal to the interpreter', async () => {
   const src = await source(path.join(fixtures, 'dycore.py'), 'dycore', { balancedTiles: true });
   assert.ok(src.includes('(ti * dom0 / nti)') && src.includes('((tj + 1) * dom1 / ntj)'), 'balanced cuts');

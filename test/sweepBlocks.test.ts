@@ -44,6 +44,11 @@ test('sweepBlock 32: one row of 32 columns per tile, kdiff and q prefetched a fe
   // the two writers of q_new (level nz-1, levels 0..nz-2): one copy of their union where they meet, else each
   assert.is([...src.matchAll(/orch::stage_columns_back<double>\(l_stage_q_new_g/g)].length, 3);
   assert.ok(src.includes('std::min<int64_t>(kclo_3, kclo_4)'));
+  // q_new streamed back while its last sweep (BACKWARD, levels 0..nz-2) finishes it, in that sweep's whole-block loop; the copy back skips those levels
+  assert.ok(src.includes('orch::stage_stream l_stage_q_new_ss(') && src.includes(', kclo_4, kchi_4);'));
+  assert.is(src.split('l_stage_q_new_ss.done(k + 1);').length - 1, 1);
+  assert.is(src.split('l_stage_q_new_ss.done(klo);').length - 1, 1);
+  assert.is(src.split(', l_stage_q_new_ss.lo - (').length - 1, 3);
   // one fence a thread, after its last tile, then the barrier the tile loop no longer has
   assert.is(src.split('orch::stage_fence();').length - 1, 1);
   assert.ok(src.includes('#pragma omp for collapse(3) schedule(static) nowait'));
@@ -197,7 +202,7 @@ int main() {
   assert.is(run([...NATIVE, ...FALLBACK]).slice(0, 6), '000000');
 });
 
-test('stage_columns_back streams exactly what stage_columns copies back, at every alignment of the box; stage_prefetch reads nothing', () => {
+test('stage_columns_back streams exactly what stage_columns copies back, at every alignment of the box, after a sweep streamed some levels (stage_stream); stage_prefetch reads nothing', () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'orch-stage-back-'));
   const src = path.join(dir, 'back.cpp');
   writeFileSync(
@@ -205,8 +210,10 @@ test('stage_columns_back streams exactly what stage_columns copies back, at ever
     `#include "orch_stage.h"
 #include <cstdio>
 #include <vector>
-// a box of nk levels from level k0 of columns of nk + kpad levels, off elements into the buffer (offsets 0-7 meet every alignment to a line)
-int check(int64_t ni, int64_t nj, int64_t nk, int64_t kpad, int64_t k0, int64_t off) {
+static long streamed = 0;
+// a box of nk levels from level k0 of columns of nk + kpad levels, off elements into the buffer (offsets 0-7 meet every alignment to a line);
+// levels klo..khi - 1 of it streamed back by a sweep first (stage_stream; its levels numbered from 5 at the box's first)
+int check(int64_t ni, int64_t nj, int64_t nk, int64_t kpad, int64_t k0, int64_t off, int64_t klo, int64_t khi) {
   const int64_t NJ = nj + 3, NK = nk + kpad, s1 = NK, s0 = NJ * NK;
   std::vector<double> f((ni + 1) * s0 + 16), back((ni + 1) * s0 + 16, -1.0);
   for (size_t p = 0; p < f.size(); ++p) f[p] = 0.5 + p;
@@ -218,12 +225,15 @@ int check(int64_t ni, int64_t nj, int64_t nk, int64_t kpad, int64_t k0, int64_t 
   for (int n = 0; n < 1000; ++n) pf.next();
   orch::stage_columns<double>(true, box, s0, s1, 1, st.data(), sk, nj, ni, nj, nk);
   double* bbox = back.data() + off + 1 * s0 + 2 * s1 + k0;
-  orch::stage_columns_back<double>(bbox, s0, s1, 1, st.data(), sk, nj, ni, nj, nk);
+  orch::stage_stream ss(bbox, s0, s1, 1, st.data(), sk, ni, nj, 5, 5 + klo, 5 + khi);
+  for (int64_t k = 5 + khi; k >= 5 + klo; --k) ss.done(k);
+  streamed += ss.hi - ss.lo;
+  orch::stage_columns_back<double>(bbox, s0, s1, 1, st.data(), sk, nj, ni, nj, nk, ss.lo - 5, ss.hi - 5);
   orch::stage_fence();
   for (size_t p = 0; p < back.size(); ++p) {
     const int64_t q = (int64_t)p - off, i = q / s0, j = q % s0 / s1, k = q % s1;
     const bool inside = q >= 0 && i >= 1 && i < 1 + ni && j >= 2 && j < 2 + nj && k >= k0 && k < k0 + nk;
-    if (back[p] != (inside ? f[p] : -1.0)) { std::printf("%lld %lld %lld %lld %lld %lld at %lld\\n", (long long)ni, (long long)nj, (long long)nk, (long long)kpad, (long long)k0, (long long)off, (long long)p); return 1; }
+    if (back[p] != (inside ? f[p] : -1.0)) { std::printf("%lld %lld %lld %lld %lld %lld %lld %lld at %lld\\n", (long long)ni, (long long)nj, (long long)nk, (long long)kpad, (long long)k0, (long long)off, (long long)klo, (long long)khi, (long long)p); return 1; }
   }
   return 0;
 }
@@ -231,7 +241,11 @@ int main() {
   int bad = 0;
   // boxes of whole columns (kpad 0: a column's end shares a line with the next one's start) and of part columns
   for (int64_t ni : {1, 3}) for (int64_t nj : {1, 7, 8, 17, 32}) for (int64_t nk : {1, 6, 7, 8, 15, 16, 79, 80}) for (int64_t kpad : {0, 1, 2, 9})
-    for (int64_t k0 = 0; k0 <= (kpad ? 1 : 0); ++k0) for (int64_t off = 0; off < 8; ++off) bad |= check(ni, nj, nk, kpad, k0, off);
+    for (int64_t k0 = 0; k0 <= (kpad ? 1 : 0); ++k0) for (int64_t off = 0; off < 8; ++off)
+      for (int64_t part : {0, 1, 2}) bad |= check(ni, nj, nk, kpad, k0, off, part == 1 ? 1 : part == 2 ? nk / 2 : 0, part == 1 ? nk - 1 : nk);
+#ifdef __AVX512F__
+  if (streamed == 0) bad = 1;  // the sweeps' streams ran (one row of 8-column groups)
+#endif
   std::printf(bad ? "bad\\n" : "ok\\n");
   return bad;
 }

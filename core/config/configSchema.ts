@@ -39,6 +39,7 @@ export const codegenSchema = z.strictObject({
   fuseRegions: z.boolean(),
   vectorWidth: z.union([z.literal(128), z.literal(256), z.literal(512), z.literal(false)]),
   streamVersions: z.boolean(),
+  rollVersions: z.boolean(),
   splitRegionTiles: z.boolean(),
   jamLevels: z.union([z.boolean(), positiveInt]),
   fusedStrip: z.union([positiveInt, z.literal(false)]),

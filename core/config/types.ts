@@ -120,6 +120,14 @@ export interface CodegenOptions {
    */
   streamVersions?: boolean;
   /**
+   * CPU: in a tile whose nests run fused along I, versions streamed row by row
+   * (streamVersions) and temporaries that start zero-filled keep only the rows the fused loop
+   * has in flight (a few rows whatever the tile, as fused nests' other temporaries), so wide
+   * tiles keep them in cache (plugins/codegen/streamedVersions.ts, zeroedRows.ts); off by
+   * default (orch tune tries it).
+   */
+  rollVersions?: boolean;
+  /**
    * CPU: a PARALLEL loop that fuseNests leaves unfused because some nests have horizontal
    * regions runs its other nests fused in the tiles where the nests with regions, each only
    * regions, run no point (edge or corner copies: all but the tiles they reach, as in

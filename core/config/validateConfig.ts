@@ -35,6 +35,7 @@ const EXPECTED: Record<string, [must: string, example: string]> = {
   'codegen.fuseRegions': ['true or false', 'codegen: { fuseNests: true, fuseRegions: true } (nests with horizontal regions then fuse too)'],
   'codegen.vectorWidth': ['128, 256, 512 or false', 'codegen: { vectorWidth: 256 } (g++ then prefers 256-bit vectors where it compiles for AVX-512)'],
   'codegen.streamVersions': ['true or false', 'codegen: { streamVersions: true } (versions of in-place arrays then fill and commit row by row inside fused nests)'],
+  'codegen.rollVersions': ['true or false', 'codegen: { streamVersions: true, rollVersions: true } (streamed versions and zero-filled temporaries of fused nests then keep only the rows in flight)'],
   'codegen.splitRegionTiles': ['true or false', 'codegen: { splitRegionTiles: true } (tiles no region reaches then run the other nests fused)'],
   'codegen.jamLevels': ['true, false, or a positive integer (the most nests that share a K loop)', 'codegen: { jamLevels: 8 } (loops of more fused nests then run one K loop per nest)'],
   'codegen.fusedStrip': ['a positive integer (columns per strip), or false', 'codegen: { fusedStrip: 8 } (fused nests then walk a tile in strips of 8 columns)'],

@@ -27,6 +27,7 @@ export interface CppOptions
     | 'fuseRegions'
     | 'vectorWidth'
     | 'streamVersions'
+    | 'rollVersions'
     | 'splitRegionTiles'
     | 'jamLevels'
     | 'fusedStrip'

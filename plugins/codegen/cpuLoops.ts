@@ -16,6 +16,7 @@ import { vectorWidthPragma } from './vectorWidth.js';
 import { TileVersionCode } from './tileVersions.js';
 import { streamedVersions, type RowHooks } from './streamedVersions.js';
 import { tileScratch } from './tileScratch.js';
+import { bothRowHooks, rollsZeroed, zeroedRows } from './zeroedRows.js';
 import { nestBounds, tileCounts } from './tileCuts.js';
 import { ThreadedRegions } from './threadedRegion.js';
 import { touches } from '../../core/ir/uses.js';
@@ -204,7 +205,7 @@ export class CpuLoops implements LoopStrategy {
     const columns = reshaped ? blockColumns(this.sweepOpts()) : undefined;
     const sweepLevels = s.loops.flatMap((v, vi) => (v.order === 'PARALLEL' ? [] : [`(kchi_${vi} - kclo_${vi})`])).join(' + ');
     const staging = staged ? new SweepStaging(this.cg, s, tile, columns !== undefined) : undefined;
-    const blocks = columns !== undefined && staging ? new SweepBlocks(this.cg, columns, staging, sweepLevels, tile.local.map((l) => l.name)) : undefined;
+    const blocks = columns !== undefined && staging ? new SweepBlocks(this.cg, columns, staging, sweepLevels, tile.local.map((l) => l.name), s.loops) : undefined;
     if (blocks) blocks.shape();
     else if (reshaped) w.line(`const int64_t tsj = std::min<int64_t>(${ti0 * tj0}, std::max<int64_t>(1, dom1)), tsi = std::max<int64_t>(1, ${ti0 * tj0} / tsj);`);
     const ti = reshaped ? 'tsi' : String(ti0);
@@ -243,14 +244,16 @@ export class CpuLoops implements LoopStrategy {
     // fused nests keep only the rows of a temporary still to be read (fusedNests.ts)
     const rolled = this.rolledArrays(s, tile, tileOrder);
     const rollAxis = this.cg.order[0].toLowerCase();
+    const box = (name: string) => this.cg.ids.local(`tile_${name}`);
+    const outer = this.fusedOuterAxis(tileOrder);
+    // versions filled and committed row by row inside the fused loop (codegen.streamVersions; rolled too with codegen.rollVersions)
+    const fused = (regions: boolean) => (outer === undefined ? undefined : fusionDelays(s.loops[0], outer, regions, this.strip() !== undefined));
+    const streamed = streamedVersions(this.cg, s, tile, versions, fused(false), box, rolled, this.strip());
+    this.rowHooks = bothRowHooks(streamed, zeroedRows(this.cg, s.loops[0], fused(this.cg.opts.fuseRegions === true), tile.local.filter((l) => l.zeroFill).map((l) => l.name), rolled, box));
     // the tile-local arrays and versions in the thread's scratch arena
     tileScratch(this.cg, s, tile, { tileOrder, rolled, rollAxis }, ctx);
     ctx.rolled = new Map([...rolled].map(([name, rows]) => [name, { axis: rollAxis === 'i' ? 0 : 1, mask: rows - 1 }]));
-    const box = (name: string) => this.cg.ids.local(`tile_${name}`);
-    const outer = this.fusedOuterAxis(tileOrder);
-    // or row by row inside the fused loop (codegen.streamVersions)
-    this.rowHooks = streamedVersions(this.cg, s, tile, versions, outer === undefined ? undefined : fusionDelays(s.loops[0], outer, false, this.strip() !== undefined), box, this.strip());
-    if (!this.rowHooks) versions.fill(box, tileOrder ?? this.cg.order);
+    if (!streamed) versions.fill(box, tileOrder ?? this.cg.order);
     staging?.stageIn();
     blocks?.prefetchNext();
     blocks?.wholeBlock();
@@ -267,7 +270,7 @@ export class CpuLoops implements LoopStrategy {
     this.tileK = undefined;
     this.unrollRows = false;
     ctx.rolled = undefined;
-    if (!this.rowHooks) versions.commit();
+    if (!streamed) versions.commit();
     this.rowHooks = undefined;
     staging?.stageOut();
     this.blocks = undefined;
@@ -369,8 +372,8 @@ export class CpuLoops implements LoopStrategy {
 
   /**
    * The tile-local arrays fused nests roll (codegen.fuseNests), with their rows along the
-   * outer axis: those only one fused loop touches, and none that starts zero-filled (a slot
-   * reused for a new row keeps the old row's values, not zero).
+   * outer axis: those only one fused loop touches, none that starts zero-filled (a reused slot
+   * keeps the old row's values) unless rollVersions lays its zeros again (zeroedRows.ts).
    */
   private rolledArrays(s: Launch, tile: Tiling, tileOrder: string | undefined): Map<string, number> {
     const out = new Map<string, number>();
@@ -378,7 +381,7 @@ export class CpuLoops implements LoopStrategy {
     if (outer === undefined || this.strip() !== undefined) return out;
     for (const l of tile.local) {
       const users = s.loops.filter((v) => v.body.some((h) => touches(h.body, l.name)));
-      if (l.zeroFill || users.length !== 1) continue;
+      if (users.length !== 1 || (l.zeroFill && !(outer === 0 && rollsZeroed(this.cg, s, users[0], l.name)))) continue;
       const delays = fusionDelays(users[0], outer, this.cg.opts.fuseRegions === true);
       const rows = delays && rollingRows(users[0], delays, outer, l.name);
       if (rows !== undefined) out.set(l.name, rows);

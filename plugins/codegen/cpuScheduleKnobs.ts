@@ -21,10 +21,13 @@ import type { KnobContext, ScheduleKnob } from '../../core/config/ScheduleKnob.j
  * their iterations fused by unrollLoops): fewer tiles over-compute less halo and commit less
  * band, and their arrays stay in L3 anyway (-march=native, 128x128x80, 1 thread, under load:
  * del-n fused 32x64x16 4.0 ms, 64x64x16 3.1-3.5 ms; unfused 16x32x16 6.3-8.0 ms, 64x64x16 3.5 ms).
+ * 64x128x16 is for fused nests whose versions and zero-filled temporaries keep a few rows
+ * (rollVersions): del-n, cachegrind AVX2 at 134x134x80, 24.4M instructions and 0.30M 1 MB LL
+ * misses a call against 28.0M and 0.43M for its 'auto' 32x32x16.
  */
 const TILES: readonly ([number, number] | [number, number, number])[] = [
   [2, 32], [4, 16], [4, 32], [4, 64], [8, 16], [8, 32], [8, 64], [16, 16], [16, 32], [2, 64],
-  [32, 32], [32, 64], [64, 64], [4, 32, 16], [8, 32, 16], [8, 16, 32], [8, 16, 40], [16, 16, 16], [8, 32, 20], [16, 32, 20], [16, 32, 8],
+  [32, 32], [32, 64], [64, 64], [64, 128, 16], [4, 32, 16], [8, 32, 16], [8, 16, 32], [8, 16, 40], [16, 16, 16], [8, 32, 20], [16, 32, 20], [16, 32, 8],
 ];
 
 /**
@@ -60,11 +63,9 @@ export const cpuScheduleKnobs: readonly ScheduleKnob[] = [
   // then the schedules of fused nests and of in-place versions (dycore, del-n): each is one build,
   // where they change nothing the same code (not timed again), and they change which tile is best
   { option: 'streamVersions', describe: 'versions of in-place arrays filled and committed row by row inside fused nests (true) or around the whole tile', values: () => [false, true] },
+  { option: 'rollVersions', describe: 'streamed versions and zero-filled temporaries of fused nests keep only the rows in flight (true) or the whole tile', values: () => [false, true] },
   { option: 'splitRegionTiles', describe: 'tiles where the nests with regions run nothing run the other nests fused (true) or every nest unfused', values: () => [false, true] },
   { option: 'jamLevels', describe: 'fused nests share one K loop where they can (true), only in loops of at most this many nests, or run one each (false)', values: () => [true, false, 8] },
-  // strips narrow the rows fused nests read back (the dycore: a row of its 12 nests spans the
-  // tile's 72 columns); with whole-column tiles (versionedTileK false) they keep them in L2
-  { option: 'fusedStrip', describe: 'fused nests walk a tile in strips of this many columns, every row of one strip before the next (or false: one strip)', values: () => [false, 8, 16] },
   { option: 'tile', describe: "points per tile along I, J (and K), false for untiled launches, or 'auto' for a tile per launch from its kind", values: tilesFor },
   // right after the tiles, so a budget of a few minutes reaches it: the Thomas solver's schedule
   // (2.3 against 3.7 ns a point for the default, 128x128x80, 1 thread, timed under load); where
@@ -78,4 +79,9 @@ export const cpuScheduleKnobs: readonly ScheduleKnob[] = [
   { option: 'balancedTiles', describe: 'tiles share the domain evenly (true) or the last one along I and J takes the remainder', values: () => [false, true] },
   { option: 'versionedTileK', describe: 'levels per tile of launches with versions of in-place arrays (false: whole columns)', values: () => [16, 8, false] },
   { option: 'stageSweeps', describe: 'tiles of FORWARD/BACKWARD launches copy their fields into [K][I][J] buffers (true) or read them in place', values: () => [true, false] },
+  // last: strips narrow the rows fused nests read back (the dycore: a row of its 12 nests spans
+  // the tile's 72 columns; with whole-column tiles, versionedTileK false, 1 MB L2 misses 10.3M ->
+  // 4.6M a call), but no layout measured faster with them (thread CPU time, AVX-512, 1 thread,
+  // under load: the default 22.0 ms, 8-column strips 26.6, whole columns 26.5 and 29.4 with strips)
+  { option: 'fusedStrip', describe: 'fused nests walk a tile in strips of this many columns, every row of one strip before the next (or false: one strip)', values: () => [false, 8, 16] },
 ];

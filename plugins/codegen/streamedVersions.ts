@@ -1,4 +1,4 @@
-import type { Delay } from '../../core/ir/nestFusion.js';
+import { rollingRows, type Delay } from '../../core/ir/nestFusion.js';
 import type { Launch, Tiling } from '../../core/ir/types.js';
 import { reads, writes } from '../../core/ir/uses.js';
 import type { Codegen } from './Codegen.js';
@@ -49,10 +49,26 @@ interface Stream {
  * those its iterations reach first (up to the strip's last column + aheadC) are filled, those
  * whose last write falls in it (from its first column - behindC) committed; the first and
  * last strips take the box's edges.
+ *
+ * With codegen.rollVersions a streamed version keeps only the rows the fused loop has in
+ * flight, as fused nests' temporaries do (core/ir/nestFusion.ts rollingRows; added to
+ * `rolled`): a row is filled when the loop first touches it and committed by its last
+ * write, so its slot is free when the next row that maps to it is filled. A tile's versions
+ * then take a few rows whatever its size: del-n's q in a 64x128x16 tile was 72x136x16
+ * (1.25 MB, past the 1 MB L2), and its lines went to L3 and back between fill and commit.
+ * (Not with strips: a strip's rows are not the loop's rows, so nothing rolls there.)
  */
-export function streamedVersions(cg: Codegen, s: Launch, tile: Tiling, versions: TileVersionCode, delays: Delay[] | undefined, box: (name: string) => string, strip?: number): StreamedVersions | undefined {
+export function streamedVersions(cg: Codegen, s: Launch, tile: Tiling, versions: TileVersionCode, delays: Delay[] | undefined, box: (name: string) => string, rolled: Map<string, number>, strip?: number): StreamedVersions | undefined {
   if (!cg.opts.streamVersions || !tile.versioned?.length || !delays || s.loops.length !== 1 || cg.order[0] !== 'I' || cg.order[2] !== 'K') return undefined;
   const body = s.loops[0].body;
+  if (cg.opts.rollVersions && strip === undefined) {
+    for (const { name } of versions.arrays()) {
+      const rows = rollingRows(s.loops[0], delays, 0, name);
+      if (rows === undefined) continue;
+      rolled.set(name, rows);
+      versions.roll(name, rows - 1);
+    }
+  }
   const streams = versions.arrays().map(({ name, fill }): Stream => {
     const ahead = [-Infinity, -Infinity];
     const behind = [0, 0];
@@ -128,8 +144,9 @@ export class StreamedVersions implements RowHooks {
   }
 
   after(): void {
+    // (committed first: a rolled version's slots are reused by the rows filled after)
+    for (const x of this.streams) this.commit(x, 'INT64_MAX');
     // (the rows of the box past the last row's reach: none where the box is what the nests touch)
     for (const x of this.streams) if (x.fill) this.fill(x, `${this.box(x.name)}_i1`);
-    for (const x of this.streams) this.commit(x, 'INT64_MAX');
   }
 }

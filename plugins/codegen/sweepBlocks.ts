@@ -34,8 +34,10 @@ export function blockColumns(opts: CppOptions): number | undefined {
  */
 export class SweepBlocks {
   private readonly prefetched: string[];
-  /** While sweep() emits the loop for rows of one whole block. */
-  private whole = false;
+  /** While sweep() emits the loop for rows of one whole block: that loop's index. */
+  private whole: number | undefined;
+  /** Written fields streamed back by their last sweep (orch::stage_stream), with its loop: the last loop touching them, BACKWARD, writing them. */
+  private readonly swept: { name: string; vi: number }[] = [];
 
   constructor(
     private readonly cg: Codegen,
@@ -43,8 +45,15 @@ export class SweepBlocks {
     private readonly staging: SweepStaging,
     private readonly sweepLevels: string,
     private readonly locals: readonly string[],
+    private readonly loops: readonly VLoop[],
   ) {
     this.prefetched = staging.staged.filter((x) => x.fill).map((x) => x.name);
+    for (const x of staging.staged) {
+      if (!x.written.length || cg.array(x.name).dtype !== 'float64') continue;
+      const vi = loops.reduce((last, v, n) => (v.body.some((h) => touches(h.body, x.name)) ? n : last), -1);
+      if (loops[vi]?.order === 'BACKWARD' && x.written.some((w) => w.vi === vi)) this.swept.push({ name: x.name, vi });
+    }
+    staging.sweptBack = new Set(this.swept.map((x) => x.name));
   }
 
   /** The tile's shape: one row of I, `columns` along J (the domain's width if narrower). */
@@ -70,11 +79,23 @@ export class SweepBlocks {
           `${x}_ni, ${x}_s0 * ${size}, ${x}_nj * ${x}_s1 * ${size}, ${this.sweepLevels}) : orch::stage_prefetch();`,
       );
     }
+    this.streamSweeps();
   }
 
-  /** At each level of a sweep in the tile: the next few lines. */
+  /** For each field streamed back by its last sweep, the stream over that sweep's levels (used only by its whole-block loop, sweep()). */
+  private streamSweeps(): void {
+    for (const { name, vi } of this.swept) {
+      const x = this.staging.prefix(name);
+      this.cg.w.line(
+        `orch::stage_stream ${x}_ss(${x}_g + ${x}_i0 * ${x}_s0 + ${x}_j0 * ${x}_s1 + ${x}_k0 * ${x}_s2, ${x}_s0, ${x}_s1, ${x}_s2, ${x}_p, ${x}_sk, ${x}_ni, ${x}_nj, ${x}_k0, kclo_${vi}, kchi_${vi});`,
+      );
+    }
+  }
+
+  /** At each level of a sweep in the tile: the next few lines; in a whole block's last sweep over a field, the lines of it finished. */
   level(): void {
     for (const name of this.prefetched) this.cg.w.line(`${this.staging.prefix(name)}_pf.next();`);
+    for (const { name, vi } of this.swept) if (vi === this.whole) this.cg.w.line(`${this.staging.prefix(name)}_ss.done(k + 1);`);
   }
 
   /**
@@ -92,9 +113,10 @@ export class SweepBlocks {
     const test = [...(fixed.length ? ['whole_block'] : []), ...v.body.map((_, n) => `ihi${n} - ilo${n} == 1 && jhi${n} - jlo${n} == ${this.columns}`)];
     w.open(`if (${test.join(' && ') || 'true'}) {`);
     if (fixed.length) w.line(`[[maybe_unused]] const int64_t ${fixed.map(([, v, c]) => `${v} = ${c}`).join(', ')};`);
-    this.whole = true;
+    this.whole = this.loops.indexOf(v);
     levels();
-    this.whole = false;
+    for (const { name, vi } of this.swept) if (vi === this.whole) w.line(`${this.staging.prefix(name)}_ss.done(klo);`);
+    this.whole = undefined;
     w.reopen('} else {');
     levels();
     w.close();
@@ -114,7 +136,7 @@ export class SweepBlocks {
   rows(n: number, h: HLoop, emit: (inner?: string, outer?: string) => void): void {
     const w = this.cg.w;
     const N = this.columns;
-    if (this.whole) return emit(`for (int64_t j = jlo${n}; j < jlo${n} + ${N}; ++j) {`, `for (int64_t i = ilo${n}; i < ilo${n} + 1; ++i) {`);
+    if (this.whole !== undefined) return emit(`for (int64_t j = jlo${n}; j < jlo${n} + ${N}; ++j) {`, `for (int64_t i = ilo${n}; i < ilo${n} + 1; ++i) {`);
     const fixed = this.fixedStrides().filter(([name]) => touches(h.body, name));
     w.open(`if (jhi${n} - jlo${n} == ${N}${fixed.length ? ' && whole_block' : ''}) {`);
     if (fixed.length) w.line(`[[maybe_unused]] const int64_t ${fixed.map(([, v, c]) => `${v} = ${c}`).join(', ')};`);

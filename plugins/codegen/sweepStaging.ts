@@ -25,6 +25,8 @@ export class SweepStaging {
   /** `written`: the nests writing it (copied back over their ranges); `fill`: its input values are read, so the box is copied in. */
   readonly staged: { name: string; written: { vi: number; n: number }[]; fill: boolean }[] = [];
   private readonly boxes: Map<string, TileBox[]>;
+  /** Fields whose tiles stream some levels back during their last sweep (orch::stage_stream, sweepBlocks.ts): the copy back skips those. */
+  sweptBack = new Set<string>();
 
   constructor(
     private readonly cg: Codegen,
@@ -120,7 +122,8 @@ export class SweepStaging {
       const type = STORAGE[this.cg.array(name).dtype];
       const copy = (i0: string, i1: string, j0: string, j1: string, k0: string, k1: string) =>
         `${this.stream ? `orch::stage_columns_back<${type}>(` : `orch::stage_columns<${type}>(false, `}${x}_g + ${i0} * ${x}_s0 + ${j0} * ${x}_s1 + ${k0} * ${x}_s2, ${x}_s0, ${x}_s1, ${x}_s2, ` +
-        `${x}_p + (${k0} - ${x}_k0) * ${x}_sk + (${i0} - ${x}_i0) * ${x}_nj + (${j0} - ${x}_j0), ${x}_sk, ${x}_nj, ${i1} - ${i0}, ${j1} - ${j0}, ${k1} - ${k0});`;
+        `${x}_p + (${k0} - ${x}_k0) * ${x}_sk + (${i0} - ${x}_i0) * ${x}_nj + (${j0} - ${x}_j0), ${x}_sk, ${x}_nj, ${i1} - ${i0}, ${j1} - ${j0}, ${k1} - ${k0}` +
+        `${this.stream && this.sweptBack.has(name) ? `, ${x}_ss.lo - (${k0}), ${x}_ss.hi - (${k0})` : ''});`;
       if (fill) {
         w.line(`if (${x}_nk > 0) ${copy(`${x}_i0`, `${x}_i1 + 1`, `${x}_j0`, `${x}_j1 + 1`, `${x}_k0`, `${x}_k1 + 1`)}`);
         continue;

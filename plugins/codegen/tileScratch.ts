@@ -29,7 +29,8 @@ export function tileScratch(cg: Codegen, s: Launch, tile: Tiling, layout: TileLa
   const { tileOrder, rolled, rollAxis } = layout;
   const boxes = tileLocalBoxes(s, tile);
   // a versioned array's version is laid out like any tile-local array
-  const perTile = [...tile.local, ...(tile.versioned ?? []).map((x) => ({ name: x.name, zeroFill: false }))];
+  const perTile = [...tile.local, ...(tile.versioned ?? []).map((x) => ({ name: x.name, zeroFill: false, version: true }))];
+  const keepsBounds = (l: { zeroFill: boolean; version?: boolean }) => l.zeroFill || l.version === true;
   // each array's extent along K as laid out (padded with codegen.alignTileColumns)
   const extents = new Map<string, string>();
   for (const l of perTile) {
@@ -51,8 +52,9 @@ export function tileScratch(cg: Codegen, s: Launch, tile: Tiling, layout: TileLa
     w.line(`const int64_t ${x}_ni = ${extent_('i')}, ${x}_nj = ${extent_('j')}, ${x}_nk = ${extent_('k')};`);
     // untouched in this tile: no access, but keep the base pointer's arithmetic in range
     w.line(`if (${x}_ni == 0 || ${x}_nj == 0 || ${x}_nk == 0) ${x}_i0 = ${x}_j0 = ${x}_k0 = 0;`);
-    // rolled: row r of the tile lives in slot r & (rows - 1)
-    if (rows !== undefined) w.line(`${x}_${rollAxis}0 = 0;`);
+    // rolled: row r of the tile lives in slot r & (rows - 1) (a version, or an array laid with
+    // zeros row by row, keeps its box's bounds: its fill, commit or zeros walk them)
+    if (rows !== undefined && !keepsBounds(l)) w.line(`${x}_${rollAxis}0 = 0;`);
     // strides follow the loop order in the tile, so the innermost loop walks contiguous memory
     const inner = [...(tileOrder ?? cg.order)].reverse();
     // (codegen.alignTileColumns: K columns a whole number of lines apart, so a vector of a
@@ -81,10 +83,11 @@ export function tileScratch(cg: Codegen, s: Launch, tile: Tiling, layout: TileLa
     const a = cg.array(l.name);
     const x = cg.ids.local(`tile_${l.name}`);
     const type = STORAGE[a.dtype];
-    w.line(
-      `${type}* __restrict__ const ${cg.ids.ptr(l.name)} = reinterpret_cast<${type}*>(scratch.base() + ${x}_at) - ${x}_i0 * ${cg.ids.stride(l.name, 0)} - ${x}_j0 * ${cg.ids.stride(l.name, 1)} - ${x}_k0 * ${cg.ids.stride(l.name, 2)};`,
-    );
-    if (l.zeroFill) {
+    // (those rows count from 0: slot r & (rows - 1))
+    const origin = (axis: string, pos: number) => (rolled.has(l.name) && keepsBounds(l) && axis === rollAxis ? '' : ` - ${x}_${axis}0 * ${cg.ids.stride(l.name, pos)}`);
+    w.line(`${type}* __restrict__ const ${cg.ids.ptr(l.name)} = reinterpret_cast<${type}*>(scratch.base() + ${x}_at)${origin('i', 0)}${origin('j', 1)}${origin('k', 2)};`);
+    // (rolled: its zeros are laid as each row enters its slot, zeroedRows.ts)
+    if (l.zeroFill && !rolled.has(l.name)) {
       const fill = `std::memset(scratch.base() + ${x}_at, 0, static_cast<size_t>(${x}_ni * ${x}_nj * ${extents.get(l.name)}) * sizeof(${type}));`;
       // Only points no nest writes keep the zero: where the first nest writing the array
       // (before any read, writtenOrUntouched) covers the tile's whole box, nothing does.

@@ -14,8 +14,17 @@ import { regionsOnly } from '../../core/ir/regionsOnly.js';
  * under other names first, to fill the version and to commit it. The interpreter runs the
  * same protocol (core/interpreter/versionedTiles.ts).
  */
+/** One side of a column copy: pointer, strides, and the row index its data sits at (a rolled version's slot). */
+interface Side {
+  p: string;
+  s: (pos: number) => string;
+  i?: string;
+}
+
 export class TileVersionCode {
   private readonly versioned: NonNullable<Tiling['versioned']>;
+  /** Versions that keep only a few rows, slot `i & mask` (codegen.rollVersions, streamedVersions.ts). */
+  private readonly rolled = new Map<string, number>();
 
   constructor(
     private readonly cg: Codegen,
@@ -23,6 +32,17 @@ export class TileVersionCode {
     private readonly tile: Tiling,
   ) {
     this.versioned = tile.versioned ?? [];
+  }
+
+  /** Version `name` keeps only rows r & mask (streamedVersions.ts). */
+  roll(name: string, mask: number): void {
+    this.rolled.set(name, mask);
+  }
+
+  /** The row index of version `name` for row `i`. */
+  private slot(name: string): string {
+    const mask = this.rolled.get(name);
+    return mask === undefined ? 'i' : `(i & ${mask})`;
   }
 
   private global(name: string): { ptr: string; stride: (pos: number) => string } {
@@ -52,7 +72,7 @@ export class TileVersionCode {
       const g = this.global(name);
       const x = box(name);
       const p = this.cg.ids.ptr(name);
-      const index = (s: (pos: number) => string) => `i * ${s(0)} + j * ${s(1)} + k * ${s(2)}`;
+      const index = (s: (pos: number) => string, row = 'i') => `${row} * ${s(0)} + j * ${s(1)} + k * ${s(2)}`;
       w.open(`if (${x}_ni > 0 && ${x}_nj > 0 && ${x}_nk > 0) {`);
       // K innermost (C-ordered fields, the CPU presets): whole columns at a time
       const kInner = order[2] === 'K';
@@ -63,8 +83,8 @@ export class TileVersionCode {
       }
       if (kInner) {
         w.line(`const int64_t ck0 = ${x}_k0, ck1 = ${x}_k1 + 1;`);
-        this.column(STORAGE[this.cg.array(name).dtype], { p, s: (pos) => this.cg.ids.stride(name, pos) }, { p: g.ptr, s: g.stride });
-      } else w.line(`${p}[${index((pos) => this.cg.ids.stride(name, pos))}] = ${g.ptr}[${index(g.stride)}];`);
+        this.column(STORAGE[this.cg.array(name).dtype], { p, s: (pos) => this.cg.ids.stride(name, pos), i: this.slot(name) }, { p: g.ptr, s: g.stride });
+      } else w.line(`${p}[${index((pos) => this.cg.ids.stride(name, pos), this.slot(name))}] = ${g.ptr}[${index(g.stride)}];`);
       for (let d = kInner ? 1 : 0; d < 3; d++) w.close();
       w.close();
     }
@@ -112,9 +132,9 @@ export class TileVersionCode {
    * where both K strides are 1 (C-ordered fields) the copy is a contiguous one, of the K tile's
    * compile-time length in the full K tiles (a few vector moves).
    */
-  private column(type: string, dst: { p: string; s: (pos: number) => string }, src: { p: string; s: (pos: number) => string }): void {
+  private column(type: string, dst: Side, src: Side): void {
     const w = this.cg.w;
-    const row = (x: { p: string; s: (pos: number) => string }) => `${x.p} + i * ${x.s(0)} + j * ${x.s(1)}`;
+    const row = (x: Side) => `${x.p} + ${x.i ?? 'i'} * ${x.s(0)} + j * ${x.s(1)}`;
     w.open(`if (${dst.s(2)} == 1 && ${src.s(2)} == 1) {`);
     w.line(`${type}* __restrict__ const to = ${row(dst)};`);
     w.line(`const ${type}* __restrict__ const from = ${row(src)};`);
@@ -124,7 +144,7 @@ export class TileVersionCode {
     w.line(`${tk ? 'else ' : ''}std::memcpy(to + ck0, from + ck0, static_cast<size_t>(ck1 - ck0) * sizeof(${type}));`);
     w.reopen('} else {');
     w.directive('#pragma GCC ivdep');
-    w.line(`for (int64_t k = ck0; k < ck1; ++k) ${dst.p}[i * ${dst.s(0)} + j * ${dst.s(1)} + k * ${dst.s(2)}] = ${src.p}[i * ${src.s(0)} + j * ${src.s(1)} + k * ${src.s(2)}];`);
+    w.line(`for (int64_t k = ck0; k < ck1; ++k) ${dst.p}[${dst.i ?? 'i'} * ${dst.s(0)} + j * ${dst.s(1)} + k * ${dst.s(2)}] = ${src.p}[${src.i ?? 'i'} * ${src.s(0)} + j * ${src.s(1)} + k * ${src.s(2)}];`);
     w.close();
   }
 
@@ -142,14 +162,14 @@ export class TileVersionCode {
       const p = this.cg.ids.ptr(name);
       const sp = this.cg.ids.ptr(shadow);
       const type = STORAGE[this.cg.array(name).dtype];
-      const version = (pos: number) => this.cg.ids.stride(name, pos);
+      const version: Side = { p, s: (pos) => this.cg.ids.stride(name, pos), i: this.slot(name) };
       this.ownedColumns(name, (band) => {
         if (fill) {
           w.open(`if (${band}) {`);
-          this.column(type, { p: sp, s: (pos) => this.cg.ids.stride(shadow, pos) }, { p, s: version });
+          this.column(type, { p: sp, s: (pos) => this.cg.ids.stride(shadow, pos) }, version);
           w.reopen('} else {');
         }
-        this.column(type, { p: g.ptr, s: g.stride }, { p, s: version });
+        this.column(type, { p: g.ptr, s: g.stride }, version);
         if (fill) w.close();
       }, fill, rows, cols);
     }
