@@ -41,6 +41,11 @@ t("tile 'auto': each bench launch gets the tile of its kind", async () => {
   assert.equal(await tilesOf('dycore', auto), ['64x64x16']);
   // (del-n's band is 4 wide since its dead corner copies went: 32x32 is a multiple of it)
   assert.equal(await tilesOf('deln_damping', auto), ['32x32x16']);
+  // with versions and zero-filled temporaries that keep a few rows (streamVersions + rollVersions): whole rows along I
+  const rolled = { ...auto, streamVersions: true, rollVersions: true };
+  assert.equal(await tilesOf('deln_damping', rolled), ['128x64x16']);
+  assert.equal(await tilesOf('dycore', rolled), ['128x64x16']);
+  assert.equal(await tilesOf('deln_damping', { ...rolled, rollVersions: false }), ['32x32x16'], 'only with both');
 });
 
 t('an explicit tile applies to every launch, as before', async () => {
@@ -62,6 +67,16 @@ t("tile 'auto': hdiff and the dycore compiled bitwise equal to the interpreter (
     const iface = (await runner.build(file, entry, 'python')).iface!;
     // 72x77 compute points: 3 tiles of 32 along each axis (the dycore: 2 of 64), the last ones partial; 18 levels: a 16-level tile and a 2-level one
     await runner.runAgreeing(file, entry, { fields: syntheticInputs(iface, [78, 83, 18], {}), scalars }, '{}', 0);
+  }
+});
+
+t("tile 'auto' with rollVersions: del-n and the dycore in 128x64x16 tiles compiled bitwise equal to the interpreter (rows rolled, J cuts, K remainders)", async () => {
+  const runner = await EntryRunner.create({ codegen: { tile: 'auto', fuseNests: true, streamVersions: true, rollVersions: true } });
+  for (const [entry, scalars] of [['deln_damping', { damp: 0.05 }], ['dycore', { dt: 0.1 }]] as const) {
+    const file = path.join(fixtures, `${entry}.py`);
+    const iface = (await runner.build(file, entry, 'python')).iface!;
+    // 134 columns along J: 2 tiles of 64 and a remainder; 18 levels: a 16-level tile and a 2-level one
+    await runner.runAgreeing(file, entry, { fields: syntheticInputs(iface, [40, 140, 18], {}), scalars }, '{}', 0);
   }
 });
 
