@@ -47,6 +47,7 @@ export const codegenSchema = z.strictObject({
   streamOutputs: z.boolean(),
   prefetchColumns: z.union([positiveInt, z.literal(false)]),
   alignTileColumns: z.boolean(),
+  recomputeTemporaries: z.boolean(),
   maxWhileIterations: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
 });
 

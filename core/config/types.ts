@@ -179,6 +179,12 @@ export interface CodegenOptions {
    * lines; off by default (orch tune tries it).
    */
   alignTileColumns?: boolean;
+  /**
+   * CPU: a PARALLEL nest that writes only temporaries read by later nests at horizontal
+   * offsets is recomputed in each reader at each offset instead of stored and loaded
+   * (plugins/simplify/recomputeTemporaries.ts); off by default (orch tune tries it).
+   */
+  recomputeTemporaries?: boolean;
 }
 
 /** A preset is data: options and plugins for one kind of hardware. */
@@ -224,9 +230,9 @@ export interface OrchConfig {
 }
 
 /** The optimizing passes that can be turned off. */
-export type PassName = 'constantFolding' | 'copyPropagation' | 'deadCode' | 'mergeBlocks' | 'fusion' | 'sweepFusion' | 'scalarization' | 'loopUnroll' | 'tiling' | 'planes' | 'regionExpansion' | 'pooling';
+export type PassName = 'constantFolding' | 'copyPropagation' | 'deadCode' | 'mergeBlocks' | 'fusion' | 'sweepFusion' | 'recomputeTemporaries' | 'scalarization' | 'loopUnroll' | 'tiling' | 'planes' | 'regionExpansion' | 'pooling';
 
-export const PASS_NAMES: PassName[] = ['constantFolding', 'copyPropagation', 'deadCode', 'mergeBlocks', 'fusion', 'sweepFusion', 'loopUnroll', 'scalarization', 'tiling', 'planes', 'regionExpansion', 'pooling'];
+export const PASS_NAMES: PassName[] = ['constantFolding', 'copyPropagation', 'deadCode', 'mergeBlocks', 'fusion', 'sweepFusion', 'loopUnroll', 'recomputeTemporaries', 'scalarization', 'tiling', 'planes', 'regionExpansion', 'pooling'];
 
 /** A rank layout: NXxNY ranks per tile, each with compute domain `domain` and halo `halo` (default 3). */
 export interface LayoutConfig {

@@ -42,6 +42,7 @@ const EXPECTED: Record<string, [must: string, example: string]> = {
   'codegen.balancedTiles': ['true or false', 'codegen: { balancedTiles: true } (tiles then share the domain evenly)'],
   'codegen.streamOutputs': ['true or false', 'codegen: { streamOutputs: true } (outputs of fused nests then stream past the caches)'],
   'codegen.prefetchColumns': ['a positive integer (columns ahead), or false', 'codegen: { prefetchColumns: 4 } (fused nests then prefetch the columns they read 4 ahead)'],
+  'codegen.recomputeTemporaries': ['true or false', 'codegen: { recomputeTemporaries: true } (temporaries read at horizontal offsets are then recomputed where they are read)'],
   'codegen.alignTileColumns': ['true or false', 'codegen: { alignTileColumns: true } (the K columns of tile-local arrays then start on a 64-byte line)'],
   'codegen.stageSweeps': ['true or false', 'codegen: { stageSweeps: false } (tiles of FORWARD/BACKWARD launches then read fields in place)'],
   'codegen.versionedTileK': ['a positive integer, or false', 'codegen: { versionedTileK: false } (tiles with versions of in-place arrays then hold whole columns)'],

@@ -35,6 +35,7 @@ export interface CppOptions
     | 'streamOutputs'
     | 'prefetchColumns'
     | 'alignTileColumns'
+    | 'recomputeTemporaries'
   > {
   /** Name the generated .cpp is written under; `#line` resets point at it. Default `<symbol>.cpp`. */
   sourceFileName?: string;

@@ -56,6 +56,9 @@ export const cpuScheduleKnobs: readonly ScheduleKnob[] = [
   { option: 'vectorWidth', describe: 'the vector width (bits) g++ prefers where it compiles for AVX-512, or false for its own choice', values: () => [256, false] },
   // tile-local columns on whole lines (tileScratch.ts): ppm at 12x12x79, AVX-512, 1 thread,
   // timed under load: 31 -> 21 us a call (79 levels: every vector of a temporary straddled two lines)
+  // temporaries read sideways recomputed in their readers (plugins/simplify/recomputeTemporaries.ts):
+  // ppm at 12x12x79, AVX-512, hand-written: 19 -> 13.5 us a call; where no nest qualifies, the same code
+  { option: 'recomputeTemporaries', describe: 'nests that only write temporaries other nests read at horizontal offsets are recomputed in those readers (true) or stored and loaded', values: () => [true, false] },
   { option: 'alignTileColumns', describe: 'the K columns of tile-local arrays start on a 64-byte line (true) or follow each other', values: () => [true, false] },
   // then the schedules of fused nests and of in-place versions (dycore, del-n): each is one build,
   // where they change nothing the same code (not timed again), and they change which tile is best

@@ -9,6 +9,7 @@ import { deadCode } from './deadCode.js';
 import { fusion } from './fusion.js';
 import { launchLoopUnroll } from './launchLoopUnroll.js';
 import { mergeBlocks } from './mergeBlocks.js';
+import { recomputeTemporaries } from './recomputeTemporaries.js';
 import { scalarization } from './scalarization.js';
 import { sweepFusion } from './sweepFusion.js';
 import { planes } from './planes.js';
@@ -38,6 +39,8 @@ export const SIMPLIFY_PASSES: SimplifyPass[] = [
   // PARALLEL loops into the sweep after them, before fusion merges the nests of each level
   { name: 'sweepFusion', stage: 'simplify2', order: 15, run: sweepFusion },
   { name: 'fusion', stage: 'simplify2', order: 20, run: fusion },
+  // (codegen.recomputeTemporaries) nests whose temporaries others read sideways, copied into those readers
+  { name: 'recomputeTemporaries', stage: 'simplify2', order: 25, run: recomputeTemporaries, when: (codegen) => codegen.recomputeTemporaries === true },
   { name: 'scalarization', stage: 'simplify2', order: 30, run: scalarization },
   { name: 'constantFolding', stage: 'simplify2', order: 40, run: constantFolding },
   { name: 'mergeBlocks', stage: 'simplify2', order: 50, run: mergeBlocks },
