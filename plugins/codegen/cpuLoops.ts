@@ -8,6 +8,7 @@ import { emitHalo } from './haloExchange.js';
 import type { LoopStrategy } from './LoopStrategy.js';
 import { SweepStaging } from './sweepStaging.js';
 import { SweepBlocks, blockColumns, stagesSweeps } from './sweepBlocks.js';
+import { blockTile, reshapedTile, sweepTileStages } from './sweepTileKind.js';
 import { jammedColumns } from './columnJam.js';
 import { fusedLoop } from './fusedLoop.js';
 import { ColumnPrefetch } from './columnPrefetch.js';
@@ -85,7 +86,7 @@ export class CpuLoops implements LoopStrategy {
   }
 
   loops(s: Launch, tile: Tiling | undefined, ctx: PointContext, where: string): void {
-    if (tile && this.sweepPath === undefined && this.blockTile(s, tile)) {
+    if (tile && this.sweepPath === undefined && blockTile(this.cg, this.sweepOpts(), s, tile)) {
       // blocks only where they pay (orch::sweep_blocks: AVX-512, a domain past L2), else the
       // launch as built without codegen.sweepBlock
       const w = this.cg.w;
@@ -99,7 +100,7 @@ export class CpuLoops implements LoopStrategy {
       w.close();
       return;
     }
-    if (tile && !this.sweepTileStages(s, tile)) tile = undefined;
+    if (tile && !sweepTileStages(this.cg, this.sweepOpts(), s, tile)) tile = undefined;
     if (tile) {
       this.tiledLoops(s, tile, ctx, where);
       this.afterVLoop(ctx);
@@ -111,39 +112,9 @@ export class CpuLoops implements LoopStrategy {
     }
   }
 
-  /**
-   * A tile with nothing tile-local or versioned exists only for its sweep to stage its fields
-   * (plugins/simplify/sweepTiling.ts): without staging it runs untiled, column by column.
-   */
-  private sweepTileStages(s: Launch, tile: Tiling): boolean {
-    if (tile.local.length || tile.versioned?.length) return true;
-    return stagesSweeps(this.sweepOpts()) && s.loops.some((v) => v.order !== 'PARALLEL') && new SweepStaging(this.cg, s, tile).staged.length > 0;
-  }
-
   /** The code generation options of sweeps: without codegen.sweepBlock in a launch's fallback (sweepPath). */
   private sweepOpts(): CppOptions {
     return this.sweepPath === 'plain' ? { ...this.cg.opts, sweepBlock: false } : this.cg.opts;
-  }
-
-  /**
-   * A tile of a FORWARD/BACKWARD launch that staged keeps its area but takes its columns along
-   * J as far as the domain allows: a level of its staged arrays is then a few long contiguous
-   * rows (loop overhead per row, not per point). Only where the shape changes no number: no
-   * versions, no growth.
-   */
-  private reshapedTile(s: Launch, tile: Tiling): boolean {
-    return (
-      s.loops.some((v) => v.order !== 'PARALLEL') &&
-      stagesSweeps(this.sweepOpts()) &&
-      !tile.versioned?.length &&
-      !tile.k &&
-      s.loops.every((v) => v.body.every((h) => !(h.grow ?? []).some((g) => g !== 0)))
-    );
-  }
-
-  /** A tile run as staged blocks of a row's columns (codegen.sweepBlock, sweepBlocks.ts). */
-  private blockTile(s: Launch, tile: Tiling): boolean {
-    return blockColumns(this.sweepOpts()) !== undefined && this.sweepTileStages(s, tile) && this.reshapedTile(s, tile);
   }
 
   /** After each VLoop of a launch: a variable-K read that failed ends the run here. */
@@ -206,7 +177,7 @@ export class CpuLoops implements LoopStrategy {
     const tileOrder = s.loops.some((v) => v.order !== 'PARALLEL') ? planeOrder(this.cg.order) : undefined;
     const staged = tileOrder !== undefined && stagesSweeps(this.sweepOpts());
     // such a tile, staged, is reshaped (reshapedTile), or, with codegen.sweepBlock, is a block of a row (sweepBlocks.ts)
-    const reshaped = staged && this.reshapedTile(s, tile);
+    const reshaped = staged && reshapedTile(this.sweepOpts(), s, tile);
     const columns = reshaped ? blockColumns(this.sweepOpts()) : undefined;
     const sweepLevels = s.loops.flatMap((v, vi) => (v.order === 'PARALLEL' ? [] : [`(kchi_${vi} - kclo_${vi})`])).join(' + ');
     const staging = staged ? new SweepStaging(this.cg, s, tile, columns !== undefined) : undefined;
